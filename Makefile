@@ -1,0 +1,117 @@
+# dmlref - reference implementation and conformance oracle for DirectML's
+# indexing operators.  `make help` lists the targets.
+
+# The version has one source of truth: include/dmlref.h.
+VERSION_PART = $(shell sed -n 's/^\#define DMLREF_VERSION_$(1) \([0-9]*\)$$/\1/p' include/dmlref.h)
+MAJOR := $(call VERSION_PART,MAJOR)
+VERSION := $(MAJOR).$(call VERSION_PART,MINOR).$(call VERSION_PART,PATCH)
+
+PREFIX ?= /usr/local
+prefix ?= $(PREFIX)
+libdir ?= $(prefix)/lib
+includedir ?= $(prefix)/include
+pkgconfigdir ?= $(libdir)/pkgconfig
+DESTDIR ?=
+
+CC ?= cc
+BUILD ?= build
+OPENMP ?= -fopenmp
+SANITIZE ?=
+OPT ?= -O2 -g
+
+WARNINGS = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wvla -Wundef -Wpointer-arith -Wcast-align -Wwrite-strings
+CFLAGS_ALL = -std=c99 -pedantic $(WARNINGS) $(if $(OPENMP),,-Wno-unknown-pragmas) $(OPT) $(OPENMP) $(SANITIZE) \
+             -fPIC -fvisibility=hidden -Iinclude -Isrc $(CFLAGS)
+LDFLAGS_ALL = $(OPENMP) $(SANITIZE) $(LDFLAGS)
+
+Q = $(if $(filter 1,$(V) $(VERBOSE)),,@)
+
+LIB_SRC = src/status.c src/tensor.c src/index.c src/validate.c src/execute.c \
+          reference/gather_elements.c reference/scatter_elements.c \
+          reference/gather_nd.c reference/nonzero_coordinates.c
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+LIB_HDR = include/dmlref.h src/internal.h
+
+TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
+             test_gather_nd test_nonzero_coordinates test_random
+TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%)
+TEST_SUPPORT = tests/testlib.c tests/model.c
+TEST_HDR = tests/testlib.h tests/model.h
+CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+.PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules \
+        install uninstall clean help deps
+
+all: lib ## build build/libdmlref.a and build/libdmlref.so
+
+lib: $(BUILD)/libdmlref.a $(BUILD)/libdmlref.so
+
+$(BUILD)/obj/%.o: %.c $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/libdmlref.a: $(LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libdmlref.so: $(LIB_OBJ)
+	$(Q)$(CC) -shared -Wl,-soname,libdmlref.so.$(MAJOR) -o $@ $^ $(LDFLAGS_ALL)
+
+$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/libdmlref.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests \
+	    $< $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LDFLAGS_ALL) -o $@
+
+# Runs every test binary of $(BUILD); each prints cmocka's summary.
+test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZE)
+	$(Q)set -e; for t in $(TEST_BIN); do $$t; done
+
+check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
+	$(Q)$(MAKE) --no-print-directory test
+	$(Q)$(MAKE) --no-print-directory check-clang
+	$(Q)$(MAKE) --no-print-directory check-noopenmp
+	$(Q)$(MAKE) --no-print-directory check-sanitize
+	$(Q)$(MAKE) --no-print-directory check-rules
+	@echo "make check: all suites passed"
+
+check-clang: ## the tests built with clang -fopenmp
+	$(Q)$(MAKE) --no-print-directory test CC=clang BUILD=build/clang
+
+check-noopenmp: ## the tests built without OpenMP
+	$(Q)$(MAKE) --no-print-directory test OPENMP= BUILD=build/noopenmp
+
+check-sanitize: ## the tests under AddressSanitizer and UndefinedBehaviorSanitizer
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    $(MAKE) --no-print-directory test CC=clang BUILD=build/sanitize OPT="-O1 -g" \
+	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+check-rules: ## every rule id and decision of docs/rules.md is named by a test
+	$(Q)sh scripts/check_rule_coverage.sh
+
+deps: ## install the Debian packages the build needs (as root)
+	$(Q)sh scripts/install_deps.sh
+
+install: lib ## install the library, header and pkg-config file (PREFIX, DESTDIR)
+	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(pkgconfigdir)
+	install -m 644 $(BUILD)/libdmlref.a $(DESTDIR)$(libdir)/libdmlref.a
+	install -m 755 $(BUILD)/libdmlref.so $(DESTDIR)$(libdir)/libdmlref.so.$(VERSION)
+	ln -sf libdmlref.so.$(VERSION) $(DESTDIR)$(libdir)/libdmlref.so.$(MAJOR)
+	ln -sf libdmlref.so.$(MAJOR) $(DESTDIR)$(libdir)/libdmlref.so
+	install -m 644 include/dmlref.h $(DESTDIR)$(includedir)/dmlref.h
+	printf '%s\n' 'prefix=$(prefix)' 'libdir=$(libdir)' 'includedir=$(includedir)' '' \
+	    'Name: dmlref' \
+	    'Description: reference implementation of DirectML indexing operators' \
+	    'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -ldmlref' \
+	    'Libs.private: -fopenmp' > $(DESTDIR)$(pkgconfigdir)/dmlref.pc
+
+uninstall: ## remove what install put in place
+	rm -f $(DESTDIR)$(libdir)/libdmlref.a $(DESTDIR)$(libdir)/libdmlref.so* \
+	      $(DESTDIR)$(includedir)/dmlref.h $(DESTDIR)$(pkgconfigdir)/dmlref.pc
+
+clean: ## remove build/
+	rm -rf build
+
+help: ## list the targets
+	@echo "dmlref $(VERSION) - targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18 | sed 's/^/  /'

@@ -1,0 +1,92 @@
+/*
+ * gather_elements.c - DML_OPERATOR_GATHER_ELEMENTS (107), feature level 2_1+
+ *
+ * Gathers elements from the input tensor along the given axis, using the
+ * indices tensor to remap into the input:
+ *
+ *   output[i, j, k, ...] = input[index[i, j, k, ...], j, k, ...] // if axis == 0
+ *   output[i, j, k, ...] = input[i, index[i, j, k, ...], k, ...] // if axis == 1
+ *   output[i, j, k, ...] = input[i, j, index[i, j, k, ...], ...] // if axis == 2
+ *
+ * Tensor constraints (checked by dmlref_validate, src/validate.c):
+ *   R-GE-1  Input, Indices and Output share a DimensionCount D.
+ *   R-GE-2  Axis < D.
+ *   R-GE-3  Indices.Sizes[d] == Input.Sizes[d] for every d != Axis; the size
+ *           along Axis is free (D5: smaller on another dimension is refused).
+ *   R-GE-4  Output.Sizes == Indices.Sizes; Output.DataType == Input.DataType.
+ *
+ * Tensor support (R-GE-5):
+ *   FL 2_1  4 dimensions; FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16,
+ *           UINT8; indices UINT32
+ *   FL 3_0  1 to 8 dimensions; same data; indices INT64, INT32, UINT64, UINT32
+ *   FL 4_1  adds FLOAT64, INT64, UINT64 data
+ *
+ * Policies:
+ *   - Negative indices (signed index types, which exist from FL 3_0): v in
+ *     [-s, -1] means v + s, s = Input.Sizes[Axis] (R-IX-2).  Unsigned values
+ *     are never negative: UINT32 0xFFFFFFFF is 4294967295 (R-IX-3).
+ *   - Out of range (D1): every index is checked before anything is written;
+ *     the first one out of range, in row-major order of the indices, fails the
+ *     execution with DMLREF_ERROR_INDEX_OUT_OF_RANGE.  Under DMLREF_OOB_CLAMP
+ *     the normalised index is clamped into [0, s-1] instead.
+ *   - The copy moves bits (R-GE-7, D12): -0.0, NaN payloads and subnormals
+ *     survive.
+ *   - Any strides on any tensor: inputs may broadcast (stride 0); the output
+ *     is injective (D6).  Each output element depends only on its own index
+ *     (R-GE-8), so the result is the same for any thread count.
+ */
+#include "internal.h"
+
+dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
+                                         const dmlref_gather_elements_desc *desc,
+                                         const void *input, const void *indices, void *output,
+                                         dmlref_error *err)
+{
+    const dmlref_tensor_data_type index_type = desc->IndicesTensor->DataType;
+    const unsigned char *in = input, *idx = indices;
+    unsigned char *out = output;
+    layout in_l, idx_l, out_l;
+    uint64_t axis_size, axis_stride, total, in_strides_off_axis[MAX_RANK];
+    uint32_t axis = desc->Axis, es;
+    int team = team_size(ctx->num_threads);
+    (void)team;
+
+    layout_from_desc(desc->InputTensor, &in_l);
+    layout_from_desc(desc->IndicesTensor, &idx_l);
+    layout_from_desc(desc->OutputTensor, &out_l);
+    es = in_l.element_size;
+    axis_size = in_l.sizes[axis];
+    axis_stride = in_l.strides[axis];
+    total = layout_element_count(&out_l);
+
+    if (!ctx->clamp) {
+        uint64_t bad = find_out_of_range(&idx_l, idx, index_type, &axis_size, 1, ctx->num_threads);
+        if (bad != NO_INDEX)
+            return report_out_of_range(err, ctx->op_name, &idx_l, idx, index_type, bad,
+                                       axis_size, "InputTensor", axis, "D1");
+    }
+
+    /* The input coordinate is the output's with c[Axis] replaced: walk the
+       input with its Axis stride zeroed and add index * stride. */
+    memcpy(in_strides_off_axis, in_l.strides, sizeof in_strides_off_axis);
+    in_strides_off_axis[axis] = 0;
+
+#pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS)
+    {
+        int t = thread_index(), n = thread_total();
+        uint64_t o = chunk_begin(total, t, n), end = chunk_begin(total, t + 1, n);
+        walker w; /* over output coordinates: slot 0 output, 1 indices, 2 input */
+        walker_init(&w, out_l.rank, out_l.sizes);
+        walker_add(&w, out_l.strides);
+        walker_add(&w, idx_l.strides);
+        walker_add(&w, in_strides_off_axis);
+        walker_seek(&w, o);
+        for (; o < end; ++o, walker_next(&w)) {
+            uint64_t v;
+            normalize_index(read_index(idx + w.offset[1] * idx_l.element_size, index_type),
+                            axis_size, 1, &v);
+            copy_element(out + w.offset[0] * es, in + (w.offset[2] + v * axis_stride) * es, es);
+        }
+    }
+    return DMLREF_OK;
+}

@@ -1,0 +1,238 @@
+/*
+ * internal.h - what the library's files share and do not export: error
+ * reporting, resolved tensor layouts, the strided odometer, index decoding
+ * and the OpenMP shims.  Not installed.
+ */
+#ifndef DMLREF_INTERNAL_H
+#define DMLREF_INTERNAL_H
+
+#include "dmlref.h"
+
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define MAX_RANK DMLREF_TENSOR_DIMENSION_COUNT_MAX
+
+/* ---- errors (src/status.c) ---------------------------------------------- */
+
+/* Fills err (if not NULL) and returns status.  The message is printf-style
+ * and ends with " (rule)" when rule is not empty. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+dmlref_status set_error(dmlref_error *err, dmlref_status status, const char *rule,
+                        const char *format, ...);
+
+/* ---- layouts (src/tensor.c) --------------------------------------------- */
+
+/* A tensor as the kernels see it: sizes and strides in elements, always
+ * explicit (packed strides filled in when the descriptor has none). */
+typedef struct layout {
+    uint32_t rank;
+    uint32_t element_size;
+    uint64_t sizes[MAX_RANK];
+    uint64_t strides[MAX_RANK];
+} layout;
+
+void layout_from_desc(const dmlref_tensor_desc *desc, layout *out);
+
+/* Product of sizes; the caller knows it fits (validation capped it). */
+uint64_t layout_element_count(const layout *l);
+
+/* Logical (row-major) coordinates of flat position `pos` within `sizes`. */
+void coordinates_of(uint64_t pos, uint32_t rank, const uint64_t *sizes, uint64_t *coord);
+
+/* ---- the odometer -------------------------------------------------------
+ * Walks the coordinates of a shape in row-major order and keeps, for up to
+ * WALK_MAX_TENSORS tensors, the element offset sum(coord[i] * stride[i]).
+ * Moving to the next coordinate costs an add per tensor, and a carry only
+ * when a dimension wraps; no per-element division.  Offsets are unsigned, so
+ * the subtraction on a carry is exact modular arithmetic. */
+
+#define WALK_MAX_TENSORS 4
+
+typedef struct walker {
+    uint32_t rank;
+    uint32_t tensor_count;
+    uint64_t sizes[MAX_RANK];
+    uint64_t coord[MAX_RANK];
+    uint64_t strides[WALK_MAX_TENSORS][MAX_RANK];
+    uint64_t offset[WALK_MAX_TENSORS];
+} walker;
+
+/* A walker over `sizes` (rank may be 0: one position) with no tensors yet. */
+void walker_init(walker *w, uint32_t rank, const uint64_t *sizes);
+
+/* Adds a tensor whose offsets follow `strides` (rank entries); returns its
+ * slot.  At most WALK_MAX_TENSORS. */
+uint32_t walker_add(walker *w, const uint64_t *strides);
+
+/* Moves to flat position pos (row-major), computing coordinates and offsets. */
+void walker_seek(walker *w, uint64_t pos);
+
+/* Moves to the next position in row-major order. */
+static inline void walker_next(walker *w)
+{
+    uint32_t d = w->rank;
+    uint32_t t;
+    while (d-- > 0) {
+        if (++w->coord[d] < w->sizes[d]) {
+            for (t = 0; t < w->tensor_count; ++t)
+                w->offset[t] += w->strides[t][d];
+            return;
+        }
+        /* wrap dimension d to 0 and carry into d - 1 */
+        for (t = 0; t < w->tensor_count; ++t)
+            w->offset[t] -= w->strides[t][d] * (w->sizes[d] - 1);
+        w->coord[d] = 0;
+    }
+}
+
+/* ---- element moves -----------------------------------------------------
+ * Gathers and scatters move bits, never values (D12): an element is 1, 2, 4
+ * or 8 bytes copied with a fixed-size memcpy, so -0.0, NaN payloads and
+ * subnormals survive and unaligned strides stay legal. */
+static inline void copy_element(unsigned char *dst, const unsigned char *src, uint32_t size)
+{
+    switch (size) {
+    case 1: memcpy(dst, src, 1); break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    default: memcpy(dst, src, 8); break;
+    }
+}
+
+/* ---- indices (src/index.c) ---------------------------------------------- */
+
+/* The raw value of an index element widened without loss: signed types in
+ * `value` (negative allowed), unsigned ones in `value` too when they fit
+ * int64, otherwise flagged `huge` (always out of range). */
+typedef struct index_value {
+    int64_t value;
+    int huge;
+} index_value;
+
+index_value read_index(const unsigned char *element, dmlref_tensor_data_type type);
+
+/* Normalises an index against a dimension of `size` (R-IX-2..4): a negative
+ * value v in [-size, -1] becomes v + size (signed types only carry
+ * negatives).  Returns 1 and sets *out when the result lies in [0, size-1];
+ * otherwise returns 0 and, under `clamp`, still sets *out to the nearest
+ * bound. */
+int normalize_index(index_value v, uint64_t size, int clamp, uint64_t *out);
+
+/* Formats an index value for a message ("-4", "18446744073709551615"). */
+void format_index(const unsigned char *element, dmlref_tensor_data_type type, char *buf,
+                  size_t capacity);
+
+/* Formats coordinates as "[1, 0, 2]". */
+void format_coordinates(const uint64_t *coord, uint32_t rank, char *buf, size_t capacity);
+
+/* The least row-major position of an index element that lies outside its
+ * dimension (the bound of the element at position pos is
+ * bounds[pos % bound_count]: one bound for GatherElements and Scatter, one
+ * per tuple coordinate for GatherND), or NO_INDEX when all are in range.
+ * The answer does not depend on the thread count. */
+#define NO_INDEX UINT64_MAX
+uint64_t find_out_of_range(const layout *indices, const void *data,
+                           dmlref_tensor_data_type type, const uint64_t *bounds,
+                           uint64_t bound_count, uint32_t num_threads);
+
+/* DMLREF_ERROR_INDEX_OUT_OF_RANGE naming the index coordinate, its value and
+ * the dimension it indexes (D1, D2). */
+dmlref_status report_out_of_range(dmlref_error *err, const char *op, const layout *indices,
+                                  const void *data, dmlref_tensor_data_type type, uint64_t pos,
+                                  uint64_t bound, const char *bound_name, uint32_t bound_dim,
+                                  const char *rule);
+
+/* ---- threads ------------------------------------------------------------- */
+
+/* Below this many elements a loop runs on one thread: forking a team costs
+ * more than it saves. */
+#define PARALLEL_MIN_ELEMENTS 32768u
+
+static inline int thread_index(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+static inline int thread_total(void)
+{
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
+/* The team size for a parallel region: the caller's request, or OpenMP's
+ * default.  Without OpenMP, 1. */
+static inline int team_size(uint32_t requested)
+{
+#ifdef _OPENMP
+    return requested ? (int)requested : omp_get_max_threads();
+#else
+    (void)requested;
+    return 1;
+#endif
+}
+
+/* The static split every parallel loop uses: thread t of n owns
+ * [total * t / n, total * (t + 1) / n).  Fixed for a given n, so a second
+ * pass sees the same chunks as the first (NonZero relies on it), and each
+ * element's result never depends on n. */
+static inline uint64_t chunk_begin(uint64_t total, int t, int n)
+{
+    /* total < 2^33 and n < 2^31 in practice; split the product to be safe */
+    return (total / (uint64_t)n) * (uint64_t)t + (total % (uint64_t)n) * (uint64_t)t / (uint64_t)n;
+}
+
+/* GATHER_ND is GATHER_ND1 with BatchDimensionCount = 0 (R-GN-10). */
+static inline dmlref_gather_nd1_desc gather_nd_as_nd1(const dmlref_gather_nd_desc *nd)
+{
+    dmlref_gather_nd1_desc nd1;
+    nd1.InputTensor = nd->InputTensor;
+    nd1.IndicesTensor = nd->IndicesTensor;
+    nd1.OutputTensor = nd->OutputTensor;
+    nd1.InputDimensionCount = nd->InputDimensionCount;
+    nd1.IndicesDimensionCount = nd->IndicesDimensionCount;
+    nd1.BatchDimensionCount = 0;
+    return nd1;
+}
+
+/* ---- the kernels (reference/) -------------------------------------------- */
+
+/* Each kernel receives a descriptor that dmlref_validate() accepted and
+ * buffers that execute checked; it checks only the index values, which
+ * depend on the data, before it writes anything. */
+typedef struct kernel_context {
+    const char *op_name;
+    int clamp;            /* DMLREF_OOB_CLAMP */
+    uint32_t num_threads; /* 0: OpenMP default */
+} kernel_context;
+
+dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
+                                         const dmlref_gather_elements_desc *desc,
+                                         const void *input, const void *indices, void *output,
+                                         dmlref_error *err);
+dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
+                                          const dmlref_scatter_elements_desc *desc,
+                                          const void *input, const void *indices,
+                                          const void *updates, void *output,
+                                          dmlref_error *err);
+dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
+                                    const void *input, const void *indices, void *output,
+                                    dmlref_error *err);
+dmlref_status dmlref_ref_nonzero_coordinates(const kernel_context *ctx,
+                                             const dmlref_nonzero_coordinates_desc *desc,
+                                             const void *input, void *output_count,
+                                             void *output_coordinates, dmlref_error *err);
+
+#endif /* DMLREF_INTERNAL_H */

@@ -1,0 +1,229 @@
+/*
+ * status.c - status names, error messages, version, and the names of the
+ * DirectML enums used in messages and vectors.
+ */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define STR2(x) #x
+#define STR(x) STR2(x)
+
+static const struct {
+    dmlref_status status;
+    const char *name;
+} k_status_names[] = {
+    {DMLREF_OK, "DMLREF_OK"},
+    {DMLREF_ERROR_INVALID_ARGUMENT, "DMLREF_ERROR_INVALID_ARGUMENT"},
+    {DMLREF_ERROR_UNSUPPORTED_OPERATOR, "DMLREF_ERROR_UNSUPPORTED_OPERATOR"},
+    {DMLREF_ERROR_UNSUPPORTED_DATA_TYPE, "DMLREF_ERROR_UNSUPPORTED_DATA_TYPE"},
+    {DMLREF_ERROR_UNSUPPORTED_DIMENSION_COUNT, "DMLREF_ERROR_UNSUPPORTED_DIMENSION_COUNT"},
+    {DMLREF_ERROR_UNSUPPORTED_LAYOUT, "DMLREF_ERROR_UNSUPPORTED_LAYOUT"},
+    {DMLREF_ERROR_INVALID_SIZES, "DMLREF_ERROR_INVALID_SIZES"},
+    {DMLREF_ERROR_INVALID_TOTAL_SIZE, "DMLREF_ERROR_INVALID_TOTAL_SIZE"},
+    {DMLREF_ERROR_TENSOR_TOO_LARGE, "DMLREF_ERROR_TENSOR_TOO_LARGE"},
+    {DMLREF_ERROR_INVALID_FLAGS, "DMLREF_ERROR_INVALID_FLAGS"},
+    {DMLREF_ERROR_INVALID_ALIGNMENT, "DMLREF_ERROR_INVALID_ALIGNMENT"},
+    {DMLREF_ERROR_OUTPUT_ALIASING, "DMLREF_ERROR_OUTPUT_ALIASING"},
+    {DMLREF_ERROR_DIMENSION_COUNT_MISMATCH, "DMLREF_ERROR_DIMENSION_COUNT_MISMATCH"},
+    {DMLREF_ERROR_DATA_TYPE_MISMATCH, "DMLREF_ERROR_DATA_TYPE_MISMATCH"},
+    {DMLREF_ERROR_SIZE_MISMATCH, "DMLREF_ERROR_SIZE_MISMATCH"},
+    {DMLREF_ERROR_INVALID_ATTRIBUTE, "DMLREF_ERROR_INVALID_ATTRIBUTE"},
+    {DMLREF_ERROR_BINDING_COUNT, "DMLREF_ERROR_BINDING_COUNT"},
+    {DMLREF_ERROR_BINDING_MISSING, "DMLREF_ERROR_BINDING_MISSING"},
+    {DMLREF_ERROR_BINDING_TOO_SMALL, "DMLREF_ERROR_BINDING_TOO_SMALL"},
+    {DMLREF_ERROR_BINDING_OVERLAP, "DMLREF_ERROR_BINDING_OVERLAP"},
+    {DMLREF_ERROR_BINDING_MISALIGNED, "DMLREF_ERROR_BINDING_MISALIGNED"},
+    {DMLREF_ERROR_INDEX_OUT_OF_RANGE, "DMLREF_ERROR_INDEX_OUT_OF_RANGE"},
+    {DMLREF_ERROR_OUT_OF_MEMORY, "DMLREF_ERROR_OUT_OF_MEMORY"},
+};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *dmlref_status_name(dmlref_status status)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(k_status_names); ++i)
+        if (k_status_names[i].status == status)
+            return k_status_names[i].name;
+    return "DMLREF_ERROR_UNKNOWN";
+}
+
+int dmlref_status_from_name(const char *name, dmlref_status *status)
+{
+    size_t i;
+    if (!name)
+        return 0;
+    for (i = 0; i < COUNT_OF(k_status_names); ++i) {
+        if (strcmp(k_status_names[i].name, name) == 0) {
+            if (status)
+                *status = k_status_names[i].status;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+unsigned dmlref_version_number(void) { return DMLREF_VERSION_NUMBER; }
+
+const char *dmlref_version_string(void)
+{
+    return STR(DMLREF_VERSION_MAJOR) "." STR(DMLREF_VERSION_MINOR) "." STR(DMLREF_VERSION_PATCH);
+}
+
+dmlref_status set_error(dmlref_error *err, dmlref_status status, const char *rule,
+                        const char *format, ...)
+{
+    va_list args;
+    size_t used;
+    if (!err)
+        return status;
+    err->status = status;
+    snprintf(err->rule, sizeof err->rule, "%s", rule ? rule : "");
+    va_start(args, format);
+    vsnprintf(err->message, sizeof err->message, format, args);
+    va_end(args);
+    used = strlen(err->message);
+    if (rule && *rule && used < sizeof err->message)
+        snprintf(err->message + used, sizeof err->message - used, " (%s)", rule);
+    return status;
+}
+
+/* ---- enum names ---------------------------------------------------------- */
+
+static const struct {
+    dmlref_tensor_data_type type;
+    const char *name;
+    uint32_t size;
+} k_data_types[] = {
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, "FLOAT32", 4}, {DMLREF_TENSOR_DATA_TYPE_FLOAT16, "FLOAT16", 2},
+    {DMLREF_TENSOR_DATA_TYPE_UINT32, "UINT32", 4},   {DMLREF_TENSOR_DATA_TYPE_UINT16, "UINT16", 2},
+    {DMLREF_TENSOR_DATA_TYPE_UINT8, "UINT8", 1},     {DMLREF_TENSOR_DATA_TYPE_INT32, "INT32", 4},
+    {DMLREF_TENSOR_DATA_TYPE_INT16, "INT16", 2},     {DMLREF_TENSOR_DATA_TYPE_INT8, "INT8", 1},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT64, "FLOAT64", 8}, {DMLREF_TENSOR_DATA_TYPE_UINT64, "UINT64", 8},
+    {DMLREF_TENSOR_DATA_TYPE_INT64, "INT64", 8},
+};
+
+const char *dmlref_data_type_name(dmlref_tensor_data_type type)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(k_data_types); ++i)
+        if (k_data_types[i].type == type)
+            return k_data_types[i].name;
+    return NULL;
+}
+
+int dmlref_data_type_from_name(const char *name, dmlref_tensor_data_type *type)
+{
+    size_t i;
+    if (!name)
+        return 0;
+    for (i = 0; i < COUNT_OF(k_data_types); ++i) {
+        if (strcmp(k_data_types[i].name, name) == 0) {
+            if (type)
+                *type = k_data_types[i].type;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+uint32_t dmlref_data_type_size(dmlref_tensor_data_type type)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(k_data_types); ++i)
+        if (k_data_types[i].type == type)
+            return k_data_types[i].size;
+    return 0;
+}
+
+static const struct {
+    dmlref_operator_type type;
+    const char *name;
+    dmlref_feature_level introduced;
+} k_operators[] = {
+    /* first feature levels: DirectML's feature level history (R-SC-12 for
+       Scatter, whose page wrongly says 1_0) */
+    {DMLREF_OPERATOR_SCATTER_ELEMENTS, "SCATTER_ELEMENTS", DMLREF_FEATURE_LEVEL_2_0},
+    {DMLREF_OPERATOR_GATHER_ELEMENTS, "GATHER_ELEMENTS", DMLREF_FEATURE_LEVEL_2_1},
+    {DMLREF_OPERATOR_GATHER_ND, "GATHER_ND", DMLREF_FEATURE_LEVEL_2_1},
+    {DMLREF_OPERATOR_NONZERO_COORDINATES, "NONZERO_COORDINATES", DMLREF_FEATURE_LEVEL_3_0},
+    {DMLREF_OPERATOR_GATHER_ND1, "GATHER_ND1", DMLREF_FEATURE_LEVEL_3_0},
+};
+
+const char *dmlref_operator_name(dmlref_operator_type type)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(k_operators); ++i)
+        if (k_operators[i].type == type)
+            return k_operators[i].name;
+    return NULL;
+}
+
+int dmlref_operator_from_name(const char *name, dmlref_operator_type *type)
+{
+    size_t i;
+    if (!name)
+        return 0;
+    if (strcmp(name, "SCATTER") == 0) {
+        if (type)
+            *type = DMLREF_OPERATOR_SCATTER;
+        return 1;
+    }
+    for (i = 0; i < COUNT_OF(k_operators); ++i) {
+        if (strcmp(k_operators[i].name, name) == 0) {
+            if (type)
+                *type = k_operators[i].type;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+dmlref_feature_level dmlref_operator_introduced(dmlref_operator_type type)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(k_operators); ++i)
+        if (k_operators[i].type == type)
+            return k_operators[i].introduced;
+    return (dmlref_feature_level)0;
+}
+
+static const struct {
+    dmlref_feature_level level;
+    const char *name;
+} k_levels[] = {
+    {DMLREF_FEATURE_LEVEL_1_0, "1_0"}, {DMLREF_FEATURE_LEVEL_2_0, "2_0"},
+    {DMLREF_FEATURE_LEVEL_2_1, "2_1"}, {DMLREF_FEATURE_LEVEL_3_0, "3_0"},
+    {DMLREF_FEATURE_LEVEL_3_1, "3_1"}, {DMLREF_FEATURE_LEVEL_4_0, "4_0"},
+    {DMLREF_FEATURE_LEVEL_4_1, "4_1"}, {DMLREF_FEATURE_LEVEL_5_0, "5_0"},
+    {DMLREF_FEATURE_LEVEL_5_1, "5_1"}, {DMLREF_FEATURE_LEVEL_5_2, "5_2"},
+    {DMLREF_FEATURE_LEVEL_6_0, "6_0"}, {DMLREF_FEATURE_LEVEL_6_1, "6_1"},
+    {DMLREF_FEATURE_LEVEL_6_2, "6_2"}, {DMLREF_FEATURE_LEVEL_6_3, "6_3"},
+    {DMLREF_FEATURE_LEVEL_6_4, "6_4"},
+};
+
+const char *dmlref_feature_level_name(dmlref_feature_level level)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(k_levels); ++i)
+        if (k_levels[i].level == level)
+            return k_levels[i].name;
+    return NULL;
+}
+
+int dmlref_feature_level_from_name(const char *name, dmlref_feature_level *level)
+{
+    size_t i;
+    if (!name || strlen(name) != 3 || (name[1] != '_' && name[1] != '.'))
+        return 0;
+    for (i = 0; i < COUNT_OF(k_levels); ++i) {
+        if (k_levels[i].name[0] == name[0] && k_levels[i].name[2] == name[2]) {
+            if (level)
+                *level = k_levels[i].level;
+            return 1;
+        }
+    }
+    return 0;
+}

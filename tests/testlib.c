@@ -1,0 +1,235 @@
+/*
+ * testlib.c - see testlib.h.
+ */
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const dmlref_tensor_data_type k_all_data_types[11] = {
+    DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
+    DMLREF_TENSOR_DATA_TYPE_UINT32,  DMLREF_TENSOR_DATA_TYPE_UINT16,
+    DMLREF_TENSOR_DATA_TYPE_UINT8,   DMLREF_TENSOR_DATA_TYPE_INT32,
+    DMLREF_TENSOR_DATA_TYPE_INT16,   DMLREF_TENSOR_DATA_TYPE_INT8,
+    DMLREF_TENSOR_DATA_TYPE_FLOAT64, DMLREF_TENSOR_DATA_TYPE_UINT64,
+    DMLREF_TENSOR_DATA_TYPE_INT64};
+
+const dmlref_tensor_data_type k_all_index_types[4] = {
+    DMLREF_TENSOR_DATA_TYPE_UINT32, DMLREF_TENSOR_DATA_TYPE_INT32,
+    DMLREF_TENSOR_DATA_TYPE_UINT64, DMLREF_TENSOR_DATA_TYPE_INT64};
+
+void tt_init(test_tensor *t, dmlref_tensor_data_type type, uint32_t rank, const uint32_t *sizes,
+             const uint32_t *strides, uint64_t extra_bytes)
+{
+    uint64_t total;
+    memset(t, 0, sizeof *t);
+    memcpy(t->sizes, sizes, rank * sizeof *sizes);
+    if (strides)
+        memcpy(t->strides, strides, rank * sizeof *strides);
+    t->desc.DataType = type;
+    t->desc.DimensionCount = rank;
+    t->desc.Sizes = t->sizes;
+    t->desc.Strides = strides ? t->strides : NULL;
+    total = dmlref_calc_buffer_tensor_size(type, rank, sizes, strides) + extra_bytes;
+    t->desc.TotalTensorSizeInBytes = total;
+    t->allocation = malloc((size_t)total + 2 * GUARD_BYTES);
+    if (!t->allocation) {
+        fprintf(stderr, "tt_init: out of memory for %llu bytes\n", (unsigned long long)total);
+        abort();
+    }
+    memset(t->allocation, GUARD_FILL, (size_t)total + 2 * GUARD_BYTES);
+    t->data = t->allocation + GUARD_BYTES;
+    memset(t->data, PADDING_FILL, (size_t)total);
+}
+
+void tt_free(test_tensor *t)
+{
+    free(t->allocation);
+    t->allocation = t->data = NULL;
+}
+
+uint64_t tt_count(const test_tensor *t)
+{
+    uint64_t n = 1;
+    uint32_t i;
+    for (i = 0; i < t->desc.DimensionCount; ++i)
+        n *= t->sizes[i];
+    return n;
+}
+
+uint32_t tt_element_size(const test_tensor *t) { return dmlref_data_type_size(t->desc.DataType); }
+
+uint64_t tt_offset(const test_tensor *t, uint64_t pos)
+{
+    /* straight from R-TD-4/5: coordinates by div/mod, dot with the strides */
+    uint64_t offset = 0, packed = 1;
+    uint32_t d = t->desc.DimensionCount;
+    while (d-- > 0) {
+        uint64_t c = pos % t->sizes[d];
+        pos /= t->sizes[d];
+        offset += c * (t->desc.Strides ? t->strides[d] : packed);
+        packed *= t->sizes[d];
+    }
+    return offset;
+}
+
+void tt_set_raw(test_tensor *t, const void *elements)
+{
+    const unsigned char *src = elements;
+    uint64_t n = tt_count(t), i;
+    uint32_t es = tt_element_size(t);
+    memset(t->data, PADDING_FILL, (size_t)t->desc.TotalTensorSizeInBytes);
+    for (i = 0; i < n; ++i)
+        memcpy(t->data + tt_offset(t, i) * es, src + i * es, es);
+}
+
+void tt_get_raw(const test_tensor *t, void *elements)
+{
+    unsigned char *dst = elements;
+    uint64_t n = tt_count(t), i;
+    uint32_t es = tt_element_size(t);
+    for (i = 0; i < n; ++i)
+        memcpy(dst + i * es, t->data + tt_offset(t, i) * es, es);
+}
+
+int tt_guards_intact(const test_tensor *t)
+{
+    size_t total = (size_t)t->desc.TotalTensorSizeInBytes, i;
+    for (i = 0; i < GUARD_BYTES; ++i)
+        if (t->allocation[i] != GUARD_FILL || t->data[total + i] != GUARD_FILL)
+            return 0;
+    return 1;
+}
+
+int tt_padding_intact(const test_tensor *t)
+{
+    size_t total = (size_t)t->desc.TotalTensorSizeInBytes, i;
+    uint64_t n = tt_count(t), e;
+    uint32_t es = tt_element_size(t);
+    unsigned char *is_element = calloc(total ? total : 1, 1);
+    int ok = 1;
+    if (!is_element)
+        abort();
+    for (e = 0; e < n; ++e)
+        memset(is_element + tt_offset(t, e) * es, 1, es);
+    for (i = 0; i < total; ++i)
+        if (!is_element[i] && t->data[i] != PADDING_FILL)
+            ok = 0;
+    free(is_element);
+    return ok;
+}
+
+/* float32 bits -> float16 bits, round to nearest even; enough for the
+ * exact values tests use and for overflow to infinity. */
+static uint16_t half_from_float(float f)
+{
+    uint32_t x, sign, mantissa;
+    int32_t exponent;
+    memcpy(&x, &f, 4);
+    sign = (x >> 16) & 0x8000u;
+    exponent = (int32_t)((x >> 23) & 0xFF) - 127 + 15;
+    mantissa = x & 0x7FFFFFu;
+    if (((x >> 23) & 0xFF) == 0xFF) /* inf or nan */
+        return (uint16_t)(sign | 0x7C00u | (mantissa ? 0x200u : 0));
+    if (exponent >= 31)
+        return (uint16_t)(sign | 0x7C00u);
+    if (exponent <= 0) { /* subnormal or zero */
+        uint32_t shift;
+        if (exponent < -10)
+            return (uint16_t)sign;
+        mantissa |= 0x800000u;
+        shift = (uint32_t)(14 - exponent);
+        {
+            uint32_t half = mantissa >> shift;
+            uint32_t rest = mantissa & ((1u << shift) - 1), mid = 1u << (shift - 1);
+            if (rest > mid || (rest == mid && (half & 1)))
+                ++half;
+            return (uint16_t)(sign | half);
+        }
+    }
+    {
+        uint32_t half = sign | ((uint32_t)exponent << 10) | (mantissa >> 13);
+        uint32_t rest = mantissa & 0x1FFFu;
+        if (rest > 0x1000u || (rest == 0x1000u && (half & 1)))
+            ++half;
+        return (uint16_t)half;
+    }
+}
+
+void encode_value(dmlref_tensor_data_type type, double value, void *dst)
+{
+    switch (type) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: { float v = (float)value; memcpy(dst, &v, 4); break; }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: { uint16_t v = half_from_float((float)value); memcpy(dst, &v, 2); break; }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: memcpy(dst, &value, 8); break;
+    case DMLREF_TENSOR_DATA_TYPE_UINT32: { uint32_t v = (uint32_t)(int64_t)value; memcpy(dst, &v, 4); break; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT16: { uint16_t v = (uint16_t)(int64_t)value; memcpy(dst, &v, 2); break; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT8: { uint8_t v = (uint8_t)(int64_t)value; memcpy(dst, &v, 1); break; }
+    case DMLREF_TENSOR_DATA_TYPE_INT32: { int32_t v = (int32_t)value; memcpy(dst, &v, 4); break; }
+    case DMLREF_TENSOR_DATA_TYPE_INT16: { int16_t v = (int16_t)value; memcpy(dst, &v, 2); break; }
+    case DMLREF_TENSOR_DATA_TYPE_INT8: { int8_t v = (int8_t)value; memcpy(dst, &v, 1); break; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT64: { uint64_t v = (uint64_t)(int64_t)value; memcpy(dst, &v, 8); break; }
+    case DMLREF_TENSOR_DATA_TYPE_INT64: { int64_t v = (int64_t)value; memcpy(dst, &v, 8); break; }
+    default: abort();
+    }
+}
+
+void encode_index(dmlref_tensor_data_type type, int64_t value, void *dst)
+{
+    switch (type) {
+    case DMLREF_TENSOR_DATA_TYPE_UINT32: { uint32_t v = (uint32_t)value; memcpy(dst, &v, 4); break; }
+    case DMLREF_TENSOR_DATA_TYPE_INT32: { int32_t v = (int32_t)value; memcpy(dst, &v, 4); break; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT64: { uint64_t v = (uint64_t)value; memcpy(dst, &v, 8); break; }
+    case DMLREF_TENSOR_DATA_TYPE_INT64: memcpy(dst, &value, 8); break;
+    default: abort();
+    }
+}
+
+void tt_set_values(test_tensor *t, const double *values)
+{
+    uint64_t n = tt_count(t), i;
+    uint32_t es = tt_element_size(t);
+    unsigned char *raw = malloc((size_t)(n * es));
+    if (!raw)
+        abort();
+    for (i = 0; i < n; ++i)
+        encode_value(t->desc.DataType, values[i], raw + i * es);
+    tt_set_raw(t, raw);
+    free(raw);
+}
+
+void tt_set_indices(test_tensor *t, const int64_t *values)
+{
+    uint64_t n = tt_count(t), i;
+    uint32_t es = tt_element_size(t);
+    unsigned char *raw = malloc((size_t)(n * es));
+    if (!raw)
+        abort();
+    for (i = 0; i < n; ++i)
+        encode_index(t->desc.DataType, values[i], raw + i * es);
+    tt_set_raw(t, raw);
+    free(raw);
+}
+
+dmlref_binding tt_binding(const test_tensor *t)
+{
+    dmlref_binding b;
+    b.data = t->data;
+    b.size_in_bytes = t->desc.TotalTensorSizeInBytes;
+    return b;
+}
+
+void rng_seed(rng *r, uint64_t seed) { r->state = seed ? seed : 0x9E3779B97F4A7C15ull; }
+
+uint64_t rng_next(rng *r)
+{
+    uint64_t x = r->state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    r->state = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+uint64_t rng_below(rng *r, uint64_t bound) { return bound ? rng_next(r) % bound : 0; }

@@ -1,0 +1,74 @@
+/*
+ * testlib.h - what the unit tests share: tensors with host buffers laid out
+ * through their strides and fenced by guard bytes, value conversion per data
+ * type, and a small deterministic random generator.
+ */
+#ifndef DMLREF_TESTLIB_H
+#define DMLREF_TESTLIB_H
+
+#include "dmlref.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GUARD_BYTES 64
+#define GUARD_FILL 0xA5u   /* around every buffer */
+#define PADDING_FILL 0xCDu /* every byte of a buffer no element occupies */
+
+/* A tensor under test: its descriptor and a buffer of exactly
+ * TotalTensorSizeInBytes, with GUARD_BYTES of GUARD_FILL before and after. */
+typedef struct test_tensor {
+    dmlref_tensor_desc desc;
+    uint32_t sizes[8];
+    uint32_t strides[8];
+    unsigned char *allocation;
+    unsigned char *data; /* allocation + GUARD_BYTES */
+} test_tensor;
+
+/* strides NULL: packed.  TotalTensorSizeInBytes = DMLCalcBufferTensorSize,
+ * plus `extra_bytes`. */
+void tt_init(test_tensor *t, dmlref_tensor_data_type type, uint32_t rank, const uint32_t *sizes,
+             const uint32_t *strides, uint64_t extra_bytes);
+void tt_free(test_tensor *t);
+uint64_t tt_count(const test_tensor *t); /* logical elements */
+uint32_t tt_element_size(const test_tensor *t);
+
+/* Element offset of logical (row-major) position pos. */
+uint64_t tt_offset(const test_tensor *t, uint64_t pos);
+
+/* Writes `count` logical elements (row-major, element_size bytes each) into
+ * the buffer through the strides; the rest of the buffer is PADDING_FILL.
+ * Under broadcast (stride 0) the later element wins the shared address. */
+void tt_set_raw(test_tensor *t, const void *elements);
+/* Reads the logical elements back out of the buffer. */
+void tt_get_raw(const test_tensor *t, void *elements);
+/* 1 when the guard bytes before and after the buffer are intact. */
+int tt_guards_intact(const test_tensor *t);
+/* 1 when every byte that no element occupies still holds PADDING_FILL. */
+int tt_padding_intact(const test_tensor *t);
+
+/* Encodes a small exact value in a data type (for FLOAT16 the value must be
+ * representable; integers wrap as C conversions do). */
+void encode_value(dmlref_tensor_data_type type, double value, void *dst);
+/* Encodes an index value in an index type. */
+void encode_index(dmlref_tensor_data_type type, int64_t value, void *dst);
+/* Sets tensor data from doubles / index values (logical order). */
+void tt_set_values(test_tensor *t, const double *values);
+void tt_set_indices(test_tensor *t, const int64_t *values);
+
+/* Binding of a tensor's buffer. */
+dmlref_binding tt_binding(const test_tensor *t);
+
+/* The eleven data types and the four index types, for loops. */
+extern const dmlref_tensor_data_type k_all_data_types[11];
+extern const dmlref_tensor_data_type k_all_index_types[4];
+
+/* xorshift64*: deterministic across platforms. */
+typedef struct rng {
+    uint64_t state;
+} rng;
+void rng_seed(rng *r, uint64_t seed);
+uint64_t rng_next(rng *r);
+uint64_t rng_below(rng *r, uint64_t bound); /* [0, bound) */
+
+#endif /* DMLREF_TESTLIB_H */
