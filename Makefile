@@ -41,7 +41,7 @@ TEST_HDR = tests/testlib.h tests/model.h
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-.PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules \
+.PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules check-example \
         install uninstall clean help deps
 
 all: lib ## build build/libdmlref.a and build/libdmlref.so
@@ -73,6 +73,7 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory check-noopenmp
 	$(Q)$(MAKE) --no-print-directory check-sanitize
 	$(Q)$(MAKE) --no-print-directory check-rules
+	$(Q)$(MAKE) --no-print-directory check-example
 	@echo "make check: all suites passed"
 
 check-clang: ## the tests built with clang -fopenmp
@@ -83,11 +84,19 @@ check-noopenmp: ## the tests built without OpenMP
 
 check-sanitize: ## the tests under AddressSanitizer and UndefinedBehaviorSanitizer
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    $(MAKE) --no-print-directory test CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
 check-rules: ## every rule id and decision of docs/rules.md is named by a test
 	$(Q)sh scripts/check_rule_coverage.sh
+
+check-example: $(BUILD)/libdmlref.a ## the README's example prints what README.md says
+	@mkdir -p $(BUILD)/examples
+	$(Q)$(CC) -std=c99 -pedantic $(WARNINGS) $(OPENMP) -Iinclude docs/examples/gather_elements.c \
+	    $(BUILD)/libdmlref.a $(LDFLAGS_ALL) -o $(BUILD)/examples/gather_elements
+	$(Q)$(BUILD)/examples/gather_elements | diff -u docs/examples/gather_elements.expected -
+	@echo "check-example: docs/examples/gather_elements.c prints the expected output"
 
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh

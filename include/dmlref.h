@@ -184,7 +184,7 @@ typedef struct dmlref_binding {
  * 5x the data (index values); 6x resources. */
 typedef enum dmlref_status {
     DMLREF_OK = 0,
-    DMLREF_ERROR_INVALID_ARGUMENT = 1,       /* NULL pointer, unknown enum value */
+    DMLREF_ERROR_INVALID_ARGUMENT = 1,       /* NULL pointer, unknown operator or level */
 
     DMLREF_ERROR_UNSUPPORTED_OPERATOR = 10,  /* operator not available at this level */
     DMLREF_ERROR_UNSUPPORTED_DATA_TYPE = 11, /* data type not in the level's table */
@@ -269,7 +269,8 @@ DMLREF_API uint64_t dmlref_calc_buffer_tensor_size(dmlref_tensor_data_type type,
 
 /* ---- the core: validate and execute ------------------------------------ */
 
-/* Checks every rule of docs/rules.md for this operator at this feature level,
+/* Checks every rule of docs/rules.md for this operator at this feature level
+ * (0 means DMLREF_FEATURE_LEVEL_LATEST, D19),
  * in a fixed order (arguments, availability, each tensor in descriptor field
  * order, the level's support table, relations between tensors and
  * attributes, output aliasing); reports the first rule broken.

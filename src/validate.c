@@ -342,11 +342,12 @@ static void rules_from_row(const support_row *row, const char *table_rule, int i
     out->is_output = is_output;
 }
 
-static void index_rules_from_row(const vctx *c, const support_row *row,
+static void index_rules_from_row(const vctx *c, const support_row *row, const char *table_rule,
                                  const dmlref_tensor_desc *indices, tensor_rules *out)
 {
-    rules_from_row(row, "R-IX-1", 0, out);
+    rules_from_row(row, table_rule, 0, out);
     out->data_types = row->index_types;
+    out->data_type_rule = "R-IX-1";
     /* signed index types below 3_0: decision D3 */
     if (indices && c->level < DMLREF_FEATURE_LEVEL_3_0 && is_signed_index_type(indices->DataType))
         out->data_type_rule = "D3";
@@ -363,7 +364,7 @@ static dmlref_status validate_gather_elements(const vctx *c, const dmlref_gather
 
     rules_from_row(row, "R-GE-5", 0, &data);
     rules_from_row(row, "R-GE-5", 1, &out);
-    index_rules_from_row(c, row, d->IndicesTensor, &index);
+    index_rules_from_row(c, row, "R-GE-5", d->IndicesTensor, &index);
     CHECK(check_tensor(c, "InputTensor", d->InputTensor, &data));
     CHECK(check_tensor(c, "IndicesTensor", d->IndicesTensor, &index));
     CHECK(check_tensor(c, "OutputTensor", d->OutputTensor, &out));
@@ -395,7 +396,7 @@ static dmlref_status validate_scatter_elements(const vctx *c,
 
     rules_from_row(row, "R-SC-7", 0, &data);
     rules_from_row(row, "R-SC-7", 1, &out);
-    index_rules_from_row(c, row, d->IndicesTensor, &index);
+    index_rules_from_row(c, row, "R-SC-7", d->IndicesTensor, &index);
     CHECK(check_tensor(c, "InputTensor", d->InputTensor, &data));
     CHECK(check_tensor(c, "IndicesTensor", d->IndicesTensor, &index));
     CHECK(check_tensor(c, "UpdatesTensor", d->UpdatesTensor, &data));
@@ -434,7 +435,7 @@ static dmlref_status validate_gather_nd1(const vctx *c, const dmlref_gather_nd1_
 
     rules_from_row(row, "R-GN-8", 0, &data);
     rules_from_row(row, "R-GN-8", 1, &out);
-    index_rules_from_row(c, row, d->IndicesTensor, &index);
+    index_rules_from_row(c, row, "R-GN-8", d->IndicesTensor, &index);
     CHECK(check_tensor(c, "InputTensor", d->InputTensor, &data));
     CHECK(check_tensor(c, "IndicesTensor", d->IndicesTensor, &index));
     CHECK(check_tensor(c, "OutputTensor", d->OutputTensor, &out));
@@ -598,6 +599,8 @@ dmlref_status dmlref_validate(const dmlref_operator_desc *op, dmlref_feature_lev
     vctx c;
     dmlref_feature_level introduced;
 
+    if (feature_level == 0) /* none named: the latest (D19) */
+        feature_level = DMLREF_FEATURE_LEVEL_LATEST;
     c.err = err;
     c.level = feature_level;
     c.op = "dmlref_validate";

@@ -233,3 +233,65 @@ uint64_t rng_next(rng *r)
 }
 
 uint64_t rng_below(rng *r, uint64_t bound) { return bound ? rng_next(r) % bound : 0; }
+
+dmlref_status tt_execute(dmlref_operator_type type, const void *desc,
+                         dmlref_feature_level level, dmlref_oob_policy policy,
+                         test_tensor *const *inputs, size_t input_count,
+                         test_tensor *const *outputs, size_t output_count, dmlref_error *err)
+{
+    dmlref_operator_desc op;
+    dmlref_binding in[4], out[4];
+    dmlref_execute_options options;
+    size_t i;
+    op.Type = type;
+    op.Desc = desc;
+    options.oob_policy = policy;
+    options.num_threads = 0;
+    for (i = 0; i < input_count; ++i)
+        in[i] = tt_binding(inputs[i]);
+    for (i = 0; i < output_count; ++i)
+        out[i] = tt_binding(outputs[i]);
+    return dmlref_execute_with_options(&op, level, &options, in, input_count, out, output_count,
+                                       err);
+}
+
+int tt_equals_values(const test_tensor *t, const double *values)
+{
+    uint64_t n = tt_count(t), i;
+    uint32_t es = tt_element_size(t);
+    unsigned char *got = malloc((size_t)(n * es) + 1), want[8];
+    int ok = 1;
+    if (!got)
+        abort();
+    tt_get_raw(t, got);
+    for (i = 0; i < n && ok; ++i) {
+        encode_value(t->desc.DataType, values[i], want);
+        if (memcmp(got + i * es, want, es) != 0) {
+            fprintf(stderr, "%s element %llu: expected %g\n",
+                    dmlref_data_type_name(t->desc.DataType), (unsigned long long)i, values[i]);
+            ok = 0;
+        }
+    }
+    free(got);
+    return ok;
+}
+
+int tt_untouched(const test_tensor *t)
+{
+    size_t total = (size_t)t->desc.TotalTensorSizeInBytes, i;
+    for (i = 0; i < total; ++i)
+        if (t->data[i] != PADDING_FILL)
+            return 0;
+    return tt_guards_intact(t);
+}
+
+const uint32_t *padded_strides(uint32_t rank, const uint32_t *sizes, uint32_t pad,
+                               uint32_t *strides)
+{
+    uint32_t step = 1, d = rank;
+    while (d-- > 0) {
+        strides[d] = step;
+        step *= sizes[d] + pad;
+    }
+    return strides;
+}

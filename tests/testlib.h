@@ -59,6 +59,24 @@ void tt_set_indices(test_tensor *t, const int64_t *values);
 /* Binding of a tensor's buffer. */
 dmlref_binding tt_binding(const test_tensor *t);
 
+/* Executes an operator on test tensors (inputs first, in descriptor order),
+ * with the given policy and thread count. */
+dmlref_status tt_execute(dmlref_operator_type type, const void *desc,
+                         dmlref_feature_level level, dmlref_oob_policy policy,
+                         test_tensor *const *inputs, size_t input_count,
+                         test_tensor *const *outputs, size_t output_count, dmlref_error *err);
+
+/* 1 when the tensor's logical elements equal `values` encoded in its type,
+ * bit for bit; on a difference prints the first one to stderr. */
+int tt_equals_values(const test_tensor *t, const double *values);
+
+/* 1 when every byte of the buffer still holds PADDING_FILL (never written). */
+int tt_untouched(const test_tensor *t);
+
+/* Packed strides of sizes, each dimension padded by `pad` elements. */
+const uint32_t *padded_strides(uint32_t rank, const uint32_t *sizes, uint32_t pad,
+                               uint32_t *strides);
+
 /* The eleven data types and the four index types, for loops. */
 extern const dmlref_tensor_data_type k_all_data_types[11];
 extern const dmlref_tensor_data_type k_all_index_types[4];

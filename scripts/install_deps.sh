@@ -1,0 +1,25 @@
+#!/bin/sh
+# Installs the Debian packages dmlref needs to build and test, if missing.
+# Run as root (or with sudo available) on Debian 12 or later.
+set -eu
+
+packages="make gcc clang libomp-dev libclang-rt-14-dev libcmocka-dev pkg-config"
+
+missing=""
+for p in $packages; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+
+if [ -z "$missing" ]; then
+    echo "install_deps: all packages present"
+    exit 0
+fi
+
+echo "install_deps: installing$missing"
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
