@@ -63,9 +63,9 @@ $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/libdmlref.a
 	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests \
 	    $< $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LDFLAGS_ALL) -o $@
 
-# Runs every test binary of $(BUILD); each prints cmocka's summary.
+# Runs every test program of $(BUILD); the whole log is $(BUILD)/tests.log.
 test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZE)
-	$(Q)set -e; for t in $(TEST_BIN); do $$t; done
+	$(Q)sh scripts/run_tests.sh "$(BUILD)" $(BUILD)/tests.log $(BUILD)/tests.summary $(TEST_BIN)
 
 check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory test
@@ -74,7 +74,8 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory check-sanitize
 	$(Q)$(MAKE) --no-print-directory check-rules
 	$(Q)$(MAKE) --no-print-directory check-example
-	@echo "make check: all suites passed"
+	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
+	    build/sanitize/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
 check-clang: ## the tests built with clang -fopenmp
 	$(Q)$(MAKE) --no-print-directory test CC=clang BUILD=build/clang

@@ -303,9 +303,12 @@ typedef enum dmlref_oob_policy {
                              DirectML is observed to do; not a contract */
 } dmlref_oob_policy;
 
+/* The most threads an execution may ask for. */
+#define DMLREF_MAX_THREADS 1024u
+
 typedef struct dmlref_execute_options {
     dmlref_oob_policy oob_policy;
-    uint32_t num_threads; /* 0: OpenMP's default */
+    uint32_t num_threads; /* 0: OpenMP's default; at most DMLREF_MAX_THREADS */
 } dmlref_execute_options;
 
 /* dmlref_execute() with options; options may be NULL (all defaults). */

@@ -129,6 +129,10 @@ dmlref_status dmlref_execute_with_options(const dmlref_operator_desc *op,
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
                          "%s: oob_policy = %d is not a dmlref_oob_policy",
                          dmlref_operator_name(op->Type), (int)options->oob_policy);
+    if (options->num_threads > DMLREF_MAX_THREADS)
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "%s: num_threads = %u is more than %u", dmlref_operator_name(op->Type),
+                         options->num_threads, DMLREF_MAX_THREADS);
     ctx.op_name = dmlref_operator_name(op->Type);
     ctx.clamp = options->oob_policy == DMLREF_OOB_CLAMP;
     ctx.num_threads = options->num_threads;

@@ -28,7 +28,7 @@ typedef struct ge_case {
     const uint32_t *output_strides;
 } ge_case;
 
-/* seeds' example, corrected (S-1: the output is FLOAT32 like the input) */
+/* seeds' example, corrected (D20, S-1: the output is FLOAT32 like the input) */
 static const double k_doc_in[] = {1, 2, 3, /**/ 4, 5, 6, /**/ 7, 8, 9};
 static const int64_t k_doc_idx[] = {1, 2, 0, /**/ 2, 0, 0};
 static const double k_doc_out[] = {4, 8, 3, /**/ 7, 2, 3};
@@ -276,7 +276,8 @@ static void run_oob(void **state)
 }
 
 /* Ensure under DMLREF_OOB_CLAMP an index past either end reads the nearest
-   element and nothing fails: DirectML's observed behaviour (R-IX-5, R-IX-6). */
+   element and nothing fails: DirectML's observed behaviour (R-IX-5, R-IX-6);
+   each output element depends only on its own index (R-GE-8). */
 static void test_gather_elements_clamp_policy(void **state)
 {
     static const double in_values[] = {10, 11, 12, 13};

@@ -37,14 +37,16 @@ static const dmlref_tensor_data_type k_input_types[8] = {
     DMLREF_TENSOR_DATA_TYPE_UINT8,   DMLREF_TENSOR_DATA_TYPE_INT32,
     DMLREF_TENSOR_DATA_TYPE_INT16,   DMLREF_TENSOR_DATA_TYPE_INT8};
 
-/* the seeds' example with integral values (non-zeros at [0,0], [0,3],
+/* the seeds' example (D20: rows past the count are undefined, S-12;
+   N < D takes the last N dimensions, R-NZ-13) with integral values (non-zeros at [0,0], [0,3],
    [1,1], [1,3] of the last two dimensions) */
 static const double k_doc_in[] = {1, 0, 0, 2, /**/ 0, 3, 0, 5};
 static const uint32_t k_doc_n3[] = {0, 0, 0, /**/ 0, 0, 3, /**/ 0, 1, 1, /**/ 0, 1, 3};
 static const uint32_t k_doc_n2[] = {0, 0, /**/ 0, 3, /**/ 1, 1, /**/ 1, 3};
 static const uint32_t k_doc_n4[] = {0, 0, 0, 0, /**/ 0, 0, 0, 3, /**/ 0, 0, 1, 1, /**/ 0, 0, 1, 3};
-/* ORT's layout: coordinates {M,N} stored as every other UINT32 of a
-   transposed [N, M] int64 buffer, strides {2, 2M} (R-TD-17) */
+/* ORT's layout: coordinates {M,N} written as UINT32 (R-NZ-15) into every
+   other UINT32 of a transposed [N, M] int64 buffer, strides {2, 2M}
+   (R-TD-17) */
 static const uint32_t k_ort_strides_8x4[] = {2, 16};
 
 static const double k_zeros[] = {0, 0, 0, 0, 0, 0};
@@ -58,7 +60,7 @@ static const double k_r8_in[] = {0, 4, 0, 5};          /* {1,1,1,1,1,1,2,2} */
 static const uint32_t k_r8_rows[] = {0, 1, 1, 1};      /* N = 2 */
 static const uint32_t k_r8_rows_n8[] = {0, 0, 0, 0, 0, 0, 0, 1, /**/ 0, 0, 0, 0, 0, 0, 1, 1};
 /* a {2,3} input stored column-major: the rows still come in logical
-   row-major order (R-NZ-12, D9) */
+   row-major order, not memory order (R-NZ-12, R-TD-8, D9) */
 static const uint32_t k_transposed_2x3[] = {1, 2};
 static const double k_t_in[] = {0, 1, 2, /**/ 3, 0, 0};
 static const uint32_t k_t_rows[] = {0, 1, /**/ 0, 2, /**/ 1, 0};

@@ -7,7 +7,8 @@
  * Then large cases at 1, 2 and 7 threads, compared byte for byte.
  *
  * Every case also checks that no byte past TotalTensorSizeInBytes changed
- * (D14) and that no input or output padding byte changed.
+ * (D14) and that no input or output padding byte changed: DirectML may
+ * write output padding (R-TD-11), dmlref never does.
  */
 #include <setjmp.h>
 #include <stdarg.h>

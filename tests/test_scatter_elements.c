@@ -28,8 +28,9 @@ typedef struct sc_case {
     const uint32_t *output_strides;
 } sc_case;
 
-/* seeds' example 1: index 3 twice.  DirectML guarantees no winner (S-6);
-   dmlref applies updates in row-major order, so 7 (the later) wins (D4). */
+/* seeds' example 1 (D20): index 3 twice.  DirectML calls duplicates invalid
+   and guarantees no winner (R-SC-10, S-6); dmlref applies updates in
+   row-major order, so 7 (the later) wins (D4). */
 static const double k_ex1_in[] = {0, 1, 2, 3, 4};
 static const int64_t k_ex1_idx[] = {3, 1, 3, 0};
 static const double k_ex1_upd[] = {5, 6, 7, 8};
@@ -62,7 +63,8 @@ static const int64_t k_more_idx[] = {1, 0, 1};
 static const double k_more_upd[] = {5, 6, 7};
 static const double k_more_out[] = {6, 7};
 
-/* every update on one target: the last one wins */
+/* every update on one target: the last one wins, replacing, never adding:
+   Scatter has no reduction mode (R-SC-11) */
 static const int64_t k_dup_idx[] = {0, 0, 0, 0};
 static const double k_dup_upd[] = {21, 22, 23, 24};
 static const double k_dup_out[] = {24, 11, 12, 13, 14};
