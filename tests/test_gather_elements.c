@@ -99,15 +99,6 @@ static const ge_case k_cases[] = {
     {"strided_output", 2, {3, 3}, {2, 3}, 0, k_doc_in, k_doc_idx, k_doc_out, NULL, k_strided_out_2x3},
 };
 
-static int has_negative(const int64_t *v, uint64_t n)
-{
-    uint64_t i;
-    for (i = 0; i < n; ++i)
-        if (v[i] < 0)
-            return 1;
-    return 0;
-}
-
 /* Runs one row for one data type, index type and layout variant. */
 static void run_variant(const ge_case *c, dmlref_tensor_data_type type,
                         dmlref_tensor_data_type itype, int padded)
@@ -161,9 +152,7 @@ static void run_row(void **state)
     for (t = 0; t < 11; ++t) {
         for (x = 0; x < 4; ++x) {
             dmlref_tensor_data_type itype = k_all_index_types[x];
-            int is_signed = itype == DMLREF_TENSOR_DATA_TYPE_INT32 ||
-                            itype == DMLREF_TENSOR_DATA_TYPE_INT64;
-            if (has_negative(c->indices, n) && !is_signed)
+            if (any_negative(c->indices, n) && !is_signed_index_type(itype))
                 continue;
             run_variant(c, k_all_data_types[t], itype, 0);
             run_variant(c, k_all_data_types[t], itype, 1);
@@ -332,25 +321,14 @@ static void test_gather_elements_runs_at_feature_level_2_1(void **state)
 
 int main(void)
 {
-    enum { ROWS = sizeof k_cases / sizeof k_cases[0], OOB = sizeof k_oob / sizeof k_oob[0] };
-    struct CMUnitTest tests[ROWS + OOB + 3];
-    size_t i, n = 0;
-    for (i = 0; i < ROWS; ++i) {
-        struct CMUnitTest t = {k_cases[i].name, run_row, NULL, NULL, (void *)&k_cases[i]};
-        tests[n++] = t;
-    }
-    for (i = 0; i < OOB; ++i) {
-        struct CMUnitTest t = {k_oob[i].name, run_oob, NULL, NULL, (void *)&k_oob[i]};
-        tests[n++] = t;
-    }
-    {
-        struct CMUnitTest fixed[3] = {
-            cmocka_unit_test(test_gather_elements_moves_bits_exactly),
-            cmocka_unit_test(test_gather_elements_clamp_policy),
-            cmocka_unit_test(test_gather_elements_runs_at_feature_level_2_1),
-        };
-        for (i = 0; i < 3; ++i)
-            tests[n++] = fixed[i];
-    }
-    return _cmocka_run_group_tests("gather_elements", tests, n, NULL, NULL);
+    const struct CMUnitTest fixed[] = {
+        cmocka_unit_test(test_gather_elements_moves_bits_exactly),
+        cmocka_unit_test(test_gather_elements_clamp_policy),
+        cmocka_unit_test(test_gather_elements_runs_at_feature_level_2_1),
+    };
+    int failed = run_table_tests("gather_elements/out_of_range", k_oob, sizeof k_oob[0],
+                                 sizeof k_oob / sizeof k_oob[0], run_oob, NULL, 0);
+    return failed + run_table_tests("gather_elements", k_cases, sizeof k_cases[0],
+                                    sizeof k_cases / sizeof k_cases[0], run_row, fixed,
+                                    sizeof fixed / sizeof fixed[0]);
 }

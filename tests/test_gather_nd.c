@@ -83,15 +83,6 @@ static const gnd_case k_cases[] = {
     {"transposed_input_layout", 2, 2, 1, 0, {3, 2}, {1, 1}, {1, 2}, k_one12, k_q1_idx, k_q1_out, k_transposed_3x2},
 };
 
-static int has_negative(const int64_t *v, uint64_t n)
-{
-    uint64_t i;
-    for (i = 0; i < n; ++i)
-        if (v[i] < 0)
-            return 1;
-    return 0;
-}
-
 static void run_variant(const gnd_case *c, dmlref_operator_type op,
                         dmlref_tensor_data_type type, dmlref_tensor_data_type itype, int padded)
 {
@@ -145,10 +136,8 @@ static void run_row(void **state)
     for (t = 0; t < 11; ++t) {
         for (x = 0; x < 4; ++x) {
             dmlref_tensor_data_type itype = k_all_index_types[x];
-            int is_signed = itype == DMLREF_TENSOR_DATA_TYPE_INT32 ||
-                            itype == DMLREF_TENSOR_DATA_TYPE_INT64;
             int padded;
-            if (has_negative(c->indices, n) && !is_signed)
+            if (any_negative(c->indices, n) && !is_signed_index_type(itype))
                 continue;
             for (padded = 0; padded < 2; ++padded) {
                 run_variant(c, DMLREF_OPERATOR_GATHER_ND1, k_all_data_types[t], itype, padded);
@@ -249,19 +238,12 @@ static void test_gather_nd_moves_bits_exactly(void **state)
 
 int main(void)
 {
-    enum { ROWS = sizeof k_cases / sizeof k_cases[0], FIXED = 3 };
-    struct CMUnitTest tests[ROWS + FIXED];
-    const struct CMUnitTest fixed[FIXED] = {
+    const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_gather_nd_shape_example_follows_directmlx),
         cmocka_unit_test(test_gather_nd_out_of_range_per_coordinate),
         cmocka_unit_test(test_gather_nd_moves_bits_exactly),
     };
-    size_t i, n = 0;
-    for (i = 0; i < ROWS; ++i) {
-        struct CMUnitTest t = {k_cases[i].name, run_row, NULL, NULL, (void *)&k_cases[i]};
-        tests[n++] = t;
-    }
-    for (i = 0; i < FIXED; ++i)
-        tests[n++] = fixed[i];
-    return _cmocka_run_group_tests("gather_nd", tests, n, NULL, NULL);
+    return run_table_tests("gather_nd", k_cases, sizeof k_cases[0],
+                           sizeof k_cases / sizeof k_cases[0], run_row, fixed,
+                           sizeof fixed / sizeof fixed[0]);
 }

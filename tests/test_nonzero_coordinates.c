@@ -181,18 +181,11 @@ static void test_nonzero_integer_sign_bit_is_a_value(void **state)
 
 int main(void)
 {
-    enum { ROWS = sizeof k_cases / sizeof k_cases[0], FIXED = 2 };
-    struct CMUnitTest tests[ROWS + FIXED];
-    const struct CMUnitTest fixed[FIXED] = {
+    const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_nonzero_float_specials),
         cmocka_unit_test(test_nonzero_integer_sign_bit_is_a_value),
     };
-    size_t i, n = 0;
-    for (i = 0; i < ROWS; ++i) {
-        struct CMUnitTest t = {k_cases[i].name, run_row, NULL, NULL, (void *)&k_cases[i]};
-        tests[n++] = t;
-    }
-    for (i = 0; i < FIXED; ++i)
-        tests[n++] = fixed[i];
-    return _cmocka_run_group_tests("nonzero_coordinates", tests, n, NULL, NULL);
+    return run_table_tests("nonzero_coordinates", k_cases, sizeof k_cases[0],
+                           sizeof k_cases / sizeof k_cases[0], run_row, fixed,
+                           sizeof fixed / sizeof fixed[0]);
 }

@@ -90,8 +90,7 @@ static void *fill_random_indices(rng *r, test_tensor *t, const uint64_t *bounds,
     uint64_t n = tt_count(t), i;
     int64_t *values = malloc((size_t)n * sizeof *values + 1);
     void *elements = malloc((size_t)(n * tt_element_size(t)) + 1);
-    int is_signed = t->desc.DataType == DMLREF_TENSOR_DATA_TYPE_INT32 ||
-                    t->desc.DataType == DMLREF_TENSOR_DATA_TYPE_INT64;
+    int is_signed = is_signed_index_type(t->desc.DataType);
     uint64_t least = bounds[0];
     assert_non_null(values);
     assert_non_null(elements);
@@ -144,6 +143,27 @@ static void check_guards(test_tensor *const *tensors, size_t count, size_t outpu
     }
 }
 
+/* The output's logical elements, freshly allocated. */
+static unsigned char *output_elements(const test_tensor *out)
+{
+    unsigned char *elements = malloc((size_t)(tt_count(out) * tt_element_size(out)) + 1);
+    assert_non_null(elements);
+    tt_get_raw(out, elements);
+    return elements;
+}
+
+/* Hands the output's elements to the caller (thread comparisons) or frees them. */
+static void keep_or_free(unsigned char *elements, uint64_t bytes, unsigned char **result,
+                         uint64_t *result_bytes)
+{
+    if (result) {
+        *result = elements;
+        *result_bytes = bytes;
+    } else {
+        free(elements);
+    }
+}
+
 /* ---- GATHER_ELEMENTS ---------------------------------------------------- */
 
 static void gather_elements_case(rng *r, uint64_t budget, uint32_t threads, int check_model,
@@ -154,12 +174,10 @@ static void gather_elements_case(rng *r, uint64_t budget, uint32_t threads, int 
     dmlref_tensor_data_type type = k_all_data_types[rng_below(r, 11)];
     dmlref_tensor_data_type itype = k_all_index_types[rng_below(r, 4)];
     test_tensor in, idx, out, *all[3] = {&in, &idx, &out};
-    void *in_el, *idx_el, *got, *want;
-    uint64_t bound;
+    void *in_el, *idx_el;
+    unsigned char *got;
+    uint64_t bound, bytes;
     dmlref_gather_elements_desc d;
-    dmlref_operator_desc op = {DMLREF_OPERATOR_GATHER_ELEMENTS, &d};
-    dmlref_binding inputs[2], outputs[1];
-    dmlref_execute_options opts = {DMLREF_OOB_ERROR, threads};
     dmlref_error err;
     uint32_t es = dmlref_data_type_size(type);
 
@@ -176,30 +194,23 @@ static void gather_elements_case(rng *r, uint64_t budget, uint32_t threads, int 
 
     d.InputTensor = &in.desc, d.IndicesTensor = &idx.desc, d.OutputTensor = &out.desc;
     d.Axis = axis;
-    inputs[0] = tt_binding(&in), inputs[1] = tt_binding(&idx), outputs[0] = tt_binding(&out);
-    if (dmlref_execute_with_options(&op, DMLREF_FEATURE_LEVEL_LATEST, &opts, inputs, 2, outputs,
-                                    1, &err) != DMLREF_OK)
+    if (tt_execute_threads(DMLREF_OPERATOR_GATHER_ELEMENTS, &d, threads, all, 2, all + 2, 1,
+                           &err) != DMLREF_OK)
         fail_msg("%s", err.message);
     check_guards(all, 3, 2);
     assert_true(tt_padding_intact(&out));
 
-    got = malloc((size_t)(tt_count(&out) * es));
-    assert_non_null(got);
-    tt_get_raw(&out, got);
+    got = output_elements(&out);
+    bytes = tt_count(&out) * es;
     if (check_model) {
-        want = malloc((size_t)(tt_count(&out) * es));
+        void *want = malloc((size_t)bytes);
         assert_non_null(want);
         assert_true(model_gather_elements(rank, in_sizes, idx_sizes, axis, es, in_el, itype,
                                           idx_el, want));
-        assert_memory_equal(got, want, tt_count(&out) * es);
+        assert_memory_equal(got, want, bytes);
         free(want);
     }
-    if (result) {
-        *result = got;
-        *result_bytes = tt_count(&out) * es;
-    } else {
-        free(got);
-    }
+    keep_or_free(got, bytes, result, result_bytes);
     free(in_el), free(idx_el);
     tt_free(&in), tt_free(&idx), tt_free(&out);
 }
@@ -214,12 +225,10 @@ static void scatter_elements_case(rng *r, uint64_t budget, uint32_t threads, int
     dmlref_tensor_data_type type = k_all_data_types[rng_below(r, 11)];
     dmlref_tensor_data_type itype = k_all_index_types[rng_below(r, 4)];
     test_tensor in, idx, upd, out, *all[4] = {&in, &idx, &upd, &out};
-    void *in_el, *idx_el, *upd_el, *got;
-    uint64_t bound;
+    void *in_el, *idx_el, *upd_el;
+    unsigned char *got;
+    uint64_t bound, bytes;
     dmlref_scatter_elements_desc d;
-    dmlref_operator_desc op = {DMLREF_OPERATOR_SCATTER_ELEMENTS, &d};
-    dmlref_binding inputs[3], outputs[1];
-    dmlref_execute_options opts = {DMLREF_OOB_ERROR, threads};
     dmlref_error err;
     uint32_t es = dmlref_data_type_size(type);
 
@@ -239,31 +248,23 @@ static void scatter_elements_case(rng *r, uint64_t budget, uint32_t threads, int
 
     d.InputTensor = &in.desc, d.IndicesTensor = &idx.desc, d.UpdatesTensor = &upd.desc;
     d.OutputTensor = &out.desc, d.Axis = axis;
-    inputs[0] = tt_binding(&in), inputs[1] = tt_binding(&idx), inputs[2] = tt_binding(&upd);
-    outputs[0] = tt_binding(&out);
-    if (dmlref_execute_with_options(&op, DMLREF_FEATURE_LEVEL_LATEST, &opts, inputs, 3, outputs,
-                                    1, &err) != DMLREF_OK)
+    if (tt_execute_threads(DMLREF_OPERATOR_SCATTER_ELEMENTS, &d, threads, all, 3, all + 3, 1,
+                           &err) != DMLREF_OK)
         fail_msg("%s", err.message);
     check_guards(all, 4, 3);
     assert_true(tt_padding_intact(&out));
 
-    got = malloc((size_t)(tt_count(&out) * es));
-    assert_non_null(got);
-    tt_get_raw(&out, got);
+    got = output_elements(&out);
+    bytes = tt_count(&out) * es;
     if (check_model) {
-        void *want = malloc((size_t)(tt_count(&out) * es));
+        void *want = malloc((size_t)bytes);
         assert_non_null(want);
         assert_true(model_scatter_elements(rank, in_sizes, idx_sizes, axis, es, in_el, itype,
                                            idx_el, upd_el, want));
-        assert_memory_equal(got, want, tt_count(&out) * es);
+        assert_memory_equal(got, want, bytes);
         free(want);
     }
-    if (result) {
-        *result = got;
-        *result_bytes = tt_count(&out) * es;
-    } else {
-        free(got);
-    }
+    keep_or_free(got, bytes, result, result_bytes);
     free(in_el), free(idx_el), free(upd_el);
     tt_free(&in), tt_free(&idx), tt_free(&upd), tt_free(&out);
 }
@@ -278,13 +279,12 @@ static void gather_nd_case(rng *r, uint64_t budget, uint32_t threads, int check_
     dmlref_tensor_data_type type = k_all_data_types[rng_below(r, 11)];
     dmlref_tensor_data_type itype = k_all_index_types[rng_below(r, 4)];
     test_tensor in, idx, out, *all[3] = {&in, &idx, &out};
-    void *in_el, *idx_el, *got;
-    uint64_t bounds[8];
+    void *in_el, *idx_el;
+    unsigned char *got;
+    uint64_t bounds[8], bytes;
     dmlref_gather_nd1_desc d1;
     dmlref_gather_nd_desc d0;
-    dmlref_operator_desc op;
-    dmlref_binding inputs[2], outputs[1];
-    dmlref_execute_options opts = {DMLREF_OOB_ERROR, threads};
+    dmlref_operator_type op;
     dmlref_error err;
     uint32_t es = dmlref_data_type_size(type);
 
@@ -325,37 +325,30 @@ static void gather_nd_case(rng *r, uint64_t budget, uint32_t threads, int check_
     if (b == 0 && rng_below(r, 2)) {
         d0.InputTensor = &in.desc, d0.IndicesTensor = &idx.desc, d0.OutputTensor = &out.desc;
         d0.InputDimensionCount = m, d0.IndicesDimensionCount = q;
-        op.Type = DMLREF_OPERATOR_GATHER_ND, op.Desc = &d0;
+        op = DMLREF_OPERATOR_GATHER_ND;
     } else {
         d1.InputTensor = &in.desc, d1.IndicesTensor = &idx.desc, d1.OutputTensor = &out.desc;
         d1.InputDimensionCount = m, d1.IndicesDimensionCount = q, d1.BatchDimensionCount = b;
-        op.Type = DMLREF_OPERATOR_GATHER_ND1, op.Desc = &d1;
+        op = DMLREF_OPERATOR_GATHER_ND1;
     }
-    inputs[0] = tt_binding(&in), inputs[1] = tt_binding(&idx), outputs[0] = tt_binding(&out);
-    if (dmlref_execute_with_options(&op, DMLREF_FEATURE_LEVEL_LATEST, &opts, inputs, 2, outputs,
-                                    1, &err) != DMLREF_OK)
+    if (tt_execute_threads(op, op == DMLREF_OPERATOR_GATHER_ND ? (void *)&d0 : (void *)&d1,
+                           threads, all, 2, all + 2, 1, &err) != DMLREF_OK)
         fail_msg("%s", err.message);
     check_guards(all, 3, 2);
     assert_true(tt_padding_intact(&out));
 
-    got = malloc((size_t)(tt_count(&out) * es));
-    assert_non_null(got);
-    tt_get_raw(&out, got);
+    got = output_elements(&out);
+    bytes = tt_count(&out) * es;
     if (check_model) {
-        void *want = malloc((size_t)(tt_count(&out) * es));
+        void *want = malloc((size_t)bytes);
         assert_non_null(want);
         assert_true(model_gather_nd(D, in_sizes, idx_sizes, m, q, b, es, in_el, itype, idx_el,
                                     model_sizes, want));
         assert_memory_equal(model_sizes, out_sizes, D * sizeof *out_sizes);
-        assert_memory_equal(got, want, tt_count(&out) * es);
+        assert_memory_equal(got, want, bytes);
         free(want);
     }
-    if (result) {
-        *result = got;
-        *result_bytes = tt_count(&out) * es;
-    } else {
-        free(got);
-    }
+    keep_or_free(got, bytes, result, result_bytes);
     free(in_el), free(idx_el);
     tt_free(&in), tt_free(&idx), tt_free(&out);
 }
@@ -380,9 +373,6 @@ static void nonzero_case(rng *r, uint64_t budget, uint32_t threads, int check_mo
     uint64_t n, zero_odds = rng_below(r, 5); /* density from all-zero to dense */
     uint32_t es = dmlref_data_type_size(type);
     dmlref_nonzero_coordinates_desc d;
-    dmlref_operator_desc op = {DMLREF_OPERATOR_NONZERO_COORDINATES, &d};
-    dmlref_binding inputs[1], outputs[2];
-    dmlref_execute_options opts = {DMLREF_OOB_ERROR, threads};
     dmlref_error err;
 
     random_sizes(r, D, budget, in_sizes);
@@ -419,14 +409,13 @@ static void nonzero_case(rng *r, uint64_t budget, uint32_t threads, int check_mo
 
     d.InputTensor = &in.desc, d.OutputCountTensor = &cn.desc;
     d.OutputCoordinatesTensor = &co.desc;
-    inputs[0] = tt_binding(&in), outputs[0] = tt_binding(&cn), outputs[1] = tt_binding(&co);
-    if (dmlref_execute_with_options(&op, DMLREF_FEATURE_LEVEL_LATEST, &opts, inputs, 1, outputs,
-                                    2, &err) != DMLREF_OK)
+    if (tt_execute_threads(DMLREF_OPERATOR_NONZERO_COORDINATES, &d, threads, all, 1, all + 1, 2,
+                           &err) != DMLREF_OK)
         fail_msg("%s", err.message);
     check_guards(all, 3, 1);
 
     memcpy(&count, cn.data, 4);
-    got = malloc((size_t)M * N * 4 + 4);
+    got = malloc((size_t)M * N * 4 + 4); /* room for the count after the rows */
     want = malloc((size_t)M * N * 4 + 4);
     assert_non_null(got);
     assert_non_null(want);
@@ -441,14 +430,8 @@ static void nonzero_case(rng *r, uint64_t budget, uint32_t threads, int check_mo
         if (count)
             assert_memory_equal(got, want, (size_t)count * N * 4);
     }
-    if (result) {
-        *result = (unsigned char *)got;
-        *result_bytes = (uint64_t)M * N * 4;
-        got[M * N] = count; /* the count travels with the rows */
-        *result_bytes += 4;
-    } else {
-        free(got);
-    }
+    got[M * N] = count; /* the count travels with the rows */
+    keep_or_free((unsigned char *)got, (uint64_t)M * N * 4 + 4, result, result_bytes);
     free(want), free(in_el);
     tt_free(&in), tt_free(&cn), tt_free(&co);
 }

@@ -119,15 +119,6 @@ static const sc_case k_cases[] = {
     {"transposed_output_layout", 2, {2, 3}, {2, 1}, 1, k_neg_in, k_neg_idx, k_neg_upd, k_neg_out, NULL, k_transposed_out},
 };
 
-static int has_negative(const int64_t *v, uint64_t n)
-{
-    uint64_t i;
-    for (i = 0; i < n; ++i)
-        if (v[i] < 0)
-            return 1;
-    return 0;
-}
-
 static void run_variant(const sc_case *c, dmlref_tensor_data_type type,
                         dmlref_tensor_data_type itype, int padded)
 {
@@ -181,9 +172,7 @@ static void run_row(void **state)
     for (t = 0; t < 11; ++t) {
         for (x = 0; x < 4; ++x) {
             dmlref_tensor_data_type itype = k_all_index_types[x];
-            int is_signed = itype == DMLREF_TENSOR_DATA_TYPE_INT32 ||
-                            itype == DMLREF_TENSOR_DATA_TYPE_INT64;
-            if (has_negative(c->indices, n) && !is_signed)
+            if (any_negative(c->indices, n) && !is_signed_index_type(itype))
                 continue;
             run_variant(c, k_all_data_types[t], itype, 0);
             run_variant(c, k_all_data_types[t], itype, 1);
@@ -348,20 +337,13 @@ static void test_scatter_runs_at_feature_level_2_0(void **state)
 
 int main(void)
 {
-    enum { ROWS = sizeof k_cases / sizeof k_cases[0], FIXED = 4 };
-    struct CMUnitTest tests[ROWS + FIXED];
-    const struct CMUnitTest fixed[FIXED] = {
+    const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_scatter_moves_bits_exactly),
         cmocka_unit_test(test_scatter_is_the_inverse_of_gather_elements),
         cmocka_unit_test(test_scatter_out_of_range_writes_nothing),
         cmocka_unit_test(test_scatter_runs_at_feature_level_2_0),
     };
-    size_t i, n = 0;
-    for (i = 0; i < ROWS; ++i) {
-        struct CMUnitTest t = {k_cases[i].name, run_row, NULL, NULL, (void *)&k_cases[i]};
-        tests[n++] = t;
-    }
-    for (i = 0; i < FIXED; ++i)
-        tests[n++] = fixed[i];
-    return _cmocka_run_group_tests("scatter_elements", tests, n, NULL, NULL);
+    return run_table_tests("scatter_elements", k_cases, sizeof k_cases[0],
+                           sizeof k_cases / sizeof k_cases[0], run_row, fixed,
+                           sizeof fixed / sizeof fixed[0]);
 }

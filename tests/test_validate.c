@@ -2402,18 +2402,8 @@ int main(void)
         cmocka_unit_test(test_execute_num_threads_bound),
         cmocka_unit_test(test_execute_err_optional),
     };
-    struct CMUnitTest tests[ROW_COUNT + SWEEP_COUNT + sizeof others / sizeof others[0]];
-    size_t n = 0, i;
-
-    for (i = 0; i < ROW_COUNT; ++i) {
-        const refusal *row = &k_rows[i];
-        tests[n++] = (struct CMUnitTest){row->name, run_row, NULL, NULL, (void *)row};
-    }
-    for (i = 0; i < SWEEP_COUNT; ++i) {
-        const sweep *s = &k_sweeps[i];
-        tests[n++] = (struct CMUnitTest){s->name, run_sweep, NULL, NULL, (void *)s};
-    }
-    for (i = 0; i < sizeof others / sizeof others[0]; ++i)
-        tests[n++] = others[i];
-    return cmocka_run_group_tests_name("validate", tests, NULL, NULL);
+    int failed = run_table_tests("validate/sweeps", k_sweeps, sizeof k_sweeps[0], SWEEP_COUNT,
+                                 run_sweep, NULL, 0);
+    return failed + run_table_tests("validate", k_rows, sizeof k_rows[0], ROW_COUNT, run_row,
+                                    others, sizeof others / sizeof others[0]);
 }

@@ -1,11 +1,16 @@
 /*
  * testlib.c - see testlib.h.
  */
-#include "testlib.h"
-
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cmocka.h>
+
+#include "testlib.h"
 
 const dmlref_tensor_data_type k_all_data_types[11] = {
     DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
@@ -234,25 +239,60 @@ uint64_t rng_next(rng *r)
 
 uint64_t rng_below(rng *r, uint64_t bound) { return bound ? rng_next(r) % bound : 0; }
 
+static dmlref_status execute_with(dmlref_operator_type type, const void *desc,
+                                  dmlref_feature_level level,
+                                  const dmlref_execute_options *options,
+                                  test_tensor *const *inputs, size_t input_count,
+                                  test_tensor *const *outputs, size_t output_count,
+                                  dmlref_error *err)
+{
+    dmlref_operator_desc op;
+    dmlref_binding in[4], out[4];
+    size_t i;
+    op.Type = type;
+    op.Desc = desc;
+    for (i = 0; i < input_count; ++i)
+        in[i] = tt_binding(inputs[i]);
+    for (i = 0; i < output_count; ++i)
+        out[i] = tt_binding(outputs[i]);
+    return dmlref_execute_with_options(&op, level, options, in, input_count, out, output_count,
+                                       err);
+}
+
 dmlref_status tt_execute(dmlref_operator_type type, const void *desc,
                          dmlref_feature_level level, dmlref_oob_policy policy,
                          test_tensor *const *inputs, size_t input_count,
                          test_tensor *const *outputs, size_t output_count, dmlref_error *err)
 {
-    dmlref_operator_desc op;
-    dmlref_binding in[4], out[4];
-    dmlref_execute_options options;
-    size_t i;
-    op.Type = type;
-    op.Desc = desc;
+    dmlref_execute_options options = {DMLREF_OOB_ERROR, 0};
     options.oob_policy = policy;
-    options.num_threads = 0;
-    for (i = 0; i < input_count; ++i)
-        in[i] = tt_binding(inputs[i]);
-    for (i = 0; i < output_count; ++i)
-        out[i] = tt_binding(outputs[i]);
-    return dmlref_execute_with_options(&op, level, &options, in, input_count, out, output_count,
-                                       err);
+    return execute_with(type, desc, level, &options, inputs, input_count, outputs, output_count,
+                        err);
+}
+
+dmlref_status tt_execute_threads(dmlref_operator_type type, const void *desc, uint32_t threads,
+                                 test_tensor *const *inputs, size_t input_count,
+                                 test_tensor *const *outputs, size_t output_count,
+                                 dmlref_error *err)
+{
+    dmlref_execute_options options = {DMLREF_OOB_ERROR, 0};
+    options.num_threads = threads;
+    return execute_with(type, desc, DMLREF_FEATURE_LEVEL_LATEST, &options, inputs, input_count,
+                        outputs, output_count, err);
+}
+
+int is_signed_index_type(dmlref_tensor_data_type type)
+{
+    return type == DMLREF_TENSOR_DATA_TYPE_INT32 || type == DMLREF_TENSOR_DATA_TYPE_INT64;
+}
+
+int any_negative(const int64_t *values, uint64_t n)
+{
+    uint64_t i;
+    for (i = 0; i < n; ++i)
+        if (values[i] < 0)
+            return 1;
+    return 0;
 }
 
 int tt_equals_values(const test_tensor *t, const double *values)
@@ -294,4 +334,26 @@ const uint32_t *padded_strides(uint32_t rank, const uint32_t *sizes, uint32_t pa
         step *= sizes[d] + pad;
     }
     return strides;
+}
+
+int run_table_tests(const char *group, const void *rows, size_t row_size, size_t row_count,
+                    void (*run_row)(void **state), const struct CMUnitTest *fixed,
+                    size_t fixed_count)
+{
+    struct CMUnitTest *tests = calloc(row_count + fixed_count + 1, sizeof *tests);
+    size_t i;
+    int failed;
+    if (!tests)
+        abort();
+    for (i = 0; i < row_count; ++i) {
+        const char *row = (const char *)rows + i * row_size;
+        memcpy(&tests[i].name, row, sizeof tests[i].name);
+        tests[i].test_func = run_row;
+        tests[i].initial_state = (void *)row;
+    }
+    for (i = 0; i < fixed_count; ++i)
+        tests[row_count + i] = fixed[i];
+    failed = _cmocka_run_group_tests(group, tests, row_count + fixed_count, NULL, NULL);
+    free(tests);
+    return failed;
 }

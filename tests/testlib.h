@@ -59,12 +59,22 @@ void tt_set_indices(test_tensor *t, const int64_t *values);
 /* Binding of a tensor's buffer. */
 dmlref_binding tt_binding(const test_tensor *t);
 
-/* Executes an operator on test tensors (inputs first, in descriptor order),
- * with the given policy and thread count. */
+/* Executes an operator on test tensors (inputs first, in descriptor order)
+ * under the given policy, on OpenMP's default number of threads. */
 dmlref_status tt_execute(dmlref_operator_type type, const void *desc,
                          dmlref_feature_level level, dmlref_oob_policy policy,
                          test_tensor *const *inputs, size_t input_count,
                          test_tensor *const *outputs, size_t output_count, dmlref_error *err);
+/* The same at the latest level and strict policy, on `threads` threads. */
+dmlref_status tt_execute_threads(dmlref_operator_type type, const void *desc, uint32_t threads,
+                                 test_tensor *const *inputs, size_t input_count,
+                                 test_tensor *const *outputs, size_t output_count,
+                                 dmlref_error *err);
+
+/* 1 for INT32 and INT64, the index types that carry negative values. */
+int is_signed_index_type(dmlref_tensor_data_type type);
+/* 1 when any of the n values is negative. */
+int any_negative(const int64_t *values, uint64_t n);
 
 /* 1 when the tensor's logical elements equal `values` encoded in its type,
  * bit for bit; on a difference prints the first one to stderr. */
@@ -76,6 +86,14 @@ int tt_untouched(const test_tensor *t);
 /* Packed strides of sizes, each dimension padded by `pad` elements. */
 const uint32_t *padded_strides(uint32_t rank, const uint32_t *sizes, uint32_t pad,
                                uint32_t *strides);
+
+/* Runs a cmocka group: one test per table row (each row a struct whose first
+ * member is its `const char *name`; the row is the test's state), then the
+ * fixed tests.  Returns cmocka's result. */
+struct CMUnitTest;
+int run_table_tests(const char *group, const void *rows, size_t row_size, size_t row_count,
+                    void (*run_row)(void **state), const struct CMUnitTest *fixed,
+                    size_t fixed_count);
 
 /* The eleven data types and the four index types, for loops. */
 extern const dmlref_tensor_data_type k_all_data_types[11];
