@@ -31,7 +31,8 @@ typedef struct vctx {
 
 #define T(x) (1u << DMLREF_TENSOR_DATA_TYPE_##x)
 #define TYPES_FLOAT (T(FLOAT32) | T(FLOAT16))
-#define TYPES_8 (T(FLOAT32) | T(FLOAT16) | T(INT32) | T(INT16) | T(INT8) | T(UINT32) | T(UINT16) | T(UINT8))
+#define TYPES_8                                                                                \
+    (T(FLOAT32) | T(FLOAT16) | T(INT32) | T(INT16) | T(INT8) | T(UINT32) | T(UINT16) | T(UINT8))
 #define TYPES_11 (TYPES_8 | T(FLOAT64) | T(INT64) | T(UINT64))
 #define INDEX_2_1 T(UINT32)
 #define INDEX_3_0 (T(INT64) | T(INT32) | T(UINT64) | T(UINT32))

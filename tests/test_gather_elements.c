@@ -111,15 +111,12 @@ static void run_variant(const ge_case *c, dmlref_tensor_data_type type,
     dmlref_status status;
 
     tt_init(&in, type, c->rank, c->input_sizes,
-            c->input_strides ? c->input_strides
-                             : (padded ? padded_strides(c->rank, c->input_sizes, 1, s_in) : NULL),
+            variant_strides(c->input_strides, padded, c->rank, c->input_sizes, 1, s_in),
             0);
     tt_init(&idx, itype, c->rank, c->indices_sizes,
-            padded ? padded_strides(c->rank, c->indices_sizes, 2, s_idx) : NULL, 0);
+            variant_strides(NULL, padded, c->rank, c->indices_sizes, 2, s_idx), 0);
     tt_init(&out, type, c->rank, c->indices_sizes,
-            c->output_strides
-                ? c->output_strides
-                : (padded ? padded_strides(c->rank, c->indices_sizes, 1, s_out) : NULL),
+            variant_strides(c->output_strides, padded, c->rank, c->indices_sizes, 1, s_out),
             padded ? 8 : 0);
     tt_set_values(&in, c->input);
     tt_set_indices(&idx, c->indices);

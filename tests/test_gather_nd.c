@@ -94,13 +94,12 @@ static void run_variant(const gnd_case *c, dmlref_operator_type op,
     dmlref_error err;
 
     tt_init(&in, type, c->rank, c->input_sizes,
-            c->input_strides ? c->input_strides
-                             : (padded ? padded_strides(c->rank, c->input_sizes, 1, s_in) : NULL),
+            variant_strides(c->input_strides, padded, c->rank, c->input_sizes, 1, s_in),
             0);
     tt_init(&idx, itype, c->rank, c->indices_sizes,
-            padded ? padded_strides(c->rank, c->indices_sizes, 2, s_idx) : NULL, 0);
+            variant_strides(NULL, padded, c->rank, c->indices_sizes, 2, s_idx), 0);
     tt_init(&out, type, c->rank, c->output_sizes,
-            padded ? padded_strides(c->rank, c->output_sizes, 1, s_out) : NULL, padded ? 8 : 0);
+            variant_strides(NULL, padded, c->rank, c->output_sizes, 1, s_out), padded ? 8 : 0);
     tt_set_values(&in, c->input);
     tt_set_indices(&idx, c->indices);
     d0.InputTensor = d1.InputTensor = &in.desc;

@@ -103,9 +103,7 @@ static void run_raw(const nz_case *c, dmlref_tensor_data_type type, const void *
     tt_init(&in, type, c->rank, c->input_sizes, c->input_strides, 0);
     tt_init(&cn, DMLREF_TENSOR_DATA_TYPE_UINT32, c->count_rank, cn_sizes, NULL, padded ? 4 : 0);
     tt_init(&co, DMLREF_TENSOR_DATA_TYPE_UINT32, c->coordinates_rank, co_sizes,
-            c->coordinate_strides
-                ? c->coordinate_strides
-                : (padded ? padded_strides(c->coordinates_rank, co_sizes, 1, s_co) : NULL),
+            variant_strides(c->coordinate_strides, padded, c->coordinates_rank, co_sizes, 1, s_co),
             0);
     tt_set_raw(&in, input_raw);
     d.InputTensor = &in.desc, d.OutputCountTensor = &cn.desc;

@@ -325,6 +325,14 @@ int tt_untouched(const test_tensor *t)
     return tt_guards_intact(t);
 }
 
+const uint32_t *variant_strides(const uint32_t *given, int padded, uint32_t rank,
+                                const uint32_t *sizes, uint32_t pad, uint32_t *storage)
+{
+    if (given)
+        return given;
+    return padded ? padded_strides(rank, sizes, pad, storage) : NULL;
+}
+
 const uint32_t *padded_strides(uint32_t rank, const uint32_t *sizes, uint32_t pad,
                                uint32_t *strides)
 {

@@ -86,6 +86,10 @@ int tt_untouched(const test_tensor *t);
 /* Packed strides of sizes, each dimension padded by `pad` elements. */
 const uint32_t *padded_strides(uint32_t rank, const uint32_t *sizes, uint32_t pad,
                                uint32_t *strides);
+/* The strides of a table row's variant: the row's own when it gives some,
+ * else padded ones (in `storage`) for the padded variant, else NULL. */
+const uint32_t *variant_strides(const uint32_t *given, int padded, uint32_t rank,
+                                const uint32_t *sizes, uint32_t pad, uint32_t *storage);
 
 /* Runs a cmocka group: one test per table row (each row a struct whose first
  * member is its `const char *name`; the row is the test's state), then the
