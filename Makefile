@@ -42,6 +42,7 @@ CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules check-example \
+        check-symbols \
         install uninstall clean help deps
 
 all: lib ## build build/libdmlref.a and build/libdmlref.so
@@ -74,6 +75,7 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory check-sanitize
 	$(Q)$(MAKE) --no-print-directory check-rules
 	$(Q)$(MAKE) --no-print-directory check-example
+	$(Q)$(MAKE) --no-print-directory check-symbols
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
@@ -98,6 +100,12 @@ check-example: $(BUILD)/libdmlref.a ## the README's example prints what README.m
 	    $(BUILD)/libdmlref.a $(LDFLAGS_ALL) -o $(BUILD)/examples/gather_elements
 	$(Q)$(BUILD)/examples/gather_elements | diff -u docs/examples/gather_elements.expected -
 	@echo "check-example: docs/examples/gather_elements.c prints the expected output"
+
+check-symbols: lib ## every global symbol of the libraries starts with dmlref_
+	$(Q)bad=$$( (nm -g --defined-only $(BUILD)/libdmlref.a; nm -D --defined-only $(BUILD)/libdmlref.so) \
+	    | awk 'NF == 3 {print $$3}' | grep -v '^dmlref_' | sort -u); \
+	if [ -n "$$bad" ]; then echo "check-symbols: not in the dmlref_ namespace: $$bad" >&2; exit 1; fi
+	@echo "check-symbols: every global symbol starts with dmlref_"
 
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh

@@ -16,6 +16,23 @@
 
 #define MAX_RANK DMLREF_TENSOR_DIMENSION_COUNT_MAX
 
+/* The library's internal functions keep short names in the code and get the
+ * dmlref_ prefix in the object files, so a static link never collides with a
+ * user's symbols (make check-symbols verifies it). */
+#define set_error dmlref__set_error
+#define layout_from_desc dmlref__layout_from_desc
+#define layout_element_count dmlref__layout_element_count
+#define coordinates_of dmlref__coordinates_of
+#define walker_init dmlref__walker_init
+#define walker_add dmlref__walker_add
+#define walker_seek dmlref__walker_seek
+#define read_index dmlref__read_index
+#define normalize_index dmlref__normalize_index
+#define format_index dmlref__format_index
+#define format_coordinates dmlref__format_coordinates
+#define find_out_of_range dmlref__find_out_of_range
+#define report_out_of_range dmlref__report_out_of_range
+
 /* ---- errors (src/status.c) ---------------------------------------------- */
 
 /* Fills err (if not NULL) and returns status.  The message is printf-style
