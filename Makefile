@@ -28,10 +28,15 @@ LDFLAGS_ALL = $(OPENMP) $(SANITIZE) $(LDFLAGS)
 Q = $(if $(filter 1,$(V) $(VERBOSE)),,@)
 
 LIB_SRC = src/status.c src/tensor.c src/index.c src/validate.c src/execute.c \
+          src/elements.c src/vector.c src/vector_read.c src/vector_eval.c src/vector_write.c \
           reference/gather_elements.c reference/scatter_elements.c \
           reference/gather_nd.c reference/nonzero_coordinates.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-LIB_HDR = include/dmlref.h src/internal.h
+LIB_HDR = include/dmlref.h include/dmlref/vector.h src/internal.h src/vector_internal.h
+LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm
+
+CLI_SRC = src/cli.c src/suite.c
+CLI_HDR = src/cli.h
 
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
              test_gather_nd test_nonzero_coordinates test_random
@@ -42,12 +47,16 @@ CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules check-example \
-        check-symbols \
+        check-symbols vectors check-vectors \
         install uninstall clean help deps
 
-all: lib ## build build/libdmlref.a and build/libdmlref.so
+all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
 
 lib: $(BUILD)/libdmlref.a $(BUILD)/libdmlref.so
+
+$(BUILD)/dmlref: $(CLI_SRC) $(CLI_HDR) $(LIB_HDR) $(BUILD)/libdmlref.a
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CLI_SRC) $(BUILD)/libdmlref.a \
+	    $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
 
 $(BUILD)/obj/%.o: %.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
@@ -57,12 +66,12 @@ $(BUILD)/libdmlref.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libdmlref.so: $(LIB_OBJ)
-	$(Q)$(CC) -shared -Wl,-soname,libdmlref.so.$(MAJOR) -o $@ $^ $(LDFLAGS_ALL)
+	$(Q)$(CC) -shared -Wl,-soname,libdmlref.so.$(MAJOR) -o $@ $^ $(LIB_DEPS) $(LDFLAGS_ALL)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests \
-	    $< $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LDFLAGS_ALL) -o $@
+	    $< $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
 
 # Runs every test program of $(BUILD); the whole log is $(BUILD)/tests.log.
 test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZE)
@@ -97,7 +106,7 @@ check-rules: ## every rule id and decision of docs/rules.md is named by a test
 check-example: $(BUILD)/libdmlref.a ## the README's example prints what README.md says
 	@mkdir -p $(BUILD)/examples
 	$(Q)$(CC) -std=c99 -pedantic $(WARNINGS) $(OPENMP) -Iinclude docs/examples/gather_elements.c \
-	    $(BUILD)/libdmlref.a $(LDFLAGS_ALL) -o $(BUILD)/examples/gather_elements
+	    $(BUILD)/libdmlref.a $(LIB_DEPS) $(LDFLAGS_ALL) -o $(BUILD)/examples/gather_elements
 	$(Q)$(BUILD)/examples/gather_elements | diff -u docs/examples/gather_elements.expected -
 	@echo "check-example: docs/examples/gather_elements.c prints the expected output"
 
@@ -106,6 +115,22 @@ check-symbols: lib ## every global symbol of the libraries starts with dmlref_
 	    | awk 'NF == 3 {print $$3}' | grep -v '^dmlref_' | sort -u); \
 	if [ -n "$$bad" ]; then echo "check-symbols: not in the dmlref_ namespace: $$bad" >&2; exit 1; fi
 	@echo "check-symbols: every global symbol starts with dmlref_"
+
+# The suite's own files under vectors/ (FORMAT.md and schema.json are written by hand).
+SUITE_DIRS = gather_elements scatter_elements gather_nd gather_nd1 nonzero_coordinates
+SUITE_FILES = MANIFEST README.md $(SUITE_DIRS)
+
+vectors: $(BUILD)/dmlref ## regenerate the golden suite under vectors/
+	$(Q)rm -rf $(SUITE_FILES:%=vectors/%)
+	$(Q)$(BUILD)/dmlref gen --out vectors
+
+check-vectors: $(BUILD)/dmlref ## the suite regenerates byte for byte, and verifies
+	$(Q)rm -rf $(BUILD)/vectors-regen
+	$(Q)$(BUILD)/dmlref gen --out $(BUILD)/vectors-regen > /dev/null
+	$(Q)diff -r -q -x FORMAT.md -x schema.json vectors $(BUILD)/vectors-regen \
+	    || { echo "check-vectors: the committed suite differs from dmlref gen (make vectors)" >&2; exit 1; }
+	@echo "check-vectors: dmlref gen reproduces the committed suite byte for byte"
+	$(Q)$(BUILD)/dmlref verify vectors
 
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh

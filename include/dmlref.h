@@ -181,7 +181,8 @@ typedef struct dmlref_binding {
  * causes: 1x the operator is not available or not supported as described at
  * this feature level; 2x one tensor descriptor is malformed; 3x tensors or
  * attributes disagree with each other; 4x the bindings passed to execute;
- * 5x the data (index values); 6x resources. */
+ * 5x the data (index values); 6x resources; 7x golden vector files;
+ * 8x comparisons. */
 typedef enum dmlref_status {
     DMLREF_OK = 0,
     DMLREF_ERROR_INVALID_ARGUMENT = 1,       /* NULL pointer, unknown operator or level */
@@ -211,7 +212,13 @@ typedef enum dmlref_status {
 
     DMLREF_ERROR_INDEX_OUT_OF_RANGE = 50,    /* an index value outside [-s, s-1] / [0, s-1] */
 
-    DMLREF_ERROR_OUT_OF_MEMORY = 60
+    DMLREF_ERROR_OUT_OF_MEMORY = 60,
+
+    DMLREF_ERROR_VECTOR_PARSE = 70,          /* a vector is not well-formed JSON */
+    DMLREF_ERROR_VECTOR_SCHEMA = 71,         /* a vector breaks vectors/FORMAT.md */
+    DMLREF_ERROR_IO = 72,                    /* a file cannot be read or written */
+
+    DMLREF_ERROR_MISMATCH = 80               /* outputs differ from a vector's expectations */
 } dmlref_status;
 
 #define DMLREF_ERROR_RULE_CAPACITY 16
@@ -324,5 +331,7 @@ DMLREF_API dmlref_status dmlref_execute_with_options(const dmlref_operator_desc 
 #ifdef __cplusplus
 }
 #endif
+
+#include "dmlref/vector.h"
 
 #endif /* DMLREF_H */

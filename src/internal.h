@@ -43,6 +43,10 @@ __attribute__((format(printf, 4, 5)))
 dmlref_status set_error(dmlref_error *err, dmlref_status status, const char *rule,
                         const char *format, ...);
 
+/* Puts "source: path: " before err's message, keeping its status and rule. */
+#define prefix_error dmlref__prefix_error
+void prefix_error(dmlref_error *err, const char *source, const char *path);
+
 /* ---- layouts (src/tensor.c) --------------------------------------------- */
 
 /* A tensor as the kernels see it: sizes and strides in elements, always

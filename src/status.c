@@ -37,6 +37,10 @@ static const struct {
     {DMLREF_ERROR_BINDING_MISALIGNED, "DMLREF_ERROR_BINDING_MISALIGNED"},
     {DMLREF_ERROR_INDEX_OUT_OF_RANGE, "DMLREF_ERROR_INDEX_OUT_OF_RANGE"},
     {DMLREF_ERROR_OUT_OF_MEMORY, "DMLREF_ERROR_OUT_OF_MEMORY"},
+    {DMLREF_ERROR_VECTOR_PARSE, "DMLREF_ERROR_VECTOR_PARSE"},
+    {DMLREF_ERROR_VECTOR_SCHEMA, "DMLREF_ERROR_VECTOR_SCHEMA"},
+    {DMLREF_ERROR_IO, "DMLREF_ERROR_IO"},
+    {DMLREF_ERROR_MISMATCH, "DMLREF_ERROR_MISMATCH"},
 };
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -88,6 +92,23 @@ dmlref_status set_error(dmlref_error *err, dmlref_status status, const char *rul
     if (rule && *rule && used < sizeof err->message)
         snprintf(err->message + used, sizeof err->message - used, " (%s)", rule);
     return status;
+}
+
+void prefix_error(dmlref_error *err, const char *source, const char *path)
+{
+    char prefix[DMLREF_ERROR_MESSAGE_CAPACITY];
+    size_t room = sizeof err->message - 1, length, keep;
+    int n;
+    if (!err)
+        return;
+    n = snprintf(prefix, sizeof prefix, "%s: %s: ", source, path);
+    length = n < 0 ? 0 : ((size_t)n < room ? (size_t)n : room);
+    keep = strlen(err->message);
+    if (keep > room - length)
+        keep = room - length; /* the message's tail gives way */
+    memmove(err->message + length, err->message, keep);
+    memcpy(err->message, prefix, length);
+    err->message[length + keep] = '\0';
 }
 
 /* ---- enum names ---------------------------------------------------------- */

@@ -68,7 +68,7 @@ static void test_status_names_round_trip(void **state)
         assert_true(dmlref_status_from_name(name, &back));
         assert_int_equal(back, value);
     }
-    assert_int_equal(named, 23);
+    assert_int_equal(named, 27);
     assert_string_equal(dmlref_status_name(DMLREF_ERROR_INDEX_OUT_OF_RANGE),
                         "DMLREF_ERROR_INDEX_OUT_OF_RANGE");
     assert_false(dmlref_status_from_name("DMLREF_ERROR_NOPE", NULL));

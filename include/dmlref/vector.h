@@ -1,0 +1,138 @@
+/*
+ * dmlref/vector.h - golden vectors: reading, evaluating, comparing and writing
+ * the JSON cases of vectors/FORMAT.md.  Included by dmlref.h.
+ *
+ * A dmlref_vector holds one case: its operator descriptor, host buffers laid
+ * out exactly as the case's strides say (inputs filled, outputs sized), and
+ * what the outputs must hold (element values, "any of" sets, unspecified
+ * elements, digests) or the error the case must raise.
+ *
+ * Messages of this part start with the file name and the JSON path of the
+ * offending value: "case.json: $.tensors.IndicesTensor.sizes[0]: ...".
+ */
+#ifndef DMLREF_VECTOR_H
+#define DMLREF_VECTOR_H
+
+#ifndef DMLREF_H
+#error "include dmlref.h, not dmlref/vector.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dmlref_vector dmlref_vector;
+
+/* Flags for reading. */
+#define DMLREF_VECTOR_READ_CASE 0x1u /* a case for eval: outputs may lack
+                                        expected, xxh3 and sizes */
+
+/* The most bytes of tensor buffers one case may make the reader allocate,
+ * unless the options say otherwise. */
+#define DMLREF_VECTOR_DEFAULT_MEMORY_CAP (4ull << 30)
+
+typedef struct dmlref_vector_read_options {
+    uint32_t flags;      /* DMLREF_VECTOR_READ_* */
+    uint64_t memory_cap; /* 0: DMLREF_VECTOR_DEFAULT_MEMORY_CAP */
+} dmlref_vector_read_options;
+
+/* Parses a vector from `length` bytes of JSON text; `source_name` names it in
+ * messages; options may be NULL.  The reader is strict: see
+ * vectors/FORMAT.md.  A case that dmlref_validate() refuses is an error
+ * unless it carries expect_error.  On success *out owns every buffer of the
+ * case; free it with dmlref_vector_free(). */
+DMLREF_API dmlref_status dmlref_vector_parse(const char *text, size_t length,
+                                             const char *source_name,
+                                             const dmlref_vector_read_options *options,
+                                             dmlref_vector **out, dmlref_error *err);
+
+/* Reads and parses a file (at most DMLREF_VECTOR_MAX_FILE_BYTES). */
+#define DMLREF_VECTOR_MAX_FILE_BYTES (1ull << 30)
+DMLREF_API dmlref_status dmlref_vector_load(const char *path,
+                                            const dmlref_vector_read_options *options,
+                                            dmlref_vector **out, dmlref_error *err);
+
+DMLREF_API void dmlref_vector_free(dmlref_vector *vector);
+
+/* ---- what the case is ----------------------------------------------------- */
+
+DMLREF_API const char *dmlref_vector_name(const dmlref_vector *vector);
+DMLREF_API const dmlref_operator_desc *dmlref_vector_operator(const dmlref_vector *vector);
+DMLREF_API dmlref_feature_level dmlref_vector_feature_level(const dmlref_vector *vector);
+DMLREF_API dmlref_oob_policy dmlref_vector_oob_policy(const dmlref_vector *vector);
+
+/* 1 when the case must be refused; then *status and *rule (when not NULL)
+ * say how.  An input of such a case may have no data: see
+ * dmlref_vector_has_data(). */
+DMLREF_API int dmlref_vector_expects_error(const dmlref_vector *vector, dmlref_status *status,
+                                           const char **rule);
+DMLREF_API int dmlref_vector_has_data(const dmlref_vector *vector);
+
+/* The case's host buffers, in binding order (dmlref_execute()): inputs hold
+ * the case's data, outputs are zero-filled, each TotalTensorSizeInBytes
+ * long. */
+DMLREF_API size_t dmlref_vector_input_count(const dmlref_vector *vector);
+DMLREF_API size_t dmlref_vector_output_count(const dmlref_vector *vector);
+DMLREF_API const dmlref_binding *dmlref_vector_inputs(const dmlref_vector *vector);
+DMLREF_API const dmlref_binding *dmlref_vector_outputs(const dmlref_vector *vector);
+
+/* ---- evaluating, comparing, verifying ------------------------------------ */
+
+/* Computes the case with the reference: executes it at its feature level
+ * under its out-of-range policy on `num_threads` threads (0: OpenMP's
+ * default) into its output buffers, and sets what each output must hold: the
+ * values, "any of" sets for Scatter targets written by several updates (D4),
+ * unspecified NonZero rows at or past the count (R-NZ-14), and digests.
+ * Sets min_feature_level.  For an expect_error case it checks instead that
+ * dmlref refuses the case exactly so (DMLREF_ERROR_MISMATCH otherwise). */
+DMLREF_API dmlref_status dmlref_vector_eval(dmlref_vector *vector, uint32_t num_threads,
+                                            dmlref_error *err);
+
+/* Where outputs first differ from what the case expects. */
+typedef struct dmlref_mismatch {
+    size_t output;             /* which output (binding order) */
+    uint64_t element;          /* logical row-major position */
+    uint32_t rank;
+    uint64_t coordinate[8];
+    uint64_t expected_bits;    /* the expected element (the first of an any_of) */
+    uint64_t got_bits;
+    uint64_t wrong_elements;   /* in all outputs; 0 when only a digest differed */
+} dmlref_mismatch;
+
+/* Compares output buffers laid out as the case's outputs (e.g. written by
+ * another implementation) with what the case expects, bit for bit, skipping
+ * unspecified elements and output padding.  DMLREF_OK, or
+ * DMLREF_ERROR_MISMATCH with *first (if not NULL) describing the first wrong
+ * element and a message naming it. */
+DMLREF_API dmlref_status dmlref_vector_compare(const dmlref_vector *vector,
+                                               const dmlref_binding *outputs, size_t count,
+                                               dmlref_mismatch *first, dmlref_error *err);
+
+/* Recomputes the case with the reference and checks it against everything the
+ * vector states: expected elements, digests, min_feature_level, or the
+ * expected error.  DMLREF_OK or DMLREF_ERROR_MISMATCH. */
+DMLREF_API dmlref_status dmlref_vector_verify(dmlref_vector *vector, uint32_t num_threads,
+                                              dmlref_error *err);
+
+/* ---- writing --------------------------------------------------------------- */
+
+/* The vector as JSON text in dmlref's canonical layout (byte-for-byte
+ * reproducible), NUL-terminated, allocated with malloc. */
+DMLREF_API dmlref_status dmlref_vector_write(const dmlref_vector *vector, char **text,
+                                             size_t *length, dmlref_error *err);
+
+/* One element's JSON text as vectors/FORMAT.md encodes it ("1.5", "-0.0",
+ * "\"nan\"", "\"18446744073709551615\"", ...) from its bits (the low bytes of
+ * `bits`); at most 48 bytes with the NUL.  Returns buf. */
+DMLREF_API char *dmlref_format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf,
+                                       size_t capacity);
+
+/* XXH3-64 (seed 0) of a tensor's logical elements, little-endian, row-major,
+ * read through its strides from `data`. */
+DMLREF_API uint64_t dmlref_tensor_digest(const dmlref_tensor_desc *desc, const void *data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DMLREF_VECTOR_H */

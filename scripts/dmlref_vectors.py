@@ -1,0 +1,1248 @@
+#!/usr/bin/python3
+"""Read dmlref golden vectors (vectors/FORMAT.md) and check outputs against them.
+
+Standard library only; numpy is used when it can be imported (for speed), and
+the python-xxhash module likewise (a pure-Python XXH3-64 is the fallback).
+
+A vector is loaded strictly: unknown or duplicate keys, a wrong ``format``,
+an element that is not exactly representable in its type, a generator with bad
+parameters, ... raise :class:`VectorError` with the file name and the JSON
+path of the offending value.  Elements are kept as exact bit patterns
+(unsigned integers), never as rounded values.
+
+Usage (the vector is FORMAT.md's example; a real one would come from a file
+with ``load(path)``)::
+
+    >>> import dmlref_vectors as dv
+    >>> v = dv.loads('''{"format": "dmlref-vector-1",
+    ...   "name": "gather_elements/float32/2d/doc_example",
+    ...   "operator": "GATHER_ELEMENTS", "attributes": {"Axis": 0},
+    ...   "tensors": {
+    ...     "InputTensor": {"dtype": "FLOAT32", "sizes": [3, 3],
+    ...                     "data": [1, 2, 3, 4, 5, 6, 7, 8, 9]},
+    ...     "IndicesTensor": {"dtype": "UINT32", "sizes": [2, 3],
+    ...                       "data": [1, 2, 0, 2, 0, 0]},
+    ...     "OutputTensor": {"dtype": "FLOAT32", "sizes": [2, 3],
+    ...                      "expected": [4, 8, 3, 7, 2, 3]}}}''')
+    >>> [len(b) for b in v.input_buffers()]       # binding order, total_bytes each
+    [36, 24]
+    >>> out = v.outputs[0]
+    >>> v.check_outputs([out.pack([4.0, 8.0, 3.0, 7.0, 2.0, 3.0])]) is None
+    True
+    >>> print(v.check_outputs([out.pack([4.0, 8.0, 3.0, 7.0, 5.0, 3.0])]))
+    OutputTensor[1, 1] (element 4): expected 0x40000000 (2.0), got 0x40a00000 (5.0); 1 wrong element
+
+``Tensor.pack`` lays out logical elements (bit patterns, or Python numbers that
+are exact in the dtype) in a buffer of the tensor's ``total_bytes``, exactly as
+an implementation's output would be; an implementation under test passes its
+own output buffers (``bytes``, one per output, binding order) instead.
+
+Command line::
+
+    python3 scripts/dmlref_vectors.py check VECTOR.json OUTPUT.bin...   # raw output buffers
+    python3 scripts/dmlref_vectors.py inputs VECTOR.json DIR            # writes DIR/<Tensor>.bin
+    python3 scripts/dmlref_vectors.py selftest                          # XXH3, numpy/pure paths
+"""
+
+import json
+import math
+import os
+import re
+import struct
+import sys
+
+try:
+    import numpy as np
+except ImportError:  # optional: every path below has a pure-Python twin
+    np = None
+
+try:
+    import xxhash as _xxhash_module
+except ImportError:
+    _xxhash_module = None
+
+FORMAT = "dmlref-vector-1"
+U64 = (1 << 64) - 1
+
+
+class VectorError(ValueError):
+    """A vector file that does not follow vectors/FORMAT.md."""
+
+
+# ---------------------------------------------------------------------------
+# Data types
+
+class DType:
+    """One DirectML data type: ``name``, ``esize`` (bytes), ``kind``
+    ('int', 'uint' or 'float') and, for integers, the value range."""
+
+    def __init__(self, name, esize, kind):
+        self.name, self.esize, self.kind = name, esize, kind
+        self.bits = 8 * esize
+        self.mask = (1 << self.bits) - 1
+        if kind == "int":
+            self.min, self.max = -(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1
+        elif kind == "uint":
+            self.min, self.max = 0, self.mask
+        else:
+            self.min = self.max = None
+
+    @property
+    def is_float(self):
+        return self.kind == "float"
+
+    @property
+    def np_uint(self):
+        """numpy dtype holding this type's bits (little-endian unsigned)."""
+        return np.dtype("<u%d" % self.esize)
+
+    def __repr__(self):
+        return self.name
+
+
+DTYPES = {d.name: d for d in (
+    DType("FLOAT32", 4, "float"), DType("FLOAT16", 2, "float"), DType("UINT32", 4, "uint"),
+    DType("UINT16", 2, "uint"), DType("UINT8", 1, "uint"), DType("INT32", 4, "int"),
+    DType("INT16", 2, "int"), DType("INT8", 1, "int"), DType("FLOAT64", 8, "float"),
+    DType("UINT64", 8, "uint"), DType("INT64", 8, "int"))}
+
+_STRUCT_FLOAT = {2: "<e", 4: "<f", 8: "<d"}
+_STRUCT_UINT = {1: "<B", 2: "<H", 4: "<I", 8: "<Q"}
+_CANONICAL_NAN = {2: 0x7E00, 4: 0x7FC00000, 8: 0x7FF8000000000000}
+_ONE = {2: 0x3C00, 4: 0x3F800000, 8: 0x3FF0000000000000}  # floats' 1.0
+
+
+def float_is_nan(esize, bits):
+    """True when `bits` is a NaN of the float type of `esize` bytes."""
+    exp_bits, man_bits = {2: (5, 10), 4: (8, 23), 8: (11, 52)}[esize]
+    exponent = (bits >> man_bits) & ((1 << exp_bits) - 1)
+    return exponent == (1 << exp_bits) - 1 and bits & ((1 << man_bits) - 1) != 0
+
+
+def bits_to_value(dtype, bits):
+    """The numeric value of a bit pattern: int for integers, float for floats
+    (NaN payloads are lost; use the bits when they matter)."""
+    if dtype.is_float:
+        return struct.unpack(_STRUCT_FLOAT[dtype.esize],
+                             struct.pack(_STRUCT_UINT[dtype.esize], bits))[0]
+    if dtype.kind == "int" and bits >> (dtype.bits - 1):
+        return bits - (1 << dtype.bits)
+    return bits
+
+
+def describe_bits(dtype, bits):
+    """'0x40a00000 (5.0)': the bits in hex and the value, for messages."""
+    return "0x%0*x (%r)" % (2 * dtype.esize, bits, bits_to_value(dtype, bits))
+
+
+def float_to_bits(dtype, value):
+    """The bits of Python float `value` in a float dtype; VectorError when the
+    value is not exactly representable (a value is never rounded)."""
+    fmt = _STRUCT_FLOAT[dtype.esize]
+    if math.isnan(value):
+        return _CANONICAL_NAN[dtype.esize]
+    try:
+        packed = struct.pack(fmt, value)  # rounds (or overflows) when inexact
+    except OverflowError:
+        raise VectorError("%r is out of %s's range" % (value, dtype.name)) from None
+    if struct.unpack(fmt, packed)[0] != value:
+        raise VectorError("%r is not exactly representable as %s" % (value, dtype.name))
+    return struct.unpack(_STRUCT_UINT[dtype.esize], packed)[0]
+
+
+# ---------------------------------------------------------------------------
+# Strict JSON
+
+class _Int(int):
+    """A JSON integer token; keeps its text so that `-0` stays -0.0 in a float
+    tensor (a binary64 parser reads "-0" as negative zero)."""
+    text = "0"
+
+
+def _parse_int(text):
+    token = _Int(text)
+    token.text = text
+    return token
+
+
+class _Float:
+    """A JSON number token with a fraction or exponent, kept as its text."""
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def _reject_constant(name):
+    raise VectorError("%s is not JSON (write non-finite floats as strings)" % name)
+
+
+def _no_duplicates(pairs):
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise VectorError("key %s appears twice in one object" % json.dumps(key))
+        obj[key] = value
+    return obj
+
+
+def parse_json(text):
+    """json.loads, strictly: no duplicate keys, no NaN/Infinity literals, and
+    numbers kept exact (integers as int, others as their text)."""
+    return json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_parse_int,
+                      parse_float=_Float, parse_constant=_reject_constant)
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+_DECIMAL_RE = re.compile(r"(0|-?[1-9][0-9]*)\Z")  # no leading zeros, no "-0"
+
+
+def _int64_like(x):
+    """An integer or a decimal string (64-bit elements, seeds, bounds) -> int."""
+    if _is_int(x):
+        return int(x)
+    if isinstance(x, str) and _DECIMAL_RE.match(x):
+        return int(x)
+    raise VectorError("expected an integer or a string of decimal digits, got %s" % _show(x))
+
+
+def _show(x):
+    if isinstance(x, (_Float, _Int)):
+        return x.text if isinstance(x, _Int) else repr(x)
+    return json.dumps(x) if isinstance(x, (str, bool, type(None))) else type(x).__name__
+
+
+# ---------------------------------------------------------------------------
+# Elements
+
+_HEX_RE = re.compile(r"0x[0-9a-f]+\Z")
+
+
+def decode_element(dtype, x):
+    """The bits of one element as FORMAT.md "Elements" encodes it.
+
+    Also accepts plain Python ints and floats (exact values only), so that
+    callers can write ``Tensor.pack([1.0, 2.5])``."""
+    if dtype.is_float:
+        if isinstance(x, str):
+            if x == "inf":
+                return float_to_bits(dtype, math.inf)
+            if x == "-inf":
+                return float_to_bits(dtype, -math.inf)
+            if x == "nan":
+                return _CANONICAL_NAN[dtype.esize]
+            if _HEX_RE.match(x) and len(x) == 2 + 2 * dtype.esize:
+                bits = int(x, 16)
+                if not float_is_nan(dtype.esize, bits):
+                    raise VectorError("%s is not a NaN of %s: write the number" % (x, dtype.name))
+                return bits
+            raise VectorError("%s is not a %s element" % (json.dumps(x), dtype.name))
+        if isinstance(x, (_Int, _Float)):
+            value = float(x.text)  # Python's float() is a correctly rounded binary64 parser
+        elif isinstance(x, float):
+            value = x
+        elif _is_int(x):
+            value = float(str(x))
+        else:
+            raise VectorError("%s is not a %s element" % (_show(x), dtype.name))
+        if math.isinf(value):  # a finite decimal too large for a double
+            raise VectorError("%s overflows a double; write \"inf\"" % _show(x))
+        return float_to_bits(dtype, value)
+    # Integers.  64-bit types also take decimal strings (exact beyond 2^53).
+    if dtype.esize == 8 and isinstance(x, str):
+        value = _int64_like(x)
+    elif _is_int(x):
+        value = int(x)
+    else:
+        raise VectorError("%s is not a %s element (an integer)" % (_show(x), dtype.name))
+    if not dtype.min <= value <= dtype.max:
+        raise VectorError("%d is out of %s's range" % (value, dtype.name))
+    return value & dtype.mask
+
+
+def _element_bits(dtype, e):
+    """An element given to Tensor.pack: an int is a bit pattern (for integer
+    types also a negative value), a float or string is decoded."""
+    if _is_int(e):
+        lowest = 0 if dtype.is_float else dtype.min
+        if not lowest <= e <= dtype.mask:
+            raise ValueError("%d does not fit %s" % (e, dtype.name))
+        return int(e) & dtype.mask
+    return decode_element(dtype, e)
+
+
+def encode_element(dtype, bits):
+    """The JSON value of an element, as FORMAT.md says dmlref writes it."""
+    if dtype.is_float:
+        if float_is_nan(dtype.esize, bits):
+            return "nan" if bits == _CANONICAL_NAN[dtype.esize] else "0x%0*x" % (2 * dtype.esize, bits)
+        value = bits_to_value(dtype, bits)
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        # repr() is the shortest decimal that a binary64 parser reads back as
+        # this double, and float16/float32 values are exact doubles.
+        return value
+    value = bits_to_value(dtype, bits)
+    if dtype.esize == 8 and abs(value) > 1 << 53:
+        return str(value)
+    return value
+
+
+def dumps(obj, indent=""):
+    """JSON text of a vector object: one key per line, arrays on one line."""
+    if isinstance(obj, dict) and obj:
+        inner = indent + "  "
+        items = ["%s%s: %s" % (inner, json.dumps(k), dumps(v, inner)) for k, v in obj.items()]
+        return "{\n%s\n%s}" % (",\n".join(items), indent)
+    return json.dumps(obj, separators=(", ", ": "), allow_nan=False)
+
+
+# ---------------------------------------------------------------------------
+# Generators (SplitMix64)
+
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1, _MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+
+def splitmix64(seed, i):
+    """r(i) of FORMAT.md "Generators" (pure Python)."""
+    z = (seed + (i + 1) * _GOLDEN) & U64
+    z = ((z ^ (z >> 30)) * _MIX1) & U64
+    z = ((z ^ (z >> 27)) * _MIX2) & U64
+    return z ^ (z >> 31)
+
+
+def _splitmix64_np(seed, n):
+    """r(0..n-1) as a numpy uint64 array (the arithmetic wraps modulo 2^64)."""
+    u = np.uint64
+    z = u(seed) + (np.arange(n, dtype=np.uint64) + u(1)) * u(_GOLDEN)
+    z = (z ^ (z >> u(30))) * u(_MIX1)
+    z = (z ^ (z >> u(27))) * u(_MIX2)
+    return z ^ (z >> u(31))
+
+
+def generate(dtype, spec, n, use_numpy=None):
+    """The n logical elements (bits) a validated generator object makes: a
+    numpy array of dtype.np_uint when numpy is used, else a list of ints."""
+    use_numpy = np is not None if use_numpy is None else use_numpy
+    kind, seed = spec["kind"], spec["seed"]
+    if use_numpy:
+        r = _splitmix64_np(seed, n)
+        if kind == "bits":
+            out = r  # astype below keeps the low esize bytes
+        elif kind == "sparse":
+            one = _ONE[dtype.esize] if dtype.is_float else 1
+            out = np.where(r % np.uint64(1000000) < np.uint64(spec["density"]),
+                           np.uint64(one), np.uint64(0))
+        else:  # index: low[j] + r mod (high[j] - low[j] + 1), j = i mod len(low)
+            low, high = spec["low"], spec["high"]
+            out = np.empty(n, dtype=np.uint64)
+            for j in range(len(low)):
+                span = high[j] - low[j] + 1  # up to 2^64: then r mod span = r
+                part = r[j::len(low)]
+                if span <= U64:
+                    part = part % np.uint64(span)
+                # two's complement: the low bits of low + v are those of the value
+                out[j::len(low)] = part + np.uint64(low[j] & U64)
+        return out.astype(dtype.np_uint)
+    out = []
+    for i in range(n):
+        r = splitmix64(seed, i)
+        if kind == "bits":
+            v = r
+        elif kind == "sparse":
+            v = (_ONE[dtype.esize] if dtype.is_float else 1) if r % 1000000 < spec["density"] else 0
+        else:
+            j = i % len(spec["low"])
+            v = spec["low"][j] + r % (spec["high"][j] - spec["low"][j] + 1)
+        out.append(v & dtype.mask)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# XXH3-64, seed 0
+
+def xxh3_64(data):
+    """XXH3-64 with seed 0 of `data` (bytes-like) as an int."""
+    if _xxhash_module is not None:
+        return _xxhash_module.xxh3_64_intdigest(bytes(data))
+    return xxh3_64_pure(data)
+
+
+# Written from the XXH3 description in xxHash's doc/xxhash_spec.md (seed 0 and
+# the default secret only, which is all FORMAT.md uses).
+_P32_1, _P32_2, _P32_3 = 0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D
+_P64_1, _P64_2, _P64_3 = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
+_P64_4, _P64_5 = 0x85EBCA77C2B2AE63, 0x27D4EB2F165667C5
+_PMX1, _PMX2 = 0x165667919E3779F9, 0x9FB21C651E98DF25
+_SECRET = bytes.fromhex(  # the 192-byte default secret (kSecret)
+    "b8fe6c3923a44bbe7c01812cf721ad1cded46de9839097db7240a4a4b7b3671f"
+    "cb79e64eccc0e578825ad07dccff7221b8084674f743248ee03590e6813a264c"
+    "3c2852bb91c300cb88d0658b1b532ea371644897a20df94e3819ef46a9deacd8"
+    "a8fa763fe39c343ff9dcbbc7c70b4f1d8a51e04bcdb45931c89f7ec9d9787364"
+    "eac5ac8334d3ebc3c581a0fffa1363eb170ddd51b7f0da49d316552629d4689e"
+    "2b16be587d47a1fc8ff8b8d17ad031ce45cb3a8f95160428afd7fbcabb4b407e")
+_STRIPE = 64
+_STRIPES_PER_BLOCK = (len(_SECRET) - _STRIPE) // 8  # 16
+_BLOCK = _STRIPE * _STRIPES_PER_BLOCK  # 1024 bytes
+
+
+def _r64(b, o):
+    return struct.unpack_from("<Q", b, o)[0]
+
+
+def _r32(b, o):
+    return struct.unpack_from("<I", b, o)[0]
+
+
+def _fold64(a, b):
+    """The 128-bit product of a and b, its two halves xored."""
+    p = a * b
+    return (p ^ (p >> 64)) & U64
+
+
+def _xxh64_avalanche(h):
+    h = ((h ^ (h >> 33)) * _P64_2) & U64
+    h = ((h ^ (h >> 29)) * _P64_3) & U64
+    return h ^ (h >> 32)
+
+
+def _xxh3_avalanche(h):
+    h = ((h ^ (h >> 37)) * _PMX1) & U64
+    return h ^ (h >> 32)
+
+
+def _rotl64(x, r):
+    return ((x << r) | (x >> (64 - r))) & U64
+
+
+def _mix16(data, o, secret_o):
+    lo = _r64(data, o) ^ _r64(_SECRET, secret_o)
+    hi = _r64(data, o + 8) ^ _r64(_SECRET, secret_o + 8)
+    return _fold64(lo, hi)
+
+
+def xxh3_64_pure(data):
+    """XXH3-64 with seed 0, in pure Python (any length; slow on big inputs)."""
+    data = bytes(data)
+    n = len(data)
+    if n == 0:
+        return _xxh64_avalanche(_r64(_SECRET, 56) ^ _r64(_SECRET, 64))
+    if n <= 3:
+        combined = (data[0] << 16) | (data[n >> 1] << 24) | data[n - 1] | (n << 8)
+        return _xxh64_avalanche(combined ^ (_r32(_SECRET, 0) ^ _r32(_SECRET, 4)))
+    if n <= 8:
+        x = (_r32(data, n - 4) + (_r32(data, 0) << 32)) ^ (_r64(_SECRET, 8) ^ _r64(_SECRET, 16))
+        x ^= _rotl64(x, 49) ^ _rotl64(x, 24)  # rrmxmx
+        x = (x * _PMX2) & U64
+        x = ((x ^ ((x >> 35) + n)) * _PMX2) & U64
+        return x ^ (x >> 28)
+    if n <= 16:
+        lo = _r64(data, 0) ^ (_r64(_SECRET, 24) ^ _r64(_SECRET, 32))
+        hi = _r64(data, n - 8) ^ (_r64(_SECRET, 40) ^ _r64(_SECRET, 48))
+        lo_swapped = int.from_bytes(lo.to_bytes(8, "little"), "big")
+        return _xxh3_avalanche((n + lo_swapped + hi + _fold64(lo, hi)) & U64)
+    if n <= 128:
+        acc = n * _P64_1
+        # pairs of 16-byte blocks from both ends, innermost last
+        for k in range((n - 1) // 32, -1, -1):
+            acc += _mix16(data, 16 * k, 32 * k) + _mix16(data, n - 16 * (k + 1), 32 * k + 16)
+        return _xxh3_avalanche(acc & U64)
+    if n <= 240:
+        acc = n * _P64_1
+        for k in range(8):
+            acc += _mix16(data, 16 * k, 16 * k)
+        acc = _xxh3_avalanche(acc & U64)
+        for k in range(8, n // 16):
+            acc += _mix16(data, 16 * k, 16 * (k - 8) + 3)
+        acc += _mix16(data, n - 16, 136 - 17)
+        return _xxh3_avalanche(acc & U64)
+    return _xxh3_long(data)
+
+
+def _xxh3_long(data):
+    n = len(data)
+    acc = [_P32_3, _P64_1, _P64_2, _P64_3, _P64_4, _P32_2, _P64_5, _P32_1]
+    secret_lanes = [struct.unpack_from("<8Q", _SECRET, 8 * s) for s in range(_STRIPES_PER_BLOCK + 1)]
+
+    def accumulate(offset, key):
+        lanes = struct.unpack_from("<8Q", data, offset)
+        for i in range(8):
+            key_mixed = lanes[i] ^ key[i]
+            acc[i ^ 1] = (acc[i ^ 1] + lanes[i]) & U64
+            acc[i] = (acc[i] + (key_mixed & 0xFFFFFFFF) * (key_mixed >> 32)) & U64
+
+    scramble_key = struct.unpack_from("<8Q", _SECRET, len(_SECRET) - _STRIPE)
+    blocks = (n - 1) // _BLOCK
+    for b in range(blocks):
+        for s in range(_STRIPES_PER_BLOCK):
+            accumulate(b * _BLOCK + s * _STRIPE, secret_lanes[s])
+        for i in range(8):
+            a = acc[i]
+            acc[i] = ((a ^ (a >> 47) ^ scramble_key[i]) * _P32_1) & U64
+    stripes = ((n - 1) - blocks * _BLOCK) // _STRIPE
+    for s in range(stripes):
+        accumulate(blocks * _BLOCK + s * _STRIPE, secret_lanes[s])
+    accumulate(n - _STRIPE, struct.unpack_from("<8Q", _SECRET, len(_SECRET) - _STRIPE - 7))
+    result = n * _P64_1
+    for i in range(4):
+        result += _fold64(acc[2 * i] ^ _r64(_SECRET, 11 + 16 * i),
+                          acc[2 * i + 1] ^ _r64(_SECRET, 11 + 16 * i + 8))
+    return _xxh3_avalanche(result & U64)
+
+
+# ---------------------------------------------------------------------------
+# Tensors
+
+def prod(values):
+    p = 1
+    for v in values:
+        p *= v
+    return p
+
+
+def packed_strides(sizes):
+    strides, step = [], 1
+    for s in reversed(sizes):
+        strides.append(step)
+        step *= s
+    return strides[::-1]
+
+
+def calc_buffer_tensor_size(dtype, sizes, strides=None):
+    """DMLCalcBufferTensorSize: the minimum implied size in bytes (R-TD-10).
+    0 when a size is 0 (dmlref's convention; such a tensor is invalid)."""
+    if 0 in sizes:
+        return 0
+    if strides is None:
+        elements = prod(sizes)
+    else:
+        elements = sum((s - 1) * t for s, t in zip(sizes, strides)) + 1
+    return (elements * dtype.esize + 3) & ~3
+
+
+def unravel(index, sizes):
+    """The row-major coordinate of logical element number `index`."""
+    coord = []
+    for s in reversed(sizes):
+        coord.append(index % s)
+        index //= s
+    return tuple(reversed(coord))
+
+
+class Tensor:
+    """One tensor of a vector.
+
+    Attributes: ``name`` (DirectML field name), ``is_output``, ``dtype``
+    (a :class:`DType`), ``sizes`` (None only for an output of an eval case),
+    ``strides`` (None: packed), ``total_bytes`` (given or the default),
+    ``flags``, ``alignment``, ``generator`` (the validated object or None),
+    ``expected`` (None, or one entry per logical element: int bits, None for
+    "any value", or a tuple of bits for any_of) and ``xxh3`` (int or None)."""
+
+    def __init__(self, name, is_output):
+        self.name, self.is_output = name, is_output
+        self.dtype = self.sizes = self.strides = self.generator = None
+        self.expected = self.xxh3 = None
+        self.total_bytes = 0
+        self.total_bytes_given = False
+        self.flags = self.alignment = 0
+        self._data = None  # list of bits from "data", or None
+        self._bits = None  # cache: the logical elements (list or numpy array)
+        self._offsets = None
+        self._src = "?"
+
+    # -- shape and layout --------------------------------------------------
+    @property
+    def rank(self):
+        return len(self.sizes)
+
+    @property
+    def element_count(self):
+        return prod(self.sizes)
+
+    @property
+    def element_strides(self):
+        """Strides in elements: the given ones, or packed row-major."""
+        return list(self.strides) if self.strides is not None else packed_strides(self.sizes)
+
+    @property
+    def min_bytes(self):
+        return calc_buffer_tensor_size(self.dtype, self.sizes, self.strides)
+
+    def offsets(self):
+        """The element offset (in elements, not bytes) of every logical
+        element, in row-major order: Σ c[i]·strides[i]."""
+        if self._offsets is None:
+            strides = self.element_strides
+            if np is not None:
+                off = np.zeros((), dtype=np.uint64)
+                for s, t in zip(self.sizes, strides):
+                    off = (off[..., None] + np.arange(s, dtype=np.uint64) * np.uint64(t))
+                self._offsets = off.reshape(-1)
+            else:
+                off = [0]
+                for s, t in zip(self.sizes, strides):
+                    off = [o + c * t for o in off for c in range(s)]
+                self._offsets = off
+        return self._offsets
+
+    def _span_bytes(self):
+        """Bytes up to the end of the last-placed element (0 if none)."""
+        if self.element_count == 0:
+            return 0
+        last = sum((s - 1) * t for s, t in zip(self.sizes, self.element_strides))
+        return (last + 1) * self.dtype.esize
+
+    # -- elements ---------------------------------------------------------
+    @property
+    def has_data(self):
+        return self._data is not None or self.generator is not None
+
+    def bits(self):
+        """The logical input elements as bit patterns, row-major: a numpy
+        array of dtype.np_uint when numpy is available, else a list."""
+        if self._bits is None:
+            if self._data is not None:
+                bits = np.array(self._data, dtype=self.dtype.np_uint) if np is not None else self._data
+            elif self.generator is not None:
+                bits = generate(self.dtype, self.generator, self.element_count)
+            else:
+                raise VectorError("%s: %s has no data" % (self._src, self.name))
+            self._check_shared_addresses(bits)
+            self._bits = bits
+        return self._bits
+
+    def array(self):
+        """The logical elements as a numpy array of shape `sizes` holding the
+        bits (uint8/16/32/64).  Needs numpy."""
+        return np.asarray(self.bits(), dtype=self.dtype.np_uint).reshape(self.sizes)
+
+    def _check_shared_addresses(self, bits):
+        """FORMAT.md: elements that share an address must be equal, bit for
+        bit, since the layout can hold only one of them."""
+        if self.strides is None:
+            return
+        offsets = self.offsets()
+        if np is not None:
+            order = np.argsort(offsets, kind="stable")
+            off, val = np.asarray(offsets)[order], np.asarray(bits)[order]
+            bad = np.nonzero((off[1:] == off[:-1]) & (val[1:] != val[:-1]))[0]
+            if len(bad):
+                a, b = int(order[bad[0]]), int(order[bad[0] + 1])
+                self._shared_error(a, b, int(val[bad[0]]), int(val[bad[0] + 1]))
+            return
+        seen = {}
+        for i, (o, v) in enumerate(zip(offsets, bits)):
+            if o in seen and seen[o][1] != v:
+                self._shared_error(seen[o][0], i, seen[o][1], v)
+            seen.setdefault(o, (i, v))
+
+    def _shared_error(self, a, b, va, vb):
+        raise VectorError(
+            "%s: $.tensors.%s: elements %s and %s share an address but differ (%s, %s)"
+            % (self._src, self.name, list(unravel(a, self.sizes)), list(unravel(b, self.sizes)),
+               describe_bits(self.dtype, va), describe_bits(self.dtype, vb)))
+
+    # -- buffers ----------------------------------------------------------
+    def pack(self, elements):
+        """A buffer of total_bytes bytes holding the logical `elements` (bits,
+        or exact Python numbers) at their strided offsets, little-endian,
+        padding zero."""
+        dt = self.dtype
+        if len(elements) != self.element_count:
+            raise ValueError("%s: %d elements for sizes %s" % (self.name, len(elements), self.sizes))
+        if self._span_bytes() > self.total_bytes:
+            raise ValueError("%s: the elements span %d bytes, total_bytes is %d"
+                             % (self.name, self._span_bytes(), self.total_bytes))
+        if np is not None and isinstance(elements, np.ndarray) and elements.dtype.kind == "u":
+            bits = elements.reshape(-1).astype(dt.np_uint)
+        else:
+            bits = [_element_bits(dt, e) for e in elements]
+        if np is not None:
+            n_slots = -(-self.total_bytes // dt.esize)
+            buf = np.zeros(n_slots, dtype=dt.np_uint)
+            buf[np.asarray(self.offsets(), dtype=np.int64)] = np.asarray(bits, dtype=dt.np_uint)
+            return buf.tobytes()[: self.total_bytes]
+        buf = bytearray(self.total_bytes)
+        fmt = _STRUCT_UINT[dt.esize]
+        for o, v in zip(self.offsets(), bits):
+            struct.pack_into(fmt, buf, o * dt.esize, v)
+        return bytes(buf)
+
+    def buffer(self):
+        """The input's buffer (total_bytes long, padding zero)."""
+        return self.pack(self.bits())
+
+    def read(self, buffer):
+        """The logical elements (bits) stored in an output buffer laid out as
+        this tensor: numpy array or list, like bits()."""
+        dt = self.dtype
+        if len(buffer) < self._span_bytes():
+            raise ValueError("%s: buffer of %d bytes, the elements need %d"
+                             % (self.name, len(buffer), self._span_bytes()))
+        if np is not None:
+            usable = len(buffer) // dt.esize * dt.esize
+            flat = np.frombuffer(bytes(buffer[:usable]), dtype=dt.np_uint)
+            return flat[np.asarray(self.offsets(), dtype=np.int64)]
+        fmt = _STRUCT_UINT[dt.esize]
+        return [struct.unpack_from(fmt, buffer, o * dt.esize)[0] for o in self.offsets()]
+
+    def digest(self, bits):
+        """XXH3-64 of logical elements (bits), little-endian, row-major."""
+        if np is not None:
+            return xxh3_64(np.asarray(bits, dtype=self.dtype.np_uint).tobytes())
+        fmt = "<%d%s" % (len(bits), _STRUCT_UINT[self.dtype.esize][1])
+        return xxh3_64(struct.pack(fmt, *bits))
+
+    def __repr__(self):
+        return "<Tensor %s %s sizes=%s strides=%s>" % (self.name, self.dtype, self.sizes, self.strides)
+
+
+class Mismatch:
+    """Where outputs differ from a vector's expectations.
+
+    ``output`` (tensor name), ``element`` (logical row-major position, or None
+    when only the digest or the buffer size is wrong), ``coordinate``,
+    ``expected`` (bits, or a tuple of bits for any_of), ``got`` (bits),
+    ``wrong_elements`` (in that output) and ``message``."""
+
+    def __init__(self, output, message, element=None, coordinate=None, expected=None,
+                 got=None, wrong_elements=0):
+        self.output, self.message, self.element = output, message, element
+        self.coordinate, self.expected, self.got = coordinate, expected, got
+        self.wrong_elements = wrong_elements
+
+    def __str__(self):
+        return self.message
+
+    def __repr__(self):
+        return "<Mismatch %s>" % self.message
+
+
+# ---------------------------------------------------------------------------
+# Vectors
+
+# operator -> (inputs, outputs, attribute names)
+OPERATORS = {
+    "GATHER_ELEMENTS": (("InputTensor", "IndicesTensor"), ("OutputTensor",), ("Axis",)),
+    "SCATTER_ELEMENTS": (("InputTensor", "IndicesTensor", "UpdatesTensor"), ("OutputTensor",),
+                         ("Axis",)),
+    "GATHER_ND": (("InputTensor", "IndicesTensor"), ("OutputTensor",),
+                  ("InputDimensionCount", "IndicesDimensionCount")),
+    "GATHER_ND1": (("InputTensor", "IndicesTensor"), ("OutputTensor",),
+                   ("InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount")),
+    "NONZERO_COORDINATES": (("InputTensor",), ("OutputCountTensor", "OutputCoordinatesTensor"), ()),
+}
+OPERATOR_ALIASES = {"SCATTER": "SCATTER_ELEMENTS"}
+
+FEATURE_LEVELS = ("1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2",
+                  "6_0", "6_1", "6_2", "6_3", "6_4")
+LATEST_FEATURE_LEVEL = "6_4"
+
+# The dmlref_status names of include/dmlref.h that a case may expect.
+STATUSES = (
+    "DMLREF_ERROR_INVALID_ARGUMENT", "DMLREF_ERROR_UNSUPPORTED_OPERATOR",
+    "DMLREF_ERROR_UNSUPPORTED_DATA_TYPE", "DMLREF_ERROR_UNSUPPORTED_DIMENSION_COUNT",
+    "DMLREF_ERROR_UNSUPPORTED_LAYOUT", "DMLREF_ERROR_INVALID_SIZES",
+    "DMLREF_ERROR_INVALID_TOTAL_SIZE", "DMLREF_ERROR_TENSOR_TOO_LARGE",
+    "DMLREF_ERROR_INVALID_FLAGS", "DMLREF_ERROR_INVALID_ALIGNMENT",
+    "DMLREF_ERROR_OUTPUT_ALIASING", "DMLREF_ERROR_DIMENSION_COUNT_MISMATCH",
+    "DMLREF_ERROR_DATA_TYPE_MISMATCH", "DMLREF_ERROR_SIZE_MISMATCH",
+    "DMLREF_ERROR_INVALID_ATTRIBUTE", "DMLREF_ERROR_BINDING_COUNT",
+    "DMLREF_ERROR_BINDING_MISSING", "DMLREF_ERROR_BINDING_TOO_SMALL",
+    "DMLREF_ERROR_BINDING_OVERLAP", "DMLREF_ERROR_BINDING_MISALIGNED",
+    "DMLREF_ERROR_INDEX_OUT_OF_RANGE", "DMLREF_ERROR_OUT_OF_MEMORY")
+_RULE_RE = re.compile(r"(R-(TD|IX|GE|SC|GN|NZ)-[1-9][0-9]*|D[1-9][0-9]*)?\Z")
+_NAME_RE = re.compile(r"[a-z0-9_\-./]{1,200}\Z")
+
+_TOP_KEYS = {"format", "name", "operator", "feature_level", "min_feature_level", "attributes",
+             "tensors", "oob", "expect_error", "notes"}
+_TENSOR_KEYS = {"dtype", "sizes", "strides", "total_bytes", "flags", "alignment", "data",
+                "generator", "expected", "xxh3"}
+_XXH3_RE = re.compile(r"[0-9a-f]{16}\Z")
+
+
+class Vector:
+    """One golden vector.
+
+    Attributes: ``source`` (file name for messages), ``name``, ``operator``
+    (canonical: SCATTER reads as SCATTER_ELEMENTS), ``feature_level`` and
+    ``min_feature_level`` ("3_0" style; the latter may be None),
+    ``attributes`` (dict of ints), ``oob`` ("error" or "clamp"),
+    ``expect_error`` (None or {"status": ..., "rule": ...}), ``notes``,
+    ``tensors`` (dict by field name, inputs then outputs), ``inputs`` and
+    ``outputs`` (lists of :class:`Tensor` in binding order)."""
+
+    def input_buffers(self):
+        """Each input's buffer (bytes, total_bytes long), in binding order."""
+        return [t.buffer() for t in self.inputs]
+
+    def check_outputs(self, buffers):
+        """Compares output buffers (binding order, each laid out as the
+        vector's output tensor) with the expectations: elements bit for bit
+        (null: any value; any_of: one of the patterns) and digests.  Returns
+        None when they agree, else a :class:`Mismatch` for the first output
+        that differs (the first wrong element in row-major order)."""
+        if self.expect_error is not None:
+            raise ValueError("%s expects an error (%s); there are no outputs to check"
+                             % (self.name, self.expect_error["status"]))
+        if len(buffers) != len(self.outputs):
+            raise ValueError("%s: %d output buffers for %d outputs"
+                             % (self.name, len(buffers), len(self.outputs)))
+        for tensor, buf in zip(self.outputs, buffers):
+            problem = _check_output(tensor, buf)
+            if problem is not None:
+                return problem
+        return None
+
+    def __repr__(self):
+        return "<Vector %s>" % self.name
+
+
+def _check_output(t, buf):
+    dt = t.dtype
+    if t.expected is None and t.xxh3 is None:
+        raise ValueError("%s has neither expected nor xxh3" % t.name)
+    if len(buf) < t.total_bytes:
+        return Mismatch(t.name, "%s: buffer of %d bytes, TotalTensorSizeInBytes is %d"
+                        % (t.name, len(buf), t.total_bytes))
+    got = t.read(buf)
+    if t.expected is not None:
+        wrong = _wrong_elements(t, got)
+        if wrong:
+            i = wrong[0]
+            exp, g = t.expected[i], int(got[i])
+            coord = unravel(i, t.sizes)
+            if isinstance(exp, tuple):
+                want = "any of {%s}" % ", ".join(describe_bits(dt, e) for e in exp)
+            else:
+                want = describe_bits(dt, exp)
+            msg = "%s[%s] (element %d): expected %s, got %s; %d wrong element%s" % (
+                t.name, ", ".join(map(str, coord)), i, want, describe_bits(dt, g),
+                len(wrong), "" if len(wrong) == 1 else "s")
+            return Mismatch(t.name, msg, i, coord, exp, g, len(wrong))
+    if t.xxh3 is not None:
+        digest = t.digest(got)
+        if digest != t.xxh3:
+            return Mismatch(t.name, "%s: xxh3 of the elements is %016x, expected %016x"
+                            % (t.name, digest, t.xxh3))
+    return None
+
+
+def _wrong_elements(t, got):
+    """Positions (row-major) of the elements of `got` that break t.expected."""
+    exp = t.expected
+    if np is not None:
+        exact = np.array([e if isinstance(e, int) else 0 for e in exp], dtype=t.dtype.np_uint)
+        is_exact = np.array([isinstance(e, int) for e in exp], dtype=bool)
+        wrong = set(np.nonzero(is_exact & (np.asarray(got) != exact))[0].tolist())
+        wrong.update(i for i, e in enumerate(exp) if isinstance(e, tuple) and int(got[i]) not in e)
+        return sorted(wrong)
+    return [i for i, e in enumerate(exp)
+            if (isinstance(e, int) and got[i] != e) or (isinstance(e, tuple) and got[i] not in e)]
+
+
+# -- loading -----------------------------------------------------------------
+
+def load(path, case=False):
+    """Reads and checks a vector file.  case=True reads a case meant for
+    `dmlref eval`: outputs may lack expected, xxh3 and sizes."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    return loads(raw, source=str(path), case=case)
+
+
+def loads(text, source="<string>", case=False):
+    """Parses and checks a vector from JSON text (str or UTF-8 bytes)."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise VectorError("%s: not UTF-8: %s" % (source, e)) from None
+    try:
+        doc = parse_json(text)
+    except VectorError as e:
+        raise VectorError("%s: %s" % (source, e)) from None
+    except ValueError as e:  # json.JSONDecodeError
+        raise VectorError("%s: not JSON: %s" % (source, e)) from None
+    return _Reader(source, case).vector(doc)
+
+
+class _Reader:
+    def __init__(self, source, case):
+        self.source, self.case = source, case
+
+    def fail(self, path, message):
+        raise VectorError("%s: %s: %s" % (self.source, path, message))
+
+    def obj(self, x, path, allowed, required=()):
+        if not isinstance(x, dict):
+            self.fail(path, "expected an object, got %s" % _show(x))
+        for key in x:
+            if key not in allowed:
+                self.fail(path, "unknown key %s" % json.dumps(key))
+        for key in required:
+            if key not in x:
+                self.fail(path, "missing key %s" % json.dumps(key))
+        return x
+
+    def uint(self, x, path, limit):
+        if not _is_int(x):
+            self.fail(path, "expected an integer, got %s" % _show(x))
+        if not 0 <= x <= limit:
+            self.fail(path, "%d is outside 0..%d" % (x, limit))
+        return int(x)
+
+    def string(self, x, path):
+        if not isinstance(x, str):
+            self.fail(path, "expected a string, got %s" % _show(x))
+        return x
+
+    def vector(self, doc):
+        v = Vector()
+        v.source = self.source
+        # The format first: a later version may have keys this reader lacks.
+        if isinstance(doc, dict) and "format" in doc and doc["format"] != FORMAT:
+            self.fail("$.format", "unknown format %s (this reader knows %s)"
+                      % (_show(doc["format"]), FORMAT))
+        self.obj(doc, "$", _TOP_KEYS, ("format", "name", "operator", "tensors"))
+        v.name = self.string(doc["name"], "$.name")
+        if not _NAME_RE.match(v.name):
+            self.fail("$.name", "%s: 1 to 200 characters of a-z 0-9 _ - . /" % json.dumps(v.name))
+        v.operator_as_written = self.string(doc["operator"], "$.operator")
+        v.operator = OPERATOR_ALIASES.get(v.operator_as_written, v.operator_as_written)
+        if v.operator not in OPERATORS:
+            self.fail("$.operator", "unknown operator %s" % json.dumps(v.operator_as_written))
+        v.feature_level = self.level(doc.get("feature_level", LATEST_FEATURE_LEVEL), "$.feature_level")
+        v.min_feature_level = None
+        if "min_feature_level" in doc:
+            v.min_feature_level = self.level(doc["min_feature_level"], "$.min_feature_level")
+        v.oob = self.string(doc.get("oob", "error"), "$.oob")
+        if v.oob not in ("error", "clamp"):
+            self.fail("$.oob", "%s is neither \"error\" nor \"clamp\"" % json.dumps(v.oob))
+        v.notes = self.string(doc["notes"], "$.notes") if "notes" in doc else None
+        v.expect_error = None
+        if "expect_error" in doc:
+            e = self.obj(doc["expect_error"], "$.expect_error", {"status", "rule"}, ("status", "rule"))
+            if self.string(e["status"], "$.expect_error.status") not in STATUSES:
+                self.fail("$.expect_error.status", "unknown status %s" % json.dumps(e["status"]))
+            if not _RULE_RE.match(self.string(e["rule"], "$.expect_error.rule")):
+                self.fail("$.expect_error.rule", "%s is not a rule id" % json.dumps(e["rule"]))
+            v.expect_error = dict(e)
+
+        inputs, outputs, attr_names = OPERATORS[v.operator]
+        attrs = doc.get("attributes", {})
+        self.obj(attrs, "$.attributes", attr_names, attr_names)
+        v.attributes = {k: self.uint(attrs[k], "$.attributes." + k, 0xFFFFFFFF) for k in attr_names}
+
+        tensors = self.obj(doc["tensors"], "$.tensors", inputs + outputs, inputs + outputs)
+        v.tensors = {}
+        for name in inputs + outputs:
+            v.tensors[name] = self.tensor(tensors[name], name, name in outputs, v)
+        v.inputs = [v.tensors[n] for n in inputs]
+        v.outputs = [v.tensors[n] for n in outputs]
+        return v
+
+    def level(self, x, path):
+        if self.string(x, path) not in FEATURE_LEVELS:
+            self.fail(path, "unknown feature level %s" % json.dumps(x))
+        return x
+
+    def tensor(self, x, name, is_output, v):
+        path = "$.tensors." + name
+        t = Tensor(name, is_output)
+        t._src = self.source
+        required = ("dtype",) if (is_output and self.case) else ("dtype", "sizes")
+        self.obj(x, path, _TENSOR_KEYS, required)
+        t.dtype = DTYPES.get(self.string(x["dtype"], path + ".dtype"))
+        if t.dtype is None:
+            self.fail(path + ".dtype", "unknown dtype %s" % json.dumps(x["dtype"]))
+        if "sizes" in x:
+            t.sizes = self.dims(x["sizes"], path + ".sizes", None)
+        if x.get("strides") is not None:
+            if t.sizes is None:
+                self.fail(path + ".strides", "strides without sizes")
+            t.strides = self.dims(x["strides"], path + ".strides", len(t.sizes))
+        t.flags = self.uint(x.get("flags", 0), path + ".flags", 0xFFFFFFFF)
+        t.alignment = self.uint(x.get("alignment", 0), path + ".alignment", 0xFFFFFFFF)
+        if "total_bytes" in x:
+            t.total_bytes = self.uint(x["total_bytes"], path + ".total_bytes", U64)
+            t.total_bytes_given = True
+        elif t.sizes is not None:
+            t.total_bytes = t.min_bytes
+
+        if is_output:
+            for key in ("data", "generator"):
+                if key in x:
+                    self.fail(path, "an output has no %s" % json.dumps(key))
+            if v.expect_error is not None:
+                for key in ("expected", "xxh3"):
+                    if key in x:
+                        self.fail(path + "." + key, "a case with expect_error has no %s" % key)
+            elif not self.case and "expected" not in x and "xxh3" not in x:
+                self.fail(path, "an output needs expected, xxh3 or both")
+            if ("expected" in x or "xxh3" in x) and t.sizes is None:
+                self.fail(path, "expected or xxh3 without sizes")
+            if "expected" in x:
+                t.expected = self.expected(x["expected"], path + ".expected", t)
+            if "xxh3" in x:
+                s = self.string(x["xxh3"], path + ".xxh3")
+                if not _XXH3_RE.match(s):
+                    self.fail(path + ".xxh3", "%s is not 16 lower-case hex digits" % json.dumps(s))
+                t.xxh3 = int(s, 16)
+                if t.expected is not None:
+                    if any(not isinstance(e, int) for e in t.expected):
+                        self.fail(path + ".xxh3", "given for an output with null or any_of elements")
+                    if t.digest(t.expected) != t.xxh3:
+                        self.fail(path + ".xxh3", "%s is not the digest of expected (%016x)"
+                                  % (s, t.digest(t.expected)))
+            return t
+
+        for key in ("expected", "xxh3"):
+            if key in x:
+                self.fail(path, "an input has no %s" % json.dumps(key))
+        if "data" in x and "generator" in x:
+            self.fail(path, "both data and generator")
+        if "data" not in x and "generator" not in x and v.expect_error is None:
+            self.fail(path, "an input needs data or generator")
+        if "data" in x:
+            data = x["data"]
+            if not isinstance(data, list):
+                self.fail(path + ".data", "expected an array")
+            if len(data) != t.element_count:
+                self.fail(path + ".data", "%d elements for sizes %s (%d)"
+                          % (len(data), t.sizes, t.element_count))
+            t._data = [self.element(t.dtype, e, "%s.data[%d]" % (path, i)) for i, e in enumerate(data)]
+            t.bits()  # refuses elements that share an address and differ
+        if "generator" in x:
+            t.generator = self.generator(x["generator"], path + ".generator", t, v)
+        return t
+
+    def dims(self, x, path, count):
+        if not isinstance(x, list):
+            self.fail(path, "expected an array")
+        if count is None and not 1 <= len(x) <= 8:
+            self.fail(path, "%d entries (1 to 8)" % len(x))
+        if count is not None and len(x) != count:
+            self.fail(path, "%d entries, sizes has %d" % (len(x), count))
+        return [self.uint(e, "%s[%d]" % (path, i), 0xFFFFFFFF) for i, e in enumerate(x)]
+
+    def element(self, dtype, e, path):
+        try:
+            return decode_element(dtype, e)
+        except VectorError as err:
+            self.fail(path, str(err))
+
+    def expected(self, x, path, t):
+        if not isinstance(x, list):
+            self.fail(path, "expected an array")
+        if len(x) != t.element_count:
+            self.fail(path, "%d elements for sizes %s (%d)" % (len(x), t.sizes, t.element_count))
+        out = []
+        for i, e in enumerate(x):
+            p = "%s[%d]" % (path, i)
+            if e is None:
+                out.append(None)
+            elif isinstance(e, dict):
+                self.obj(e, p, {"any_of"}, ("any_of",))
+                alts = e["any_of"]
+                if not isinstance(alts, list) or not alts:
+                    self.fail(p + ".any_of", "expected a non-empty array")
+                out.append(tuple(self.element(t.dtype, a, "%s.any_of[%d]" % (p, j))
+                                 for j, a in enumerate(alts)))
+            else:
+                out.append(self.element(t.dtype, e, p))
+        return out
+
+    def generator(self, x, path, t, v):
+        kind = self.obj(x, path, {"kind", "seed", "low", "high", "density"}, ("kind", "seed")).get("kind")
+        keys = {"bits": {"kind", "seed"}, "index": {"kind", "seed", "low", "high"},
+                "sparse": {"kind", "seed", "density"}}.get(kind)
+        if keys is None:
+            self.fail(path + ".kind", "unknown generator %s" % _show(kind))
+        self.obj(x, path, keys, keys)
+        spec = {"kind": kind, "seed": self.int64(x["seed"], path + ".seed", 0, U64)}
+        if kind == "sparse":
+            spec["density"] = self.uint(x["density"], path + ".density", 1000000)
+        if kind == "index":
+            if t.dtype.is_float:
+                self.fail(path, "an index generator needs an integer dtype, not %s" % t.dtype.name)
+            for key in ("low", "high"):
+                if not isinstance(x[key], list) or not x[key]:
+                    self.fail(path + "." + key, "expected a non-empty array")
+                spec[key] = [self.int64(e, "%s.%s[%d]" % (path, key, i), t.dtype.min, t.dtype.max)
+                             for i, e in enumerate(x[key])]
+            if len(spec["low"]) != len(spec["high"]):
+                self.fail(path, "low and high differ in length")
+            # one entry per tuple coordinate for GatherND's indices, else one
+            nd_indices = v.operator in ("GATHER_ND", "GATHER_ND1") and t.name == "IndicesTensor"
+            want = t.sizes[-1] if nd_indices else 1
+            if len(spec["low"]) != want:
+                self.fail(path + ".low", "%d entries, expected %d" % (len(spec["low"]), want))
+            for j, (lo, hi) in enumerate(zip(spec["low"], spec["high"])):
+                if lo > hi:
+                    self.fail("%s.low[%d]" % (path, j), "low %d > high %d" % (lo, hi))
+        return spec
+
+    def int64(self, x, path, lo, hi):
+        try:
+            value = _int64_like(x)
+        except VectorError as e:
+            self.fail(path, str(e))
+        if not lo <= value <= hi:
+            self.fail(path, "%d is outside %d..%d" % (value, lo, hi))
+        return value
+
+
+# ---------------------------------------------------------------------------
+# Suites
+
+def read_manifest(folder):
+    """{relative path: digest} from folder/MANIFEST; VectorError if malformed."""
+    entries, previous = {}, None
+    path = os.path.join(folder, "MANIFEST")
+    with open(path, "rb") as f:
+        lines = f.read().decode("utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, 1):
+        m = re.match(r"([0-9a-f]{16})  (\S.*)\Z", line)
+        if not m:
+            raise VectorError("%s:%d: not '<16 hex digits>  <path>'" % (path, number))
+        if previous is not None and m.group(2) <= previous:
+            raise VectorError("%s:%d: not sorted by path (or a duplicate)" % (path, number))
+        previous = m.group(2)
+        entries[m.group(2)] = int(m.group(1), 16)
+    return entries
+
+
+def check_manifest(folder):
+    """Problems (strings) with folder/MANIFEST: digests, and listed files
+    against the *.json files present.  [] when it agrees."""
+    listed = read_manifest(folder)
+    present = set()
+    for root, _, files in os.walk(folder):
+        for name in files:
+            if name.endswith(".json"):
+                present.add(os.path.relpath(os.path.join(root, name), folder).replace(os.sep, "/"))
+    problems = ["%s: not in MANIFEST" % p for p in sorted(present - set(listed))]
+    for rel, digest in sorted(listed.items()):
+        if rel not in present:
+            problems.append("%s: listed in MANIFEST but missing" % rel)
+            continue
+        with open(os.path.join(folder, rel), "rb") as f:
+            actual = xxh3_64(f.read())
+        if actual != digest:
+            problems.append("%s: xxh3 %016x, MANIFEST says %016x" % (rel, actual, digest))
+    return problems
+
+
+def write_manifest(folder):
+    """Writes folder/MANIFEST for the *.json files under folder."""
+    lines = []
+    for root, _, files in os.walk(folder):
+        for name in files:
+            if name.endswith(".json"):
+                full = os.path.join(root, name)
+                with open(full, "rb") as f:
+                    digest = xxh3_64(f.read())
+                lines.append((os.path.relpath(full, folder).replace(os.sep, "/"), digest))
+    with open(os.path.join(folder, "MANIFEST"), "w") as f:
+        for rel, digest in sorted(lines):
+            f.write("%016x  %s\n" % (digest, rel))
+
+
+# ---------------------------------------------------------------------------
+# Self-test and command line
+
+def selftest(verbose=False):
+    """Checks the pure-Python paths against the fast ones; returns the number
+    of failures (printed)."""
+    import random
+    rng = random.Random(1234)
+    failures = []
+
+    def expect(cond, what):
+        if not cond:
+            failures.append(what)
+
+    # Published XXH3-64 values (seed 0) that do not depend on the xxhash module.
+    expect(xxh3_64_pure(b"") == 0x2D06800538D394C2, "xxh3 of the empty input")
+    if _xxhash_module is None:
+        print("selftest: xxhash module missing; XXH3 compared on the empty input only")
+    else:
+        lengths = list(range(0, 301)) + [1023, 1024, 1025, 2048, 2049, 3000, 4096, 5000, 10007]
+        for n in lengths:
+            for _ in range(3 if n <= 300 else 1):
+                data = bytes(rng.getrandbits(8) for _ in range(n))
+                expect(xxh3_64_pure(data) == _xxhash_module.xxh3_64_intdigest(data),
+                       "xxh3 of %d random bytes" % n)
+    # Generators and layouts: numpy and pure paths must agree bit for bit.
+    if np is not None:
+        for dt in DTYPES.values():
+            specs = [{"kind": "bits", "seed": rng.getrandbits(64)},
+                     {"kind": "sparse", "seed": 7, "density": 300000}]
+            if not dt.is_float:
+                specs.append({"kind": "index", "seed": 3, "low": [dt.min, dt.min + 1],
+                              "high": [dt.max, dt.min + 5]})
+            for spec in specs:
+                a = generate(dt, spec, 1001, use_numpy=True).tolist()
+                b = generate(dt, spec, 1001, use_numpy=False)
+                expect(a == b, "generator %s %s: numpy and pure differ" % (spec["kind"], dt.name))
+    expect(splitmix64(0, 0) == 0xE220A8397B1DCDAF, "SplitMix64(seed 0) first output")
+    # Float16 decoding: exact values pass, inexact ones are refused.
+    f16 = DTYPES["FLOAT16"]
+    expect(decode_element(f16, _parse_int("-0")) == 0x8000, "-0 as FLOAT16")
+    expect(decode_element(f16, _Float("65504.0")) == 0x7BFF, "65504 as FLOAT16")
+    expect(decode_element(f16, _Float("5.960464477539063e-08")) == 0x0001, "smallest subnormal")
+    for bad in ("0.1", "65520.0", "1e-9"):
+        try:
+            decode_element(f16, _Float(bad))
+            failures.append("%s accepted as FLOAT16" % bad)
+        except VectorError:
+            pass
+    for f in failures:
+        print("selftest: FAILED: " + f)
+    if verbose or not failures:
+        print("selftest: %d failure(s)" % len(failures))
+    return len(failures)
+
+
+def main(argv):
+    usage = ("usage: dmlref_vectors.py check VECTOR.json OUTPUT.bin... | "
+             "inputs VECTOR.json DIR | selftest")
+    if len(argv) >= 2 and argv[1] == "selftest":
+        return 1 if selftest() else 0
+    if len(argv) >= 3 and argv[1] == "check":
+        v = load(argv[2])
+        buffers = []
+        for p in argv[3:]:
+            with open(p, "rb") as f:
+                buffers.append(f.read())
+        problem = v.check_outputs(buffers)
+        print("%s: %s" % (v.name, problem if problem else "outputs agree"))
+        return 1 if problem else 0
+    if len(argv) == 4 and argv[1] == "inputs":
+        v = load(argv[2])
+        os.makedirs(argv[3], exist_ok=True)
+        for t in v.inputs:
+            with open(os.path.join(argv[3], t.name + ".bin"), "wb") as f:
+                f.write(t.buffer())
+        return 0
+    print(usage, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv))
+    except (VectorError, OSError) as e:
+        print("dmlref_vectors: %s" % e, file=sys.stderr)
+        sys.exit(1)

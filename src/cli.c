@@ -1,0 +1,473 @@
+/*
+ * cli.c - the dmlref command: a thin client of the library.
+ *
+ *   dmlref eval CASE.json [-o OUT.json] [--threads N]
+ *   dmlref verify [--threads N] PATH...
+ *   dmlref gen [--out DIR] [--seed N] [--profile NAME] [--threads N]
+ *   dmlref --version | help [COMMAND]
+ *
+ * Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage.
+ */
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <xxhash.h>
+
+static const char *const k_help_eval =
+    "usage: dmlref eval CASE.json [-o OUT.json] [--threads N]\n"
+    "\n"
+    "Fills in a case's expected outputs with the reference: reads CASE.json (a\n"
+    "vector whose outputs lack \"expected\" and may lack \"sizes\"), validates it,\n"
+    "computes it and writes the complete vector to OUT.json (default: standard\n"
+    "output). A case with \"expect_error\" is checked to be refused exactly so.\n"
+    "Exit 0, or 2 for a case that is malformed or invalid (the message names the\n"
+    "file and the JSON path), 1 when an expect_error case is not refused as it says.\n";
+
+static const char *const k_help_verify =
+    "usage: dmlref verify [--threads N] PATH...\n"
+    "\n"
+    "Recomputes every vector under each PATH (files, or folders searched for\n"
+    "*.json) with the reference and compares: expected elements bit for bit,\n"
+    "digests, min_feature_level, expected errors. A folder holding a MANIFEST is\n"
+    "a suite: its listed files are verified, every digest is checked, and a\n"
+    "vector missing from the list is a failure. Prints each failure and ends with\n"
+    "\"N passed, N failed, N skipped\". Exit 0, 1 if a vector failed, 2 if one\n"
+    "could not be read.\n";
+
+static const char *const k_help_gen =
+    "usage: dmlref gen [--out DIR] [--seed N] [--profile NAME] [--threads N]\n"
+    "\n"
+    "Writes a whole golden suite to DIR (default: vectors): one vector per case,\n"
+    "DIR/MANIFEST and DIR/README.md (the coverage table). The output is the same,\n"
+    "byte for byte, for the same seed and profile, on any thread count.\n"
+    "Profiles: default (the committed suite).\n";
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: dmlref COMMAND [ARGS]\n"
+               "\n"
+               "  eval CASE.json [-o OUT.json]   fill in the expected outputs of one case\n"
+               "  verify PATH...                 recompute every vector under PATH, compare\n"
+               "  gen [--out DIR] [--seed N]     write the golden suite\n"
+               "  --version                      print the version\n"
+               "  help [COMMAND]                 this text, or a command's\n"
+               "\n"
+               "Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage error.\n");
+}
+
+static int usage_error(const char *message)
+{
+    fprintf(stderr, "dmlref: %s (dmlref help)\n", message);
+    return EXIT_USAGE;
+}
+
+static int exit_for(dmlref_status status)
+{
+    return status == DMLREF_OK         ? EXIT_OK
+           : status == DMLREF_ERROR_MISMATCH ? EXIT_DIFFERENCE
+                                              : EXIT_BAD_INPUT;
+}
+
+static int parse_count(const char *text, uint64_t max, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    if (!text || !*text || *text == '-')
+        return 0;
+    errno = 0;
+    v = strtoull(text, &end, 10);
+    if (errno || *end || v > max)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+static int make_parents(const char *path)
+{
+    char *copy = malloc(strlen(path) + 1), *p;
+    if (!copy)
+        return 0;
+    strcpy(copy, path);
+    for (p = copy + 1; *p; ++p) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "dmlref: %s: cannot create: %s\n", copy, strerror(errno));
+            free(copy);
+            return 0;
+        }
+        *p = '/';
+    }
+    free(copy);
+    return 1;
+}
+
+int write_file(const char *path, const char *data, size_t length)
+{
+    FILE *f;
+    if (!make_parents(path))
+        return 0;
+    f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, length, f) != length || fclose(f) != 0) {
+        fprintf(stderr, "dmlref: %s: cannot write: %s\n", path, strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+uint64_t file_digest(const char *path, int *ok)
+{
+    FILE *f = fopen(path, "rb");
+    XXH3_state_t *state = XXH3_createState();
+    unsigned char chunk[65536];
+    size_t got;
+    uint64_t digest = 0;
+    *ok = 0;
+    if (!f || !state) {
+        if (f)
+            fclose(f);
+        XXH3_freeState(state);
+        return 0;
+    }
+    XXH3_64bits_reset(state);
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        XXH3_64bits_update(state, chunk, got);
+    *ok = !ferror(f);
+    fclose(f);
+    digest = XXH3_64bits_digest(state);
+    XXH3_freeState(state);
+    return digest;
+}
+
+/* A growing list of paths. */
+typedef struct path_list {
+    char **items;
+    size_t count, capacity;
+} path_list;
+
+static int list_add(path_list *l, const char *path)
+{
+    char *copy;
+    if (l->count == l->capacity) {
+        size_t capacity = l->capacity ? 2 * l->capacity : 64;
+        char **grown = realloc(l->items, capacity * sizeof *grown);
+        if (!grown)
+            return 0;
+        l->items = grown;
+        l->capacity = capacity;
+    }
+    if (!(copy = malloc(strlen(path) + 1)))
+        return 0;
+    strcpy(copy, path);
+    l->items[l->count++] = copy;
+    return 1;
+}
+
+static void list_free(path_list *l)
+{
+    size_t i;
+    for (i = 0; i < l->count; ++i)
+        free(l->items[i]);
+    free(l->items);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Every *.json file below dir (recursively), relative to `root`; schema.json
+   at the top of a suite is the format's schema, not a vector. */
+static int find_vectors(const char *dir, size_t root_length, path_list *out)
+{
+    DIR *d = opendir(dir);
+    struct dirent *entry;
+    if (!d) {
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", dir, strerror(errno));
+        return 0;
+    }
+    while ((entry = readdir(d)) != NULL) {
+        char path[4096];
+        struct stat st;
+        if (entry->d_name[0] == '.')
+            continue;
+        if (snprintf(path, sizeof path, "%s/%s", dir, entry->d_name) >= (int)sizeof path ||
+            stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (!find_vectors(path, root_length, out)) {
+                closedir(d);
+                return 0;
+            }
+        } else if (ends_with(entry->d_name, ".json") &&
+                   strcmp(path + root_length, "schema.json") != 0) {
+            if (!list_add(out, path)) {
+                closedir(d);
+                return 0;
+            }
+        }
+    }
+    closedir(d);
+    return 1;
+}
+
+/* ---- eval ------------------------------------------------------------------ */
+
+static int command_eval(int argc, char **argv)
+{
+    const char *input = NULL, *output = NULL;
+    uint64_t threads = 0;
+    dmlref_vector_read_options options = {DMLREF_VECTOR_READ_CASE, 0};
+    dmlref_vector *v;
+    dmlref_error err;
+    dmlref_status status;
+    char *text;
+    size_t length;
+    int i, code = EXIT_OK;
+
+    for (i = 0; i < argc; ++i) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            output = argv[++i];
+        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            if (!parse_count(argv[++i], DMLREF_MAX_THREADS, &threads))
+                return usage_error("--threads takes a number from 0 to 1024");
+        } else if (argv[i][0] == '-' && argv[i][1])
+            return usage_error("eval: unknown option");
+        else if (!input)
+            input = argv[i];
+        else
+            return usage_error("eval takes one case");
+    }
+    if (!input)
+        return usage_error("eval needs a case file");
+
+    status = dmlref_vector_load(input, &options, &v, &err);
+    if (status != DMLREF_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return exit_for(status == DMLREF_ERROR_MISMATCH ? DMLREF_ERROR_VECTOR_SCHEMA : status);
+    }
+    status = dmlref_vector_eval(v, (uint32_t)threads, &err);
+    if (status == DMLREF_OK)
+        status = dmlref_vector_write(v, &text, &length, &err);
+    if (status != DMLREF_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        dmlref_vector_free(v);
+        return exit_for(status);
+    }
+    if (output) {
+        if (!write_file(output, text, length))
+            code = EXIT_BAD_INPUT;
+    } else if (fwrite(text, 1, length, stdout) != length) {
+        code = EXIT_BAD_INPUT;
+    }
+    free(text);
+    dmlref_vector_free(v);
+    return code;
+}
+
+/* ---- verify ------------------------------------------------------------------ */
+
+typedef struct tally {
+    unsigned long passed, failed, skipped;
+    int bad_input;
+} tally;
+
+static void verify_file(const char *path, uint32_t threads, tally *t)
+{
+    dmlref_vector *v;
+    dmlref_error err;
+    dmlref_status status = dmlref_vector_load(path, NULL, &v, &err);
+    if (status == DMLREF_OK) {
+        status = dmlref_vector_verify(v, threads, &err);
+        dmlref_vector_free(v);
+    } else {
+        t->bad_input = 1;
+    }
+    if (status == DMLREF_OK) {
+        ++t->passed;
+        return;
+    }
+    ++t->failed;
+    fprintf(stderr, "FAIL %s\n", err.message);
+}
+
+/* A suite folder: its MANIFEST names every vector with the digest of its
+   bytes; verifies the listed files and reports unlisted ones. */
+static void verify_suite(const char *dir, const char *manifest, uint32_t threads, tally *t)
+{
+    FILE *f = fopen(manifest, "r");
+    path_list found = {NULL, 0, 0}, listed = {NULL, 0, 0};
+    char line[4096];
+    unsigned long number = 0;
+    size_t i, root_length = strlen(dir) + 1;
+
+    if (!f) {
+        fprintf(stderr, "FAIL %s: cannot open\n", manifest);
+        ++t->failed, t->bad_input = 1;
+        return;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char path[4096], *name;
+        unsigned long long want;
+        uint64_t got;
+        int ok;
+        ++number;
+        line[strcspn(line, "\n")] = '\0';
+        if (strlen(line) < 19 || line[16] != ' ' || line[17] != ' ' ||
+            sscanf(line, "%16llx", &want) != 1) {
+            fprintf(stderr, "FAIL %s: line %lu: expected \"<16 hex digits>  <path>\"\n", manifest,
+                    number);
+            ++t->failed, t->bad_input = 1;
+            continue;
+        }
+        name = line + 18;
+        if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+            continue;
+        got = file_digest(path, &ok);
+        if (!ok) {
+            fprintf(stderr, "FAIL %s: line %lu: %s is missing\n", manifest, number, path);
+            ++t->failed;
+            continue;
+        }
+        if (got != want) {
+            fprintf(stderr, "FAIL %s: line %lu: %s has digest %016llx, the manifest says %016llx\n",
+                    manifest, number, path, (unsigned long long)got, want);
+            ++t->failed;
+            continue;
+        }
+        list_add(&listed, path);
+        verify_file(path, threads, t);
+    }
+    fclose(f);
+    if (find_vectors(dir, root_length, &found)) {
+        qsort(listed.items, listed.count, sizeof *listed.items, compare_strings);
+        for (i = 0; i < found.count; ++i) {
+            if (!bsearch(&found.items[i], listed.items, listed.count, sizeof *listed.items,
+                         compare_strings)) {
+                fprintf(stderr, "FAIL %s: not listed in %s\n", found.items[i], manifest);
+                ++t->failed;
+            }
+        }
+    }
+    list_free(&found);
+    list_free(&listed);
+}
+
+static int command_verify(int argc, char **argv)
+{
+    uint64_t threads = 0;
+    tally t = {0, 0, 0, 0};
+    int i, paths = 0;
+
+    for (i = 0; i < argc; ++i) {
+        struct stat st;
+        if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            if (!parse_count(argv[++i], DMLREF_MAX_THREADS, &threads))
+                return usage_error("--threads takes a number from 0 to 1024");
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1])
+            return usage_error("verify: unknown option");
+        ++paths;
+        if (stat(argv[i], &st) != 0) {
+            fprintf(stderr, "FAIL %s: cannot open: %s\n", argv[i], strerror(errno));
+            ++t.failed, t.bad_input = 1;
+        } else if (S_ISDIR(st.st_mode)) {
+            char manifest[4096];
+            size_t length = strlen(argv[i]);
+            while (length > 1 && argv[i][length - 1] == '/')
+                argv[i][--length] = '\0';
+            snprintf(manifest, sizeof manifest, "%s/MANIFEST", argv[i]);
+            if (stat(manifest, &st) == 0) {
+                verify_suite(argv[i], manifest, (uint32_t)threads, &t);
+            } else {
+                path_list files = {NULL, 0, 0};
+                size_t k;
+                if (!find_vectors(argv[i], length + 1, &files))
+                    ++t.failed, t.bad_input = 1;
+                qsort(files.items, files.count, sizeof *files.items, compare_strings);
+                for (k = 0; k < files.count; ++k)
+                    verify_file(files.items[k], (uint32_t)threads, &t);
+                list_free(&files);
+            }
+        } else {
+            verify_file(argv[i], (uint32_t)threads, &t);
+        }
+    }
+    if (!paths)
+        return usage_error("verify needs at least one path");
+    printf("%lu passed, %lu failed, %lu skipped\n", t.passed, t.failed, t.skipped);
+    return t.bad_input ? EXIT_BAD_INPUT : t.failed ? EXIT_DIFFERENCE : EXIT_OK;
+}
+
+/* ---- gen ------------------------------------------------------------------- */
+
+static int command_gen(int argc, char **argv)
+{
+    const char *out = "vectors", *profile = "default";
+    uint64_t seed = 1, threads = 0;
+    int i;
+    for (i = 0; i < argc; ++i) {
+        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
+            profile = argv[++i];
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+            if (!parse_count(argv[++i], UINT64_MAX, &seed))
+                return usage_error("--seed takes an unsigned number");
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            if (!parse_count(argv[++i], DMLREF_MAX_THREADS, &threads))
+                return usage_error("--threads takes a number from 0 to 1024");
+        } else
+            return usage_error("gen: unknown argument");
+    }
+    return generate_suite(out, seed, profile, (uint32_t)threads);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("dmlref %s\n", dmlref_version_string());
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "-h") == 0) {
+        const char *topic = argc > 2 ? argv[2] : NULL;
+        if (!topic)
+            usage(stdout);
+        else if (strcmp(topic, "eval") == 0)
+            fputs(k_help_eval, stdout);
+        else if (strcmp(topic, "verify") == 0)
+            fputs(k_help_verify, stdout);
+        else if (strcmp(topic, "gen") == 0)
+            fputs(k_help_gen, stdout);
+        else
+            return usage_error("help: no such command");
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "eval") == 0)
+        return command_eval(argc - 2, argv + 2);
+    if (strcmp(argv[1], "verify") == 0)
+        return command_verify(argc - 2, argv + 2);
+    if (strcmp(argv[1], "gen") == 0)
+        return command_gen(argc - 2, argv + 2);
+    return usage_error("unknown command");
+}

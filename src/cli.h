@@ -1,0 +1,27 @@
+/*
+ * cli.h - what the command line's files share (not part of the library).
+ */
+#ifndef DMLREF_CLI_H
+#define DMLREF_CLI_H
+
+#include "dmlref.h"
+
+/* Exit codes (contract section 3). */
+enum {
+    EXIT_OK = 0,
+    EXIT_DIFFERENCE = 1, /* a comparison failed */
+    EXIT_BAD_INPUT = 2,  /* unreadable, malformed or invalid input */
+    EXIT_USAGE = 3
+};
+
+/* Writes `length` bytes to path, creating its parent folders; 0 on failure
+ * (with a message on stderr). */
+int write_file(const char *path, const char *data, size_t length);
+
+/* XXH3-64 of a file's bytes; 0 on failure to read (with *ok = 0). */
+uint64_t file_digest(const char *path, int *ok);
+
+/* dmlref gen: writes the suite of `profile` to out_dir; returns an exit code. */
+int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint32_t threads);
+
+#endif /* DMLREF_CLI_H */

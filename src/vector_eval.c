@@ -1,0 +1,393 @@
+/*
+ * vector_eval.c - running a golden vector's case on the reference, deciding
+ * what each output must hold (values, "any of" sets, unspecified elements,
+ * digests), and comparing outputs against a vector.
+ */
+#include "vector_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Executes the case into its (zeroed) output buffers. */
+static dmlref_status execute_case(dmlref_vector *v, dmlref_oob_policy policy,
+                                  uint32_t num_threads, dmlref_error *err)
+{
+    dmlref_execute_options options;
+    size_t o;
+    options.oob_policy = policy;
+    options.num_threads = num_threads;
+    if (!v->buffers_ready)
+        return set_error(err, DMLREF_ERROR_VECTOR_SCHEMA, "",
+                         "%s: $.tensors: the case has no input data to execute", v->source);
+    for (o = 0; o < v->output_count; ++o)
+        memset(v->outputs[o].data, 0, (size_t)v->outputs[o].size_in_bytes);
+    return dmlref_execute_with_options(&v->op, v->level, &options, v->inputs, v->input_count,
+                                       v->outputs, v->output_count, err);
+}
+
+/* The lowest feature level at which dmlref_validate() accepts the case. */
+static int lowest_valid_level(const dmlref_vector *v, dmlref_feature_level *level)
+{
+    static const dmlref_feature_level levels[] = {
+        DMLREF_FEATURE_LEVEL_1_0, DMLREF_FEATURE_LEVEL_2_0, DMLREF_FEATURE_LEVEL_2_1,
+        DMLREF_FEATURE_LEVEL_3_0, DMLREF_FEATURE_LEVEL_3_1, DMLREF_FEATURE_LEVEL_4_0,
+        DMLREF_FEATURE_LEVEL_4_1, DMLREF_FEATURE_LEVEL_5_0, DMLREF_FEATURE_LEVEL_5_1,
+        DMLREF_FEATURE_LEVEL_5_2, DMLREF_FEATURE_LEVEL_6_0, DMLREF_FEATURE_LEVEL_6_1,
+        DMLREF_FEATURE_LEVEL_6_2, DMLREF_FEATURE_LEVEL_6_3, DMLREF_FEATURE_LEVEL_6_4};
+    size_t i;
+    for (i = 0; i < sizeof levels / sizeof levels[0]; ++i) {
+        if (dmlref_validate(&v->op, levels[i], NULL) == DMLREF_OK) {
+            *level = levels[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* For an expect_error case: does dmlref refuse it exactly as the case says? */
+static dmlref_status check_expected_error(dmlref_vector *v, uint32_t num_threads,
+                                          dmlref_error *err)
+{
+    dmlref_error got;
+    dmlref_status status = dmlref_validate(&v->op, v->level, &got);
+    if (status == DMLREF_OK) {
+        if (v->error_status != DMLREF_ERROR_INDEX_OUT_OF_RANGE || !v->buffers_ready)
+            return set_error(err, DMLREF_ERROR_MISMATCH, "",
+                             "%s: $.expect_error: the case expects %s (%s), but dmlref finds it "
+                             "valid at feature level %s",
+                             v->source, dmlref_status_name(v->error_status), v->error_rule,
+                             dmlref_feature_level_name(v->level));
+        status = execute_case(v, DMLREF_OOB_ERROR, num_threads, &got);
+        if (status == DMLREF_OK)
+            return set_error(err, DMLREF_ERROR_MISMATCH, "",
+                             "%s: $.expect_error: the case expects %s (%s), but dmlref executes "
+                             "it",
+                             v->source, dmlref_status_name(v->error_status), v->error_rule);
+    }
+    if (status != v->error_status || strcmp(got.rule, v->error_rule) != 0)
+        return set_error(err, DMLREF_ERROR_MISMATCH, "",
+                         "%s: $.expect_error: the case expects %s (%s), dmlref reports %s (%s): %s",
+                         v->source, dmlref_status_name(v->error_status), v->error_rule,
+                         dmlref_status_name(status), got.rule, got.message);
+    return DMLREF_OK;
+}
+
+/* ---- what outputs must hold ------------------------------------------------- */
+
+static dmlref_status read_back(vtensor *t, const char *source, dmlref_error *err)
+{
+    layout l;
+    walker w;
+    uint64_t n, e;
+    layout_from_desc(&t->desc, &l);
+    n = layout_element_count(&l);
+    vtensor_clear_expectations(t);
+    t->expected = malloc((size_t)n * sizeof *t->expected);
+    if (!t->expected)
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: $.tensors.%s: out of memory",
+                         source, t->name);
+    walker_init(&w, l.rank, l.sizes);
+    walker_add(&w, l.strides);
+    walker_seek(&w, 0);
+    for (e = 0; e < n; ++e, walker_next(&w))
+        t->expected[e] = load_bits(t->buffer + w.offset[0] * l.element_size, l.element_size);
+    t->has_expected = 1;
+    return DMLREF_OK;
+}
+
+/* NonZero: coordinate rows at or past the count are undefined (R-NZ-14). */
+static dmlref_status mark_nonzero_rows(dmlref_vector *v, dmlref_error *err)
+{
+    vtensor *count_t = &v->tensors[OUTPUT_COUNT_TENSOR], *co = &v->tensors[OUTPUT_COORDINATES_TENSOR];
+    uint64_t count = count_t->expected[0], n = 1, e;
+    uint32_t N = co->sizes[co->desc.DimensionCount - 1], i;
+    for (i = 0; i < co->desc.DimensionCount; ++i)
+        n *= co->sizes[i];
+    if (count * N == n)
+        return DMLREF_OK;
+    co->kinds = calloc((size_t)n, 1);
+    if (!co->kinds)
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory", v->source);
+    for (e = count * N; e < n; ++e)
+        co->kinds[e] = EXPECT_NULL;
+    return DMLREF_OK;
+}
+
+/* Scatter: a target written by several updates may hold any of them (D4:
+ * dmlref applies the last; DirectML promises none).  Marks each such target
+ * with every competing update, in row-major order of the updates, each bit
+ * pattern once. */
+static dmlref_status mark_scatter_duplicates(dmlref_vector *v, dmlref_error *err)
+{
+    const dmlref_scatter_elements_desc *d = &v->desc.scatter_elements;
+    vtensor *out = &v->tensors[3];
+    layout idx_l, upd_l, out_l;
+    uint64_t packed[MAX_RANK], stride = 1, n_out, n_upd, u, entries = 0, total = 0, t;
+    uint32_t axis = d->Axis, i, *hits;
+    uint64_t *first;
+    walker w;
+    const unsigned char *idx = v->tensors[1].buffer, *upd = v->tensors[2].buffer;
+
+    layout_from_desc(d->IndicesTensor, &idx_l);
+    layout_from_desc(d->UpdatesTensor, &upd_l);
+    layout_from_desc(d->OutputTensor, &out_l);
+    for (i = out_l.rank; i-- > 0;) { /* the output's logical (packed) positions */
+        packed[i] = stride;
+        stride *= out_l.sizes[i];
+    }
+    n_out = stride;
+    n_upd = layout_element_count(&upd_l);
+    hits = calloc((size_t)n_out, sizeof *hits);
+    first = calloc((size_t)n_out, sizeof *first);
+    if (!hits || !first) {
+        free(hits), free(first);
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory", v->source);
+    }
+
+#define FOR_EACH_UPDATE(body)                                                                  \
+    walker_init(&w, upd_l.rank, upd_l.sizes);                                                  \
+    walker_add(&w, idx_l.strides);                                                             \
+    walker_add(&w, upd_l.strides);                                                             \
+    walker_seek(&w, 0);                                                                        \
+    for (u = 0; u < n_upd; ++u, walker_next(&w)) {                                            \
+        uint64_t index;                                                                        \
+        normalize_index(read_index(idx + w.offset[0] * idx_l.element_size,                    \
+                                   d->IndicesTensor->DataType),                               \
+                        out_l.sizes[axis], 1, &index);                                         \
+        t = index * packed[axis];                                                              \
+        for (i = 0; i < out_l.rank; ++i)                                                       \
+            if (i != axis)                                                                     \
+                t += w.coord[i] * packed[i];                                                   \
+        body                                                                                   \
+    }
+
+    FOR_EACH_UPDATE(if (hits[t] < UINT32_MAX) ++hits[t];)
+    for (t = 0; t < n_out; ++t) {
+        if (hits[t] > 1) {
+            first[t] = total;
+            total += hits[t];
+            ++entries;
+        }
+    }
+    if (entries == 0) {
+        free(hits), free(first);
+        return DMLREF_OK;
+    }
+    out->kinds = calloc((size_t)n_out, 1);
+    out->any_of = calloc((size_t)entries, sizeof *out->any_of);
+    out->alternatives = calloc((size_t)total, sizeof *out->alternatives);
+    if (!out->kinds || !out->any_of || !out->alternatives) {
+        free(hits), free(first);
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory", v->source);
+    }
+    for (t = 0; t < n_out; ++t) { /* entries in element order; hits becomes a fill count */
+        if (hits[t] > 1) {
+            any_of_entry *e = &out->any_of[out->any_of_count++];
+            e->element = t;
+            e->first = (size_t)first[t];
+            e->count = 0;
+            out->kinds[t] = EXPECT_ANY_OF;
+            first[t] = out->any_of_count - 1; /* now: the entry of target t */
+        }
+    }
+    FOR_EACH_UPDATE(
+        if (out->kinds[t] == EXPECT_ANY_OF) {
+            any_of_entry *e = &out->any_of[first[t]];
+            uint64_t bits = load_bits(upd + w.offset[1] * upd_l.element_size, upd_l.element_size);
+            size_t j;
+            for (j = 0; j < e->count && out->alternatives[e->first + j] != bits; ++j)
+                ;
+            if (j == e->count)
+                out->alternatives[e->first + e->count++] = bits;
+        })
+#undef FOR_EACH_UPDATE
+    out->alternatives_count = (size_t)total;
+    free(hits), free(first);
+    return DMLREF_OK;
+}
+
+/* The number of leading elements an output's digest covers: all, except
+   NonZero's coordinates, where only the rows before the count are defined. */
+static uint64_t digest_span(const dmlref_vector *v, size_t tensor, uint64_t count_value)
+{
+    const vtensor *t = &v->tensors[tensor];
+    uint64_t n = 1;
+    uint32_t i;
+    for (i = 0; i < t->desc.DimensionCount; ++i)
+        n *= t->sizes[i];
+    if (v->type == DMLREF_OPERATOR_NONZERO_COORDINATES && tensor == OUTPUT_COORDINATES_TENSOR) {
+        uint64_t rows = count_value * t->sizes[t->desc.DimensionCount - 1];
+        return rows < n ? rows : n;
+    }
+    return n;
+}
+
+dmlref_status dmlref_vector_eval(dmlref_vector *v, uint32_t num_threads, dmlref_error *err)
+{
+    dmlref_status status;
+    size_t o;
+
+    v->has_min_level = lowest_valid_level(v, &v->min_level);
+    if (v->expects_error)
+        return check_expected_error(v, num_threads, err);
+    status = execute_case(v, v->oob, num_threads, err);
+    if (status != DMLREF_OK) {
+        if (status != DMLREF_ERROR_VECTOR_SCHEMA)
+            prefix_error(err, v->source, "$");
+        return status;
+    }
+    for (o = v->input_count; o < v->input_count + v->output_count; ++o) {
+        status = read_back(&v->tensors[o], v->source, err);
+        if (status != DMLREF_OK)
+            return status;
+    }
+    if (v->type == DMLREF_OPERATOR_NONZERO_COORDINATES)
+        status = mark_nonzero_rows(v, err);
+    else if (v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS)
+        status = mark_scatter_duplicates(v, err);
+    if (status != DMLREF_OK)
+        return status;
+    for (o = v->input_count; o < v->input_count + v->output_count; ++o) {
+        vtensor *t = &v->tensors[o];
+        layout l;
+        uint64_t count_value = v->type == DMLREF_OPERATOR_NONZERO_COORDINATES
+                                   ? v->tensors[OUTPUT_COUNT_TENSOR].expected[0]
+                                   : 0;
+        layout_from_desc(&t->desc, &l);
+        t->has_xxh3 = !t->any_of_count;
+        if (t->has_xxh3)
+            t->xxh3 = digest_prefix(&l, t->buffer, digest_span(v, o, count_value));
+    }
+    return DMLREF_OK;
+}
+
+/* ---- comparing ---------------------------------------------------------------- */
+
+static int matches(const vtensor *t, uint64_t e, uint64_t got, size_t *cursor)
+{
+    unsigned char kind = t->kinds ? t->kinds[e] : EXPECT_VALUE;
+    if (kind == EXPECT_NULL)
+        return 1;
+    if (kind == EXPECT_ANY_OF) {
+        const any_of_entry *entry;
+        size_t j;
+        while (*cursor < t->any_of_count && t->any_of[*cursor].element < e)
+            ++*cursor;
+        entry = &t->any_of[*cursor];
+        for (j = 0; j < entry->count; ++j)
+            if (t->alternatives[entry->first + j] == got)
+                return 1;
+        return 0;
+    }
+    return t->expected[e] == got;
+}
+
+dmlref_status dmlref_vector_compare(const dmlref_vector *v, const dmlref_binding *outputs,
+                                    size_t count, dmlref_mismatch *first, dmlref_error *err)
+{
+    dmlref_mismatch m;
+    int found = 0;
+    size_t o;
+    char where[160] = "", detail[256] = "";
+    uint64_t count_value = 0;
+
+    memset(&m, 0, sizeof m);
+    if (count != v->output_count || !outputs)
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "%s: %zu output buffers given, the case has %zu", v->source, count,
+                         v->output_count);
+    for (o = 0; o < v->output_count; ++o) {
+        const vtensor *t = &v->tensors[v->input_count + o];
+        const unsigned char *data = outputs[o].data;
+        layout l;
+        walker w;
+        uint64_t n, e, wrong = 0;
+        size_t cursor = 0;
+        layout_from_desc(&t->desc, &l);
+        n = layout_element_count(&l);
+        if (!data || outputs[o].size_in_bytes < t->desc.TotalTensorSizeInBytes)
+            return set_error(err, DMLREF_ERROR_BINDING_TOO_SMALL, "",
+                             "%s: the output buffer of %s is missing or too small", v->source,
+                             t->name);
+        if (t->has_expected) {
+            walker_init(&w, l.rank, l.sizes);
+            walker_add(&w, l.strides);
+            walker_seek(&w, 0);
+            for (e = 0; e < n; ++e, walker_next(&w)) {
+                uint64_t got = load_bits(data + w.offset[0] * l.element_size, l.element_size);
+                if (matches(t, e, got, &cursor))
+                    continue;
+                if (!found++) {
+                    char want_text[64], got_text[64], coord[96];
+                    m.output = o;
+                    m.element = e;
+                    m.rank = l.rank;
+                    memcpy(m.coordinate, w.coord, sizeof m.coordinate);
+                    m.expected_bits = t->expected[e];
+                    m.got_bits = got;
+                    format_coordinates(w.coord, l.rank, coord, sizeof coord);
+                    describe_element(t->desc.DataType, t->expected[e], want_text, sizeof want_text);
+                    describe_element(t->desc.DataType, got, got_text, sizeof got_text);
+                    snprintf(where, sizeof where, "$.tensors.%s.expected[%llu]", t->name,
+                             (unsigned long long)e);
+                    if (snprintf(detail, sizeof detail, "%s%s: expected %s%s, got %s", t->name, coord,
+                             want_text,
+                             t->kinds && t->kinds[e] == EXPECT_ANY_OF ? " (or another of any_of)"
+                                                                      : "",
+                             got_text) >= (int)sizeof detail)
+                        detail[sizeof detail - 1] = '\0'; /* cut short */
+                }
+                ++wrong;
+            }
+            m.wrong_elements += wrong;
+        }
+        if (v->type == DMLREF_OPERATOR_NONZERO_COORDINATES && o == 0)
+            count_value = t->has_expected ? t->expected[0] : load_bits(data, 4);
+        if (t->has_xxh3 && !found) {
+            uint64_t digest = digest_prefix(&l, data,
+                                            digest_span(v, v->input_count + o, count_value));
+            if (digest != t->xxh3) {
+                found = 1;
+                m.output = o;
+                snprintf(where, sizeof where, "$.tensors.%s.xxh3", t->name);
+                snprintf(detail, sizeof detail, "%s: expected digest %016llx, got %016llx",
+                         t->name, (unsigned long long)t->xxh3, (unsigned long long)digest);
+            }
+        }
+    }
+    if (first)
+        *first = m;
+    if (!found)
+        return DMLREF_OK;
+    if (m.wrong_elements > 1)
+        return set_error(err, DMLREF_ERROR_MISMATCH, "", "%s: %s: %s; %llu elements differ",
+                         v->source, where, detail, (unsigned long long)m.wrong_elements);
+    return set_error(err, DMLREF_ERROR_MISMATCH, "", "%s: %s: %s", v->source, where, detail);
+}
+
+dmlref_status dmlref_vector_verify(dmlref_vector *v, uint32_t num_threads, dmlref_error *err)
+{
+    dmlref_feature_level lowest;
+    int valid_somewhere = lowest_valid_level(v, &lowest);
+    dmlref_status status;
+
+    if (v->has_min_level && (!valid_somewhere || lowest != v->min_level))
+        return set_error(err, DMLREF_ERROR_MISMATCH, "",
+                         "%s: $.min_feature_level: the case says %s, dmlref finds %s", v->source,
+                         dmlref_feature_level_name(v->min_level),
+                         valid_somewhere ? dmlref_feature_level_name(lowest) : "no valid level");
+    if (v->expects_error)
+        return check_expected_error(v, num_threads, err);
+    status = execute_case(v, v->oob, num_threads, err);
+    if (status != DMLREF_OK) {
+        if (err && status != DMLREF_ERROR_VECTOR_SCHEMA) {
+            char message[DMLREF_ERROR_MESSAGE_CAPACITY];
+            snprintf(message, sizeof message, "%s", err->message);
+            set_error(err, DMLREF_ERROR_MISMATCH, "", "%s: $: dmlref refuses the case: %s",
+                      v->source, message);
+            return DMLREF_ERROR_MISMATCH;
+        }
+        return status;
+    }
+    return dmlref_vector_compare(v, v->outputs, v->output_count, NULL, err);
+}

@@ -1,0 +1,163 @@
+/*
+ * vector_internal.h - the inside of a dmlref_vector and the element helpers
+ * the vector files share.  Not installed.
+ */
+#ifndef DMLREF_VECTOR_INTERNAL_H
+#define DMLREF_VECTOR_INTERNAL_H
+
+#include "internal.h"
+
+#include <stddef.h>
+
+#define element_size_of dmlref_data_type_size
+#define half_to_double dmlref__half_to_double
+#define half_from_double_exact dmlref__half_from_double_exact
+#define is_float_type dmlref__is_float_type
+#define is_signed_int_type dmlref__is_signed_int_type
+#define int_type_range dmlref__int_type_range
+#define parse_decimal dmlref__parse_decimal
+#define integer_fits dmlref__integer_fits
+#define decode_element_text dmlref__decode_element_text
+#define decode_element_number dmlref__decode_element_number
+#define format_element dmlref__format_element
+#define describe_element dmlref__describe_element
+#define load_bits dmlref__load_bits
+#define store_bits dmlref__store_bits
+#define splitmix64 dmlref__splitmix64
+#define generate_element dmlref__generate_element
+#define digest_prefix dmlref__digest_prefix
+
+/* ---- elements (src/elements.c) -------------------------------------------- */
+
+double half_to_double(uint16_t h);
+/* 1 and the bits when value is exactly a float16 (finite); else 0. */
+int half_from_double_exact(double value, uint16_t *out);
+int is_float_type(dmlref_tensor_data_type type);
+int is_signed_int_type(dmlref_tensor_data_type type);
+void int_type_range(dmlref_tensor_data_type type, int64_t *min, uint64_t *max);
+/* A strict decimal integer: optional '-', digits, no leading zeros. */
+int parse_decimal(const char *text, int *negative, uint64_t *magnitude);
+/* 1 and the two's-complement bits when the integer fits the type. */
+int integer_fits(dmlref_tensor_data_type type, int negative, uint64_t magnitude, uint64_t *bits);
+
+/* Decode one element from its JSON form: NULL on success, else what is wrong
+ * with it (a phrase that follows the JSON path in a message). */
+const char *decode_element_text(dmlref_tensor_data_type type, const char *text, uint64_t *bits);
+const char *decode_element_number(dmlref_tensor_data_type type, int is_integer, long long integer,
+                                  double real, uint64_t *bits);
+
+/* The element's JSON text, as the writer puts it (FORMAT.md, "Elements"). */
+#define ELEMENT_TEXT_CAPACITY 48
+void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity);
+/* "4.5 (0x40900000)" for messages. */
+void describe_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity);
+
+/* Host-order element access. */
+uint64_t load_bits(const unsigned char *p, uint32_t size);
+void store_bits(unsigned char *p, uint32_t size, uint64_t bits);
+
+/* ---- generators ----------------------------------------------------------- */
+
+enum { GENERATOR_NONE = 0, GENERATOR_BITS, GENERATOR_INDEX, GENERATOR_SPARSE };
+
+typedef struct generator {
+    int kind;
+    uint64_t seed;
+    uint64_t low[8], high[8]; /* two's-complement bits */
+    uint32_t bound_count;
+    uint32_t density;         /* per million */
+} generator;
+
+uint64_t splitmix64(uint64_t seed, uint64_t i);
+uint64_t generate_element(const generator *g, dmlref_tensor_data_type type, uint64_t i);
+
+/* XXH3-64 of the first `count` logical elements (little-endian). */
+uint64_t digest_prefix(const layout *l, const void *data, uint64_t count);
+
+/* ---- the vector ---------------------------------------------------------- */
+
+enum { EXPECT_VALUE = 0, EXPECT_NULL = 1, EXPECT_ANY_OF = 2 };
+
+typedef struct any_of_entry {
+    uint64_t element; /* logical position */
+    size_t first;     /* into vtensor.alternatives */
+    size_t count;
+} any_of_entry;
+
+typedef struct vtensor {
+    const char *name; /* DirectML's field name */
+    int is_output;
+    dmlref_tensor_desc desc;
+    uint32_t sizes[MAX_RANK];
+    uint32_t strides[MAX_RANK];
+    int has_sizes;
+    int total_given;    /* total_bytes was in the file */
+
+    /* inputs */
+    int has_data;       /* data or generator given */
+    generator gen;      /* kind GENERATOR_NONE: data array */
+
+    /* outputs: what they must hold */
+    int has_expected;   /* an element array */
+    uint64_t *expected; /* logical order, bits */
+    unsigned char *kinds; /* EXPECT_* per element; NULL: all values */
+    any_of_entry *any_of;
+    size_t any_of_count;
+    uint64_t *alternatives;
+    size_t alternatives_count;
+    int has_xxh3;
+    uint64_t xxh3;
+
+    unsigned char *buffer; /* TotalTensorSizeInBytes, host order */
+} vtensor;
+
+struct dmlref_vector {
+    char *source; /* for messages */
+    char *name;
+    char *notes;
+    dmlref_operator_type type;
+    dmlref_feature_level level;
+    int has_min_level;
+    dmlref_feature_level min_level;
+    dmlref_oob_policy oob;
+    uint32_t attributes[3]; /* Axis, or m, q, b */
+    size_t input_count, output_count;
+    vtensor tensors[4];     /* inputs, then outputs */
+    dmlref_binding inputs[3], outputs[2];
+    union {
+        dmlref_gather_elements_desc gather_elements;
+        dmlref_scatter_elements_desc scatter_elements;
+        dmlref_gather_nd_desc gather_nd;
+        dmlref_gather_nd1_desc gather_nd1;
+        dmlref_nonzero_coordinates_desc nonzero;
+    } desc;
+    dmlref_operator_desc op;
+    int expects_error;
+    dmlref_status error_status;
+    char error_rule[DMLREF_ERROR_RULE_CAPACITY];
+    int buffers_ready; /* inputs filled, outputs allocated */
+};
+
+/* Names of the operator's tensors and attributes, in descriptor order. */
+typedef struct operator_shape {
+    size_t input_count, output_count;
+    const char *tensors[4];
+    size_t attribute_count;
+    const char *attributes[3];
+} operator_shape;
+#define operator_shape_of dmlref__operator_shape_of
+void operator_shape_of(dmlref_operator_type type, operator_shape *shape);
+
+/* Points the operator descriptor at the tensors' descriptors. */
+#define vector_link_descriptors dmlref__vector_link_descriptors
+void vector_link_descriptors(dmlref_vector *v);
+
+/* Drops what an output must hold (before eval sets it anew). */
+#define vtensor_clear_expectations dmlref__vtensor_clear_expectations
+void vtensor_clear_expectations(vtensor *t);
+
+/* The output of a NONZERO_COORDINATES case that carries the count. */
+#define OUTPUT_COUNT_TENSOR 1
+#define OUTPUT_COORDINATES_TENSOR 2
+
+#endif /* DMLREF_VECTOR_INTERNAL_H */

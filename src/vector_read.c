@@ -1,0 +1,843 @@
+/*
+ * vector_read.c - reading a golden vector (vectors/FORMAT.md) strictly:
+ * unknown or duplicate keys, wrong types, element counts that disagree with
+ * the sizes, values outside a type, and data a broadcast layout cannot hold
+ * are refused with the file name and the JSON path.
+ *
+ * Order: the whole structure and every shape is read first; then the case is
+ * validated (dmlref_validate) and only a valid case gets buffers, so a hostile
+ * file cannot make the reader allocate more than the tensors it describes.
+ */
+#include "vector_internal.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct reader {
+    const char *source;
+    dmlref_error *err;
+    uint64_t memory_cap;
+    uint64_t memory_used;
+} reader;
+
+#define PATH_CAPACITY 160
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static dmlref_status fail(const reader *r, dmlref_status status, const char *path,
+                          const char *format, ...)
+{
+    char what[DMLREF_ERROR_MESSAGE_CAPACITY];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(what, sizeof what, format, args);
+    va_end(args);
+    return set_error(r->err, status, "", "%s: %s: %s", r->source, path, what);
+}
+
+#define SCHEMA(r, path, ...) fail((r), DMLREF_ERROR_VECTOR_SCHEMA, (path), __VA_ARGS__)
+#define CHECK(expr)                                                                            \
+    do {                                                                                       \
+        dmlref_status status_ = (expr);                                                        \
+        if (status_ != DMLREF_OK)                                                              \
+            return status_;                                                                    \
+    } while (0)
+
+/* JSON paths; a path too long for PATH_CAPACITY is cut short, which a
+   message can live with. */
+static void path_key(char *out, const char *parent, const char *key)
+{
+    if (snprintf(out, PATH_CAPACITY, "%s.%s", parent, key) >= PATH_CAPACITY)
+        out[PATH_CAPACITY - 1] = '\0';
+}
+
+static void path_index(char *out, const char *parent, uint64_t index)
+{
+    if (snprintf(out, PATH_CAPACITY, "%s[%llu]", parent, (unsigned long long)index) >=
+        PATH_CAPACITY)
+        out[PATH_CAPACITY - 1] = '\0';
+}
+
+/* Refuses keys of `object` not in the NULL-terminated `allowed`. */
+static dmlref_status only_keys(const reader *r, const char *path, json_t *object,
+                               const char *const *allowed)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach(object, key, value) {
+        const char *const *a;
+        char at[PATH_CAPACITY];
+        for (a = allowed; *a; ++a)
+            if (strcmp(*a, key) == 0)
+                break;
+        if (!*a) {
+            path_key(at, path, key);
+            return SCHEMA(r, at, "unknown key");
+        }
+    }
+    return DMLREF_OK;
+}
+
+static dmlref_status get_string(const reader *r, const char *path, json_t *value,
+                                const char **out)
+{
+    if (!json_is_string(value))
+        return SCHEMA(r, path, "must be a string");
+    *out = json_string_value(value);
+    return DMLREF_OK;
+}
+
+/* An unsigned integer 0..max (a JSON integer, or for 64-bit values a decimal
+   string too). */
+static dmlref_status get_uint(const reader *r, const char *path, json_t *value, uint64_t max,
+                              uint64_t *out)
+{
+    if (json_is_integer(value)) {
+        json_int_t v = json_integer_value(value);
+        if (v < 0 || (uint64_t)v > max)
+            return SCHEMA(r, path, "%lld is out of range 0 to %llu", (long long)v,
+                          (unsigned long long)max);
+        *out = (uint64_t)v;
+        return DMLREF_OK;
+    }
+    if (json_is_string(value) && max == UINT64_MAX) {
+        int negative;
+        if (!parse_decimal(json_string_value(value), &negative, out) || negative)
+            return SCHEMA(r, path, "must be an unsigned decimal integer");
+        return DMLREF_OK;
+    }
+    return SCHEMA(r, path, "must be an integer");
+}
+
+static dmlref_status get_level(const reader *r, const char *path, json_t *value,
+                               dmlref_feature_level *out)
+{
+    const char *text = NULL;
+    CHECK(get_string(r, path, value, &text));
+    if (!dmlref_feature_level_from_name(text, out))
+        return SCHEMA(r, path, "\"%s\" is not a DirectML feature level (\"1_0\" to \"6_4\")", text);
+    return DMLREF_OK;
+}
+
+/* ---- elements ---------------------------------------------------------- */
+
+static dmlref_status decode_element(const reader *r, const char *path, json_t *value,
+                                    dmlref_tensor_data_type type, uint64_t *bits)
+{
+    const char *problem;
+    if (json_is_integer(value))
+        problem = decode_element_number(type, 1, json_integer_value(value), 0.0, bits);
+    else if (json_is_real(value))
+        problem = decode_element_number(type, 0, 0, json_real_value(value), bits);
+    else if (json_is_string(value))
+        problem = decode_element_text(type, json_string_value(value), bits);
+    else
+        problem = "must be a number or a string";
+    if (problem)
+        return SCHEMA(r, path, "%s element %s", dmlref_data_type_name(type), problem);
+    return DMLREF_OK;
+}
+
+/* ---- shapes ------------------------------------------------------------ */
+
+static dmlref_status read_dims(const reader *r, const char *path, json_t *value,
+                               uint32_t *out, uint32_t *count)
+{
+    size_t i;
+    json_t *item;
+    if (!json_is_array(value))
+        return SCHEMA(r, path, "must be an array of integers");
+    if (json_array_size(value) < 1 || json_array_size(value) > MAX_RANK)
+        return SCHEMA(r, path, "must have 1 to 8 entries, not %zu", json_array_size(value));
+    json_array_foreach(value, i, item) {
+        char at[PATH_CAPACITY];
+        uint64_t v;
+        path_index(at, path, i);
+        CHECK(get_uint(r, at, item, UINT32_MAX, &v));
+        out[i] = (uint32_t)v;
+    }
+    *count = (uint32_t)json_array_size(value);
+    return DMLREF_OK;
+}
+
+static dmlref_status read_generator(const reader *r, const char *path, json_t *value,
+                                    vtensor *t)
+{
+    static const char *const keys[] = {"kind", "seed", "low", "high", "density", NULL};
+    char at[PATH_CAPACITY];
+    const char *kind = NULL;
+    json_t *k;
+    generator *g = &t->gen;
+
+    if (!json_is_object(value))
+        return SCHEMA(r, path, "must be an object");
+    CHECK(only_keys(r, path, value, keys));
+    path_key(at, path, "kind");
+    if (!(k = json_object_get(value, "kind")))
+        return SCHEMA(r, at, "is missing");
+    CHECK(get_string(r, at, k, &kind));
+    path_key(at, path, "seed");
+    if (!json_object_get(value, "seed"))
+        return SCHEMA(r, at, "is missing");
+    CHECK(get_uint(r, at, json_object_get(value, "seed"), UINT64_MAX, &g->seed));
+
+    if (strcmp(kind, "bits") == 0 || strcmp(kind, "sparse") == 0) {
+        const char *extra = strcmp(kind, "bits") == 0 ? "density" : "low";
+        g->kind = strcmp(kind, "bits") == 0 ? GENERATOR_BITS : GENERATOR_SPARSE;
+        if (json_object_get(value, "low") || json_object_get(value, "high") ||
+            (g->kind == GENERATOR_BITS && json_object_get(value, "density"))) {
+            path_key(at, path, json_object_get(value, "low") ? "low"
+                               : json_object_get(value, "high") ? "high" : extra);
+            return SCHEMA(r, at, "is not a key of a \"%s\" generator", kind);
+        }
+        if (g->kind == GENERATOR_SPARSE) {
+            uint64_t density;
+            path_key(at, path, "density");
+            if (!json_object_get(value, "density"))
+                return SCHEMA(r, at, "is missing");
+            CHECK(get_uint(r, at, json_object_get(value, "density"), 1000000, &density));
+            g->density = (uint32_t)density;
+        }
+        return DMLREF_OK;
+    }
+    if (strcmp(kind, "index") == 0) {
+        json_t *low = json_object_get(value, "low"), *high = json_object_get(value, "high");
+        dmlref_tensor_data_type type = t->desc.DataType;
+        size_t i;
+        g->kind = GENERATOR_INDEX;
+        if (is_float_type(type)) {
+            path_key(at, path, "kind");
+            return SCHEMA(r, at, "an \"index\" generator needs an integer dtype, not %s",
+                          dmlref_data_type_name(type));
+        }
+        if (json_object_get(value, "density")) {
+            path_key(at, path, "density");
+            return SCHEMA(r, at, "is not a key of an \"index\" generator");
+        }
+        path_key(at, path, !low ? "low" : "high");
+        if (!low || !high)
+            return SCHEMA(r, at, "is missing");
+        path_key(at, path, "low");
+        if (!json_is_array(low) || json_array_size(low) < 1 || json_array_size(low) > 8)
+            return SCHEMA(r, at, "must be an array of 1 to 8 integers");
+        path_key(at, path, "high");
+        if (!json_is_array(high) || json_array_size(high) != json_array_size(low))
+            return SCHEMA(r, at, "must be an array as long as \"low\"");
+        g->bound_count = (uint32_t)json_array_size(low);
+        for (i = 0; i < g->bound_count; ++i) {
+            char lo_at[PATH_CAPACITY], hi_at[PATH_CAPACITY], base[PATH_CAPACITY];
+            path_key(base, path, "low");
+            path_index(lo_at, base, i);
+            path_key(base, path, "high");
+            path_index(hi_at, base, i);
+            CHECK(decode_element(r, lo_at, json_array_get(low, i), type, &g->low[i]));
+            CHECK(decode_element(r, hi_at, json_array_get(high, i), type, &g->high[i]));
+            /* low <= high, compared as the type's integers */
+            if (is_signed_int_type(type)) {
+                uint32_t shift = 64 - 8 * dmlref_data_type_size(type);
+                if ((int64_t)(g->low[i] << shift) > (int64_t)(g->high[i] << shift))
+                    return SCHEMA(r, hi_at, "must not be less than low[%zu]", i);
+            } else if (g->low[i] > g->high[i]) {
+                return SCHEMA(r, hi_at, "must not be less than low[%zu]", i);
+            }
+        }
+        return DMLREF_OK;
+    }
+    path_key(at, path, "kind");
+    return SCHEMA(r, at, "\"%s\" is not a generator (\"bits\", \"index\", \"sparse\")", kind);
+}
+
+/* Reads one tensor's description (not its elements yet). */
+static dmlref_status read_tensor(const reader *r, const char *path, json_t *value, vtensor *t,
+                                 uint32_t flags)
+{
+    static const char *const input_keys[] = {"dtype", "sizes", "strides", "total_bytes", "flags",
+                                             "alignment", "data", "generator", NULL};
+    static const char *const output_keys[] = {"dtype", "sizes", "strides", "total_bytes",
+                                              "flags", "alignment", "expected", "xxh3", NULL};
+    char at[PATH_CAPACITY];
+    const char *dtype = NULL;
+    json_t *item;
+    uint32_t count = 0;
+
+    if (!json_is_object(value))
+        return SCHEMA(r, path, "must be an object");
+    CHECK(only_keys(r, path, value, t->is_output ? output_keys : input_keys));
+
+    path_key(at, path, "dtype");
+    if (!(item = json_object_get(value, "dtype")))
+        return SCHEMA(r, at, "is missing");
+    CHECK(get_string(r, at, item, &dtype));
+    if (!dmlref_data_type_from_name(dtype, &t->desc.DataType))
+        return SCHEMA(r, at, "\"%s\" is not a data type (FLOAT32, FLOAT16, UINT32, UINT16, UINT8, "
+                             "INT32, INT16, INT8, FLOAT64, UINT64, INT64)",
+                      dtype);
+
+    path_key(at, path, "sizes");
+    if ((item = json_object_get(value, "sizes"))) {
+        CHECK(read_dims(r, at, item, t->sizes, &count));
+        t->has_sizes = 1;
+        t->desc.DimensionCount = count;
+        t->desc.Sizes = t->sizes;
+    } else if (!(t->is_output && (flags & DMLREF_VECTOR_READ_CASE))) {
+        return SCHEMA(r, at, "is missing");
+    }
+
+    path_key(at, path, "strides");
+    item = json_object_get(value, "strides");
+    if (item && !json_is_null(item)) {
+        uint32_t stride_count;
+        if (!t->has_sizes)
+            return SCHEMA(r, at, "needs sizes");
+        CHECK(read_dims(r, at, item, t->strides, &stride_count));
+        if (stride_count != count)
+            return SCHEMA(r, at, "has %u entries, sizes has %u", stride_count, count);
+        t->desc.Strides = t->strides;
+    }
+    path_key(at, path, "total_bytes");
+    if ((item = json_object_get(value, "total_bytes"))) {
+        CHECK(get_uint(r, at, item, UINT64_MAX, &t->desc.TotalTensorSizeInBytes));
+        t->total_given = 1;
+    }
+    path_key(at, path, "flags");
+    if ((item = json_object_get(value, "flags"))) {
+        uint64_t v;
+        CHECK(get_uint(r, at, item, UINT32_MAX, &v));
+        t->desc.Flags = (uint32_t)v;
+    }
+    path_key(at, path, "alignment");
+    if ((item = json_object_get(value, "alignment"))) {
+        uint64_t v;
+        CHECK(get_uint(r, at, item, UINT32_MAX, &v));
+        t->desc.GuaranteedBaseOffsetAlignment = (uint32_t)v;
+    }
+
+    if (!t->is_output) {
+        json_t *data = json_object_get(value, "data"), *gen = json_object_get(value, "generator");
+        if (data && gen) {
+            path_key(at, path, "generator");
+            return SCHEMA(r, at, "an input has data or a generator, not both");
+        }
+        if (gen) {
+            path_key(at, path, "generator");
+            CHECK(read_generator(r, at, gen, t));
+        }
+        if (data) {
+            path_key(at, path, "data");
+            if (!json_is_array(data))
+                return SCHEMA(r, at, "must be an array");
+        }
+        t->has_data = data || gen;
+    } else {
+        json_t *x = json_object_get(value, "xxh3"), *expected = json_object_get(value, "expected");
+        if (x) {
+            const char *text = NULL;
+            size_t i;
+            path_key(at, path, "xxh3");
+            CHECK(get_string(r, at, x, &text));
+            if (strlen(text) != 16)
+                return SCHEMA(r, at, "must be 16 lower-case hex digits");
+            for (i = 0; i < 16; ++i)
+                if (!((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'a' && text[i] <= 'f')))
+                    return SCHEMA(r, at, "must be 16 lower-case hex digits");
+            t->xxh3 = strtoull(text, NULL, 16);
+            t->has_xxh3 = 1;
+        }
+        if (expected) {
+            path_key(at, path, "expected");
+            if (!json_is_array(expected))
+                return SCHEMA(r, at, "must be an array");
+            if (!t->has_sizes)
+                return SCHEMA(r, at, "needs sizes");
+            t->has_expected = 1;
+        }
+    }
+    return DMLREF_OK;
+}
+
+/* The number of logical elements (sizes were read; a 0 size gives 0). */
+static uint64_t element_count(const vtensor *t)
+{
+    uint64_t n = 1;
+    uint32_t i;
+    for (i = 0; i < t->desc.DimensionCount; ++i) {
+        if (t->sizes[i] == 0)
+            return 0;
+        if (n > UINT64_MAX / t->sizes[i])
+            return UINT64_MAX;
+        n *= t->sizes[i];
+    }
+    return n;
+}
+
+/* ---- expected elements --------------------------------------------------- */
+
+static dmlref_status read_expected(reader *r, const char *path, json_t *array, vtensor *t)
+{
+    dmlref_tensor_data_type type = t->desc.DataType;
+    uint64_t count = element_count(t);
+    size_t i, alternatives = 0, entries = 0;
+    json_t *item;
+
+    if (json_array_size(array) != count)
+        return SCHEMA(r, path, "has %zu elements, sizes give %llu", json_array_size(array),
+                      (unsigned long long)count);
+    /* the allocations below are proportional to the array just parsed */
+    t->expected = calloc(count ? (size_t)count : 1, sizeof *t->expected);
+    if (!t->expected)
+        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    json_array_foreach(array, i, item) {
+        if (json_is_object(item)) {
+            json_t *list = json_object_get(item, "any_of");
+            if (!list || json_object_size(item) != 1 || !json_is_array(list) ||
+                json_array_size(list) < 1) {
+                char at[PATH_CAPACITY];
+                path_index(at, path, i);
+                return SCHEMA(r, at, "an object element must be {\"any_of\": [v1, ...]} with at "
+                                     "least one value");
+            }
+            alternatives += json_array_size(list);
+            ++entries;
+        }
+        if (json_is_object(item) || json_is_null(item)) {
+            if (!t->kinds && !(t->kinds = calloc((size_t)count, 1)))
+                return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
+            t->kinds[i] = json_is_null(item) ? EXPECT_NULL : EXPECT_ANY_OF;
+        }
+    }
+    if (entries) {
+        t->any_of = calloc(entries, sizeof *t->any_of);
+        t->alternatives = calloc(alternatives, sizeof *t->alternatives);
+        if (!t->any_of || !t->alternatives)
+            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    }
+    json_array_foreach(array, i, item) {
+        char at[PATH_CAPACITY];
+        path_index(at, path, i);
+        if (json_is_null(item))
+            continue;
+        if (json_is_object(item)) {
+            json_t *list = json_object_get(item, "any_of"), *alt;
+            any_of_entry *e = &t->any_of[t->any_of_count++];
+            size_t j;
+            char base[PATH_CAPACITY];
+            path_key(base, at, "any_of");
+            e->element = i;
+            e->first = t->alternatives_count;
+            e->count = json_array_size(list);
+            json_array_foreach(list, j, alt) {
+                char alt_at[PATH_CAPACITY];
+                path_index(alt_at, base, j);
+                CHECK(decode_element(r, alt_at, alt, type, &t->alternatives[t->alternatives_count++]));
+            }
+            t->expected[i] = t->alternatives[e->first];
+            continue;
+        }
+        CHECK(decode_element(r, at, item, type, &t->expected[i]));
+    }
+    return DMLREF_OK;
+}
+
+/* ---- inputs into buffers --------------------------------------------------- */
+
+/* Places the input's elements (data array or generator) into its buffer,
+   through its strides.  With strides given, several elements may share an
+   address (broadcast); they must then agree bit for bit. */
+static dmlref_status fill_input(reader *r, const char *path, json_t *data, vtensor *t)
+{
+    layout l;
+    walker w;
+    uint64_t count, e, slots;
+    unsigned char *written = NULL;
+    dmlref_tensor_data_type type = t->desc.DataType;
+
+    layout_from_desc(&t->desc, &l);
+    count = layout_element_count(&l);
+    if (data && json_array_size(data) != count)
+        return SCHEMA(r, path, "has %zu elements, sizes give %llu", json_array_size(data),
+                      (unsigned long long)count);
+    slots = t->desc.TotalTensorSizeInBytes / l.element_size;
+    if (t->desc.Strides) {
+        written = calloc((size_t)(slots / 8 + 1), 1);
+        if (!written)
+            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    }
+    walker_init(&w, l.rank, l.sizes);
+    walker_add(&w, l.strides);
+    walker_seek(&w, 0);
+    for (e = 0; e < count; ++e, walker_next(&w)) {
+        uint64_t bits, off = w.offset[0];
+        unsigned char *slot = t->buffer + off * l.element_size;
+        char at[PATH_CAPACITY];
+        if (data) {
+            path_index(at, path, e);
+            if (decode_element(r, at, json_array_get(data, e), type, &bits) != DMLREF_OK) {
+                free(written);
+                return r->err ? r->err->status : DMLREF_ERROR_VECTOR_SCHEMA;
+            }
+        } else {
+            bits = generate_element(&t->gen, type, e);
+        }
+        if (written && (written[off / 8] & (1u << (off % 8)))) {
+            if (load_bits(slot, l.element_size) != bits) {
+                free(written);
+                path_index(at, path, e);
+                return SCHEMA(r, at, "differs from an earlier element stored at the same "
+                                     "address (element offset %llu): a broadcast layout holds "
+                                     "one value there",
+                              (unsigned long long)off);
+            }
+            continue;
+        }
+        if (written)
+            written[off / 8] |= (unsigned char)(1u << (off % 8));
+        store_bits(slot, l.element_size, bits);
+    }
+    free(written);
+    return DMLREF_OK;
+}
+
+/* ---- inferring output sizes (eval) ------------------------------------------ */
+
+/* DirectMLX's output shapes, for a case that leaves them out. */
+static dmlref_status infer_output_sizes(const reader *r, dmlref_vector *v)
+{
+    vtensor *in = &v->tensors[0], *idx = &v->tensors[1];
+    size_t o;
+    for (o = v->input_count; o < v->input_count + v->output_count; ++o) {
+        vtensor *t = &v->tensors[o];
+        uint32_t i, D = in->desc.DimensionCount;
+        char at[PATH_CAPACITY];
+        if (t->has_sizes)
+            continue;
+        snprintf(at, sizeof at, "$.tensors.%s.sizes", t->name);
+        switch (v->type) {
+        case DMLREF_OPERATOR_GATHER_ELEMENTS: /* the indices' sizes (R-GE-4) */
+            memcpy(t->sizes, idx->sizes, sizeof t->sizes);
+            t->desc.DimensionCount = idx->desc.DimensionCount;
+            break;
+        case DMLREF_OPERATOR_SCATTER_ELEMENTS: /* the input's sizes (R-SC-6) */
+            memcpy(t->sizes, in->sizes, sizeof t->sizes);
+            t->desc.DimensionCount = D;
+            break;
+        case DMLREF_OPERATOR_GATHER_ND:
+        case DMLREF_OPERATOR_GATHER_ND1: { /* R-GN-7 */
+            uint32_t m = v->attributes[0], q = v->attributes[1];
+            uint32_t b = v->type == DMLREF_OPERATOR_GATHER_ND1 ? v->attributes[2] : 0, k, rr;
+            if (idx->desc.DimensionCount != D || m < 1 || m > D || q < 1 || q > D || b >= m ||
+                b >= q || (k = idx->sizes[D - 1]) < 1 || k > m - b ||
+                (rr = m - b - k) + q - 1 > D)
+                return SCHEMA(r, at, "cannot be inferred: the attributes and sizes break "
+                                     "DirectMLX's shape rules (R-GN-1..7)");
+            for (i = 0; i < D; ++i)
+                t->sizes[i] = 1;
+            for (i = 0; i + 1 < q; ++i)
+                t->sizes[D - (q - 1 + rr) + i] = idx->sizes[D - q + i];
+            for (i = 0; i < rr; ++i)
+                t->sizes[D - rr + i] = in->sizes[D - rr + i];
+            t->desc.DimensionCount = D;
+            break;
+        }
+        default: { /* NonZero: DirectMLX's {1} and {M, N}; 3_0 needs the input's rank */
+            uint64_t m = element_count(in);
+            int same_rank = v->level < DMLREF_FEATURE_LEVEL_4_0;
+            uint32_t rank = o == 1 ? (same_rank ? D : 1) : (same_rank ? D : 2);
+            if (m > UINT32_MAX)
+                return SCHEMA(r, at, "cannot be inferred: the input has more than 2^32-1 elements");
+            for (i = 0; i < rank; ++i)
+                t->sizes[i] = 1;
+            if (o == 2) {
+                t->sizes[rank - 2] = (uint32_t)m;
+                t->sizes[rank - 1] = D;
+            }
+            t->desc.DimensionCount = rank;
+            break;
+        }
+        }
+        t->desc.Sizes = t->sizes;
+        t->has_sizes = 1;
+    }
+    return DMLREF_OK;
+}
+
+/* ---- the whole vector --------------------------------------------------------- */
+
+static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_t flags)
+{
+    static const char *const keys[] = {"format", "name", "operator", "feature_level",
+                                       "min_feature_level", "attributes", "tensors", "oob",
+                                       "expect_error", "notes", NULL};
+    operator_shape shape;
+    json_t *item, *tensors, *attributes;
+    const char *text = NULL;
+    size_t i;
+    char at[PATH_CAPACITY];
+
+    if (!json_is_object(root))
+        return SCHEMA(r, "$", "a vector must be a JSON object");
+    CHECK(only_keys(r, "$", root, keys));
+
+    if (!(item = json_object_get(root, "format")))
+        return SCHEMA(r, "$.format", "is missing");
+    CHECK(get_string(r, "$.format", item, &text));
+    if (strcmp(text, "dmlref-vector-1") != 0)
+        return SCHEMA(r, "$.format", "\"%s\" is not a format this version reads "
+                                     "(\"dmlref-vector-1\")",
+                      text);
+
+    if (!(item = json_object_get(root, "name")))
+        return SCHEMA(r, "$.name", "is missing");
+    CHECK(get_string(r, "$.name", item, &text));
+    if (!*text || strlen(text) > 200 || strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789_-./") != strlen(text))
+        return SCHEMA(r, "$.name", "must be 1 to 200 characters of a-z 0-9 _ - . /");
+    if (!(v->name = malloc(strlen(text) + 1)))
+        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, "$.name", "out of memory");
+    strcpy(v->name, text);
+
+    if (!(item = json_object_get(root, "operator")))
+        return SCHEMA(r, "$.operator", "is missing");
+    CHECK(get_string(r, "$.operator", item, &text));
+    if (!dmlref_operator_from_name(text, &v->type))
+        return SCHEMA(r, "$.operator", "\"%s\" is not an operator dmlref implements", text);
+
+    v->level = DMLREF_FEATURE_LEVEL_LATEST; /* D19 */
+    if ((item = json_object_get(root, "feature_level")))
+        CHECK(get_level(r, "$.feature_level", item, &v->level));
+    if ((item = json_object_get(root, "min_feature_level"))) {
+        CHECK(get_level(r, "$.min_feature_level", item, &v->min_level));
+        v->has_min_level = 1;
+    }
+    v->oob = DMLREF_OOB_ERROR;
+    if ((item = json_object_get(root, "oob"))) {
+        CHECK(get_string(r, "$.oob", item, &text));
+        if (strcmp(text, "clamp") == 0)
+            v->oob = DMLREF_OOB_CLAMP;
+        else if (strcmp(text, "error") != 0)
+            return SCHEMA(r, "$.oob", "\"%s\" is not a policy (\"error\", \"clamp\")", text);
+    }
+    if ((item = json_object_get(root, "notes"))) {
+        CHECK(get_string(r, "$.notes", item, &text));
+        if (!(v->notes = malloc(strlen(text) + 1)))
+            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, "$.notes", "out of memory");
+        strcpy(v->notes, text);
+    }
+    if ((item = json_object_get(root, "expect_error"))) {
+        static const char *const error_keys[] = {"status", "rule", NULL};
+        json_t *s = json_object_get(item, "status"), *rule = json_object_get(item, "rule");
+        if (!json_is_object(item))
+            return SCHEMA(r, "$.expect_error", "must be an object");
+        CHECK(only_keys(r, "$.expect_error", item, error_keys));
+        if (!s)
+            return SCHEMA(r, "$.expect_error.status", "is missing");
+        CHECK(get_string(r, "$.expect_error.status", s, &text));
+        if (!dmlref_status_from_name(text, &v->error_status) || v->error_status == DMLREF_OK)
+            return SCHEMA(r, "$.expect_error.status", "\"%s\" is not an error status", text);
+        if (!rule)
+            return SCHEMA(r, "$.expect_error.rule", "is missing");
+        CHECK(get_string(r, "$.expect_error.rule", rule, &text));
+        if (strlen(text) >= sizeof v->error_rule)
+            return SCHEMA(r, "$.expect_error.rule", "is longer than a rule id");
+        strcpy(v->error_rule, text);
+        v->expects_error = 1;
+    }
+
+    operator_shape_of(v->type, &shape);
+    attributes = json_object_get(root, "attributes");
+    if (attributes && !json_is_object(attributes))
+        return SCHEMA(r, "$.attributes", "must be an object");
+    if (attributes)
+        CHECK(only_keys(r, "$.attributes", attributes, shape.attributes));
+    for (i = 0; i < shape.attribute_count; ++i) {
+        uint64_t value;
+        path_key(at, "$.attributes", shape.attributes[i]);
+        if (!attributes || !(item = json_object_get(attributes, shape.attributes[i])))
+            return SCHEMA(r, at, "is missing");
+        CHECK(get_uint(r, at, item, UINT32_MAX, &value));
+        v->attributes[i] = (uint32_t)value;
+    }
+
+    v->input_count = shape.input_count;
+    v->output_count = shape.output_count;
+    if (!(tensors = json_object_get(root, "tensors")))
+        return SCHEMA(r, "$.tensors", "is missing");
+    if (!json_is_object(tensors))
+        return SCHEMA(r, "$.tensors", "must be an object");
+    CHECK(only_keys(r, "$.tensors", tensors, shape.tensors));
+    for (i = 0; i < shape.input_count + shape.output_count; ++i) {
+        vtensor *t = &v->tensors[i];
+        t->name = shape.tensors[i];
+        t->is_output = i >= shape.input_count;
+        path_key(at, "$.tensors", t->name);
+        if (!(item = json_object_get(tensors, t->name)))
+            return SCHEMA(r, at, "is missing");
+        CHECK(read_tensor(r, at, item, t, flags));
+        if (t->is_output && !v->expects_error && !(flags & DMLREF_VECTOR_READ_CASE) &&
+            !t->has_expected && !t->has_xxh3)
+            return SCHEMA(r, at, "needs \"expected\" or \"xxh3\" (or the case \"expect_error\")");
+        if (t->is_output && v->expects_error && (t->has_expected || t->has_xxh3))
+            return SCHEMA(r, at, "an expect_error case has no expected outputs");
+        if (!t->is_output && !t->has_data && !v->expects_error)
+            return SCHEMA(r, at, "needs \"data\" or \"generator\"");
+    }
+    return DMLREF_OK;
+}
+
+/* Allocates one buffer, counting it against the memory cap. */
+static dmlref_status allocate_buffer(reader *r, vtensor *t)
+{
+    char at[PATH_CAPACITY];
+    uint64_t bytes = t->desc.TotalTensorSizeInBytes;
+    snprintf(at, sizeof at, "$.tensors.%s", t->name);
+    if (bytes > r->memory_cap - r->memory_used || bytes > (uint64_t)SIZE_MAX)
+        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at,
+                    "the case needs more than the memory cap of %llu bytes for its buffers",
+                    (unsigned long long)r->memory_cap);
+    r->memory_used += bytes;
+    t->buffer = calloc(bytes ? (size_t)bytes : 1, 1);
+    if (!t->buffer)
+        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at, "out of memory for %llu bytes",
+                    (unsigned long long)bytes);
+    return DMLREF_OK;
+}
+
+static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint32_t flags)
+{
+    size_t i, n;
+    json_t *tensors;
+    dmlref_error verr;
+
+    CHECK(read_top(r, root, v, flags));
+    if (flags & DMLREF_VECTOR_READ_CASE)
+        CHECK(infer_output_sizes(r, v));
+    n = v->input_count + v->output_count;
+    for (i = 0; i < n; ++i) {
+        vtensor *t = &v->tensors[i];
+        if (!t->total_given)
+            t->desc.TotalTensorSizeInBytes = dmlref_calc_buffer_tensor_size(
+                t->desc.DataType, t->desc.DimensionCount, t->sizes, t->desc.Strides);
+    }
+    vector_link_descriptors(v);
+
+    /* Buffers only for a case the reference can run: a refused case keeps
+       its data unread beyond the structure (it is never executed). */
+    if (dmlref_validate(&v->op, v->level, &verr) != DMLREF_OK) {
+        if (v->expects_error)
+            return DMLREF_OK;
+        prefix_error(&verr, r->source, "$");
+        if (r->err)
+            *r->err = verr;
+        return verr.status;
+    }
+    tensors = json_object_get(root, "tensors");
+    for (i = 0; i < n; ++i) {
+        vtensor *t = &v->tensors[i];
+        json_t *tj = json_object_get(tensors, t->name);
+        char at[PATH_CAPACITY];
+        if (!t->is_output && !t->has_data)
+            continue;
+        CHECK(allocate_buffer(r, t));
+        if (!t->is_output) {
+            snprintf(at, sizeof at, "$.tensors.%s.data", t->name);
+            CHECK(fill_input(r, at, json_object_get(tj, "data"), t));
+        } else if (t->has_expected) {
+            snprintf(at, sizeof at, "$.tensors.%s.expected", t->name);
+            CHECK(read_expected(r, at, json_object_get(tj, "expected"), t));
+        }
+    }
+    v->buffers_ready = 1;
+    for (i = 0; i < n; ++i) {
+        dmlref_binding *b = i < v->input_count ? &v->inputs[i] : &v->outputs[i - v->input_count];
+        if (!v->tensors[i].buffer) {
+            v->buffers_ready = 0;
+            continue;
+        }
+        b->data = v->tensors[i].buffer;
+        b->size_in_bytes = v->tensors[i].desc.TotalTensorSizeInBytes;
+    }
+    return DMLREF_OK;
+}
+
+dmlref_status dmlref_vector_parse(const char *text, size_t length, const char *source_name,
+                                  const dmlref_vector_read_options *options, dmlref_vector **out,
+                                  dmlref_error *err)
+{
+    reader r;
+    json_error_t jerr;
+    json_t *root;
+    dmlref_vector *v;
+    dmlref_status status;
+
+    if (!out || (!text && length))
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "dmlref_vector_parse: NULL text or out");
+    *out = NULL;
+    r.source = source_name ? source_name : "(vector)";
+    r.err = err;
+    r.memory_cap = options && options->memory_cap ? options->memory_cap
+                                                  : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
+    r.memory_used = 0;
+    root = json_loadb(text ? text : "", length, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "",
+                         "%s: $: line %d, column %d: %s", r.source, jerr.line, jerr.column,
+                         jerr.text);
+    v = calloc(1, sizeof *v);
+    if (!v || !(v->source = malloc(strlen(r.source) + 1))) {
+        free(v);
+        json_decref(root);
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: $: out of memory", r.source);
+    }
+    strcpy(v->source, r.source);
+    status = read_vector(&r, root, v, options ? options->flags : 0);
+    json_decref(root);
+    if (status != DMLREF_OK) {
+        dmlref_vector_free(v);
+        return status;
+    }
+    *out = v;
+    return DMLREF_OK;
+}
+
+dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_options *options,
+                                 dmlref_vector **out, dmlref_error *err)
+{
+    FILE *f;
+    char *text;
+    long size;
+    size_t got;
+    dmlref_status status;
+
+    if (!path || !out)
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "dmlref_vector_load: NULL argument");
+    *out = NULL;
+    f = fopen(path, "rb");
+    if (!f)
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot open: %s", path, strerror(errno));
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read (not a regular file?)", path);
+    }
+    if ((unsigned long)size > DMLREF_VECTOR_MAX_FILE_BYTES) {
+        fclose(f);
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: larger than %llu bytes", path,
+                         (unsigned long long)DMLREF_VECTOR_MAX_FILE_BYTES);
+    }
+    text = malloc((size_t)size + 1);
+    if (!text) {
+        fclose(f);
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory", path);
+    }
+    got = fread(text, 1, (size_t)size, f);
+    fclose(f);
+    if (got != (size_t)size) {
+        free(text);
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: read %zu of %ld bytes", path, got, size);
+    }
+    status = dmlref_vector_parse(text, got, path, options, out, err);
+    free(text);
+    return status;
+}

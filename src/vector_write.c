@@ -1,0 +1,276 @@
+/*
+ * vector_write.c - writing a vector in dmlref's canonical layout: fixed key
+ * order, one line per tensor, elements as FORMAT.md encodes them, so the
+ * same case always gives the same bytes.
+ */
+#include "vector_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct text {
+    char *data;
+    size_t length, capacity;
+    int failed;
+} text;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void put(text *t, const char *format, ...)
+{
+    va_list args;
+    int n;
+    if (t->failed)
+        return;
+    for (;;) {
+        size_t room = t->capacity - t->length;
+        va_start(args, format);
+        n = vsnprintf(t->data + t->length, room, format, args);
+        va_end(args);
+        if (n < 0) {
+            t->failed = 1;
+            return;
+        }
+        if ((size_t)n < room) {
+            t->length += (size_t)n;
+            return;
+        }
+        {
+            size_t capacity = t->capacity * 2 + (size_t)n + 1;
+            char *grown = realloc(t->data, capacity);
+            if (!grown) {
+                t->failed = 1;
+                return;
+            }
+            t->data = grown;
+            t->capacity = capacity;
+        }
+    }
+}
+
+/* A JSON string literal. */
+static void put_string(text *t, const char *s)
+{
+    put(t, "\"");
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            put(t, "\\%c", c);
+        else if (c < 0x20)
+            put(t, "\\u%04x", c);
+        else
+            put(t, "%c", c);
+    }
+    put(t, "\"");
+}
+
+static void put_dims(text *t, const uint32_t *dims, uint32_t count)
+{
+    uint32_t i;
+    put(t, "[");
+    for (i = 0; i < count; ++i)
+        put(t, "%s%u", i ? ", " : "", dims[i]);
+    put(t, "]");
+}
+
+static void put_u64(text *t, uint64_t v)
+{
+    if (v > 9007199254740992ull)
+        put(t, "\"%llu\"", (unsigned long long)v);
+    else
+        put(t, "%llu", (unsigned long long)v);
+}
+
+static void put_element(text *t, dmlref_tensor_data_type type, uint64_t bits)
+{
+    char buf[ELEMENT_TEXT_CAPACITY];
+    format_element(type, bits, buf, sizeof buf);
+    put(t, "%s", buf);
+}
+
+static void put_generator(text *t, const vtensor *v)
+{
+    const generator *g = &v->gen;
+    uint32_t i;
+    static const char *const kinds[] = {"", "bits", "index", "sparse"};
+    put(t, "\"generator\": {\"kind\": \"%s\", \"seed\": ", kinds[g->kind]);
+    put_u64(t, g->seed);
+    if (g->kind == GENERATOR_INDEX) {
+        put(t, ", \"low\": [");
+        for (i = 0; i < g->bound_count; ++i) {
+            put(t, "%s", i ? ", " : "");
+            put_element(t, v->desc.DataType, g->low[i]);
+        }
+        put(t, "], \"high\": [");
+        for (i = 0; i < g->bound_count; ++i) {
+            put(t, "%s", i ? ", " : "");
+            put_element(t, v->desc.DataType, g->high[i]);
+        }
+        put(t, "]");
+    } else if (g->kind == GENERATOR_SPARSE) {
+        put(t, ", \"density\": %u", g->density);
+    }
+    put(t, "}");
+}
+
+/* The logical elements of an input, read back from its buffer. */
+static void put_data(text *t, const vtensor *v)
+{
+    layout l;
+    walker w;
+    uint64_t n, e;
+    layout_from_desc(&v->desc, &l);
+    n = layout_element_count(&l);
+    walker_init(&w, l.rank, l.sizes);
+    walker_add(&w, l.strides);
+    walker_seek(&w, 0);
+    put(t, "\"data\": [");
+    for (e = 0; e < n && !t->failed; ++e, walker_next(&w)) {
+        put(t, "%s", e ? ", " : "");
+        put_element(t, v->desc.DataType, load_bits(v->buffer + w.offset[0] * l.element_size,
+                                                   l.element_size));
+    }
+    put(t, "]");
+}
+
+static void put_expected(text *t, const vtensor *v)
+{
+    uint64_t n = 1, e;
+    uint32_t i;
+    size_t cursor = 0;
+    for (i = 0; i < v->desc.DimensionCount; ++i)
+        n *= v->sizes[i];
+    put(t, "\"expected\": [");
+    for (e = 0; e < n && !t->failed; ++e) {
+        unsigned char kind = v->kinds ? v->kinds[e] : EXPECT_VALUE;
+        put(t, "%s", e ? ", " : "");
+        if (kind == EXPECT_NULL) {
+            put(t, "null");
+        } else if (kind == EXPECT_ANY_OF) {
+            const any_of_entry *entry;
+            size_t j;
+            while (v->any_of[cursor].element < e)
+                ++cursor;
+            entry = &v->any_of[cursor];
+            put(t, "{\"any_of\": [");
+            for (j = 0; j < entry->count; ++j) {
+                put(t, "%s", j ? ", " : "");
+                put_element(t, v->desc.DataType, v->alternatives[entry->first + j]);
+            }
+            put(t, "]}");
+        } else {
+            put_element(t, v->desc.DataType, v->expected[e]);
+        }
+    }
+    put(t, "]");
+}
+
+/* Outputs of a case whose inputs come from generators are written by digest
+   alone when they can be (FORMAT.md): only small ones keep their elements. */
+#define SMALL_OUTPUT_ELEMENTS 64
+
+static void put_tensor(text *t, const dmlref_vector *v, const vtensor *x, int digest_only)
+{
+    uint64_t minimum = dmlref_calc_buffer_tensor_size(x->desc.DataType, x->desc.DimensionCount,
+                                                      x->sizes, x->desc.Strides);
+    put(t, "    ");
+    put_string(t, x->name);
+    put(t, ": {\"dtype\": \"%s\", \"sizes\": ", dmlref_data_type_name(x->desc.DataType));
+    put_dims(t, x->sizes, x->desc.DimensionCount);
+    if (x->desc.Strides) {
+        put(t, ", \"strides\": ");
+        put_dims(t, x->strides, x->desc.DimensionCount);
+    }
+    if (x->desc.TotalTensorSizeInBytes != minimum || x->total_given) {
+        put(t, ", \"total_bytes\": ");
+        put_u64(t, x->desc.TotalTensorSizeInBytes);
+    }
+    if (x->desc.Flags)
+        put(t, ", \"flags\": %u", x->desc.Flags);
+    if (x->desc.GuaranteedBaseOffsetAlignment)
+        put(t, ", \"alignment\": %u", x->desc.GuaranteedBaseOffsetAlignment);
+    /* an input's elements: its generator, or its data as its buffer holds
+       them (a case refused by validation has no buffers, and needs no data) */
+    if (!x->is_output && x->gen.kind != GENERATOR_NONE) {
+        put(t, ", ");
+        put_generator(t, x);
+    } else if (!x->is_output && x->buffer) {
+        put(t, ", ");
+        put_data(t, x);
+    }
+    if (x->is_output && !v->expects_error) {
+        if (x->has_expected && !(digest_only && x->has_xxh3)) {
+            put(t, ", ");
+            put_expected(t, x);
+        }
+        if (x->has_xxh3)
+            put(t, ", \"xxh3\": \"%016llx\"", (unsigned long long)x->xxh3);
+    }
+    put(t, "}");
+}
+
+dmlref_status dmlref_vector_write(const dmlref_vector *v, char **out, size_t *length,
+                                  dmlref_error *err)
+{
+    text t = {NULL, 0, 0, 0};
+    operator_shape shape;
+    size_t i, n = v->input_count + v->output_count;
+    int generated = 0;
+
+    if (!out)
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "dmlref_vector_write: NULL out");
+    t.capacity = 4096;
+    if (!(t.data = malloc(t.capacity)))
+        t.failed = 1;
+    for (i = 0; i < v->input_count; ++i)
+        generated |= v->tensors[i].gen.kind != GENERATOR_NONE;
+    operator_shape_of(v->type, &shape);
+
+    put(&t, "{\n  \"format\": \"dmlref-vector-1\",\n  \"name\": ");
+    put_string(&t, v->name);
+    put(&t, ",\n  \"operator\": \"%s\",\n", dmlref_operator_name(v->type));
+    put(&t, "  \"feature_level\": \"%s\",\n", dmlref_feature_level_name(v->level));
+    if (v->has_min_level)
+        put(&t, "  \"min_feature_level\": \"%s\",\n", dmlref_feature_level_name(v->min_level));
+    if (shape.attribute_count) {
+        put(&t, "  \"attributes\": {");
+        for (i = 0; i < shape.attribute_count; ++i)
+            put(&t, "%s\"%s\": %u", i ? ", " : "", shape.attributes[i], v->attributes[i]);
+        put(&t, "},\n");
+    }
+    if (v->oob == DMLREF_OOB_CLAMP)
+        put(&t, "  \"oob\": \"clamp\",\n");
+    if (v->expects_error) {
+        put(&t, "  \"expect_error\": {\"status\": \"%s\", \"rule\": ",
+            dmlref_status_name(v->error_status));
+        put_string(&t, v->error_rule);
+        put(&t, "},\n");
+    }
+    if (v->notes) {
+        put(&t, "  \"notes\": ");
+        put_string(&t, v->notes);
+        put(&t, ",\n");
+    }
+    put(&t, "  \"tensors\": {\n");
+    for (i = 0; i < n; ++i) {
+        const vtensor *x = &v->tensors[i];
+        uint64_t count = 1;
+        uint32_t d;
+        for (d = 0; d < x->desc.DimensionCount; ++d)
+            count *= x->sizes[d];
+        put_tensor(&t, v, x, generated && count > SMALL_OUTPUT_ELEMENTS);
+        put(&t, i + 1 < n ? ",\n" : "\n");
+    }
+    put(&t, "  }\n}\n");
+    if (t.failed) {
+        free(t.data);
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory writing the vector",
+                         v->source);
+    }
+    *out = t.data;
+    if (length)
+        *length = t.length;
+    return DMLREF_OK;
+}
