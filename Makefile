@@ -9,6 +9,7 @@ VERSION := $(MAJOR).$(call VERSION_PART,MINOR).$(call VERSION_PART,PATCH)
 PREFIX ?= /usr/local
 prefix ?= $(PREFIX)
 libdir ?= $(prefix)/lib
+bindir ?= $(prefix)/bin
 includedir ?= $(prefix)/include
 pkgconfigdir ?= $(libdir)/pkgconfig
 DESTDIR ?=
@@ -39,7 +40,7 @@ CLI_SRC = src/cli.c src/suite.c
 CLI_HDR = src/cli.h
 
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
-             test_gather_nd test_nonzero_coordinates test_random
+             test_gather_nd test_nonzero_coordinates test_random test_roundtrip
 TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_SUPPORT = tests/testlib.c tests/model.c
 TEST_HDR = tests/testlib.h tests/model.h
@@ -75,7 +76,8 @@ $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/libdmlref.a
 
 # Runs every test program of $(BUILD); the whole log is $(BUILD)/tests.log.
 test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZE)
-	$(Q)sh scripts/run_tests.sh "$(BUILD)" $(BUILD)/tests.log $(BUILD)/tests.summary $(TEST_BIN)
+	$(Q)ROUNDTRIP_DIR=$(BUILD)/roundtrip sh scripts/run_tests.sh "$(BUILD)" $(BUILD)/tests.log \
+	    $(BUILD)/tests.summary $(TEST_BIN)
 
 check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory test
@@ -85,18 +87,19 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory check-rules
 	$(Q)$(MAKE) --no-print-directory check-example
 	$(Q)$(MAKE) --no-print-directory check-symbols
+	$(Q)$(MAKE) --no-print-directory check-vectors
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
 check-clang: ## the tests built with clang -fopenmp
-	$(Q)$(MAKE) --no-print-directory test CC=clang BUILD=build/clang
+	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang
 
 check-noopenmp: ## the tests built without OpenMP
-	$(Q)$(MAKE) --no-print-directory test OPENMP= BUILD=build/noopenmp
+	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test OPENMP= BUILD=build/noopenmp
 
 check-sanitize: ## the tests under AddressSanitizer and UndefinedBehaviorSanitizer
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp DMLREF_TEST_QUICK=1 \
 	    $(MAKE) --no-print-directory test CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
@@ -135,22 +138,27 @@ check-vectors: $(BUILD)/dmlref ## the suite regenerates byte for byte, and verif
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh
 
-install: lib ## install the library, header and pkg-config file (PREFIX, DESTDIR)
+install: lib $(BUILD)/dmlref ## install the library, headers, command and pkg-config file (PREFIX, DESTDIR)
 	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(pkgconfigdir)
 	install -m 644 $(BUILD)/libdmlref.a $(DESTDIR)$(libdir)/libdmlref.a
 	install -m 755 $(BUILD)/libdmlref.so $(DESTDIR)$(libdir)/libdmlref.so.$(VERSION)
 	ln -sf libdmlref.so.$(VERSION) $(DESTDIR)$(libdir)/libdmlref.so.$(MAJOR)
 	ln -sf libdmlref.so.$(MAJOR) $(DESTDIR)$(libdir)/libdmlref.so
+	install -d $(DESTDIR)$(includedir)/dmlref $(DESTDIR)$(bindir)
 	install -m 644 include/dmlref.h $(DESTDIR)$(includedir)/dmlref.h
+	install -m 644 include/dmlref/vector.h $(DESTDIR)$(includedir)/dmlref/vector.h
+	install -m 755 $(BUILD)/dmlref $(DESTDIR)$(bindir)/dmlref
 	printf '%s\n' 'prefix=$(prefix)' 'libdir=$(libdir)' 'includedir=$(includedir)' '' \
 	    'Name: dmlref' \
 	    'Description: reference implementation of DirectML indexing operators' \
 	    'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -ldmlref' \
-	    'Libs.private: -fopenmp' > $(DESTDIR)$(pkgconfigdir)/dmlref.pc
+	    'Requires.private: jansson libxxhash' 'Libs.private: -fopenmp -lm' \
+	    > $(DESTDIR)$(pkgconfigdir)/dmlref.pc
 
 uninstall: ## remove what install put in place
 	rm -f $(DESTDIR)$(libdir)/libdmlref.a $(DESTDIR)$(libdir)/libdmlref.so* \
-	      $(DESTDIR)$(includedir)/dmlref.h $(DESTDIR)$(pkgconfigdir)/dmlref.pc
+	      $(DESTDIR)$(includedir)/dmlref.h $(DESTDIR)$(includedir)/dmlref/vector.h \
+	      $(DESTDIR)$(bindir)/dmlref $(DESTDIR)$(pkgconfigdir)/dmlref.pc
 
 clean: ## remove build/
 	rm -rf build

@@ -366,7 +366,7 @@ const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) &&
                      !(v instanceof JsonNumber) && !(v instanceof RawJson);
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const HEX_RE = /^0x[0-9a-f]+$/;
-const DECIMAL_STRING_RE = /^-?(?:0|[1-9][0-9]*)$/;
+const DECIMAL_STRING_RE = /^(?:0|-?[1-9][0-9]*)$/;        /* "-" for negatives only: no "-0" */
 
 function describe(v) {
     if (v === null) return 'null';
@@ -470,7 +470,11 @@ export function encodeElement(dtype, bits) {
     if (x === Infinity) return '"inf"';
     if (x === -Infinity) return '"-inf"';
     if (Object.is(x, -0)) return '-0.0';
-    return String(x);
+    const s = String(x);
+    /* JavaScript spells 2^63 "9223372036854776000"; an integer-looking token
+       that large trips readers that parse JSON integers as int64 (jansson), so
+       such values are written in exponent form, still the shortest digits. */
+    return Math.abs(x) >= 2 ** 53 && !s.includes('e') ? x.toExponential() : s;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -826,6 +830,7 @@ const TENSOR_KEYS = ['dtype', 'sizes', 'strides', 'total_bytes', 'flags', 'align
 const INPUT_KEYS = ['data', 'generator'];
 const OUTPUT_KEYS = ['expected', 'xxh3'];
 const U32_MAX = 4294967295n;
+const GENERATE_AT_PARSE_MAX = 1n << 26n;
 
 /** What an expected element holds: a value, anything (null), or any of a list. */
 export const EXPECT_VALUE = 0, EXPECT_ANY = 1, EXPECT_ANY_OF = 2;
@@ -982,7 +987,10 @@ export function parseVector(text, options = {}) {
             if (hasData && hasGen) fail(path, 'both "data" and "generator": give one');
             if (!hasData && !hasGen && !v.expectError) fail(path, 'an input needs "data" or "generator"');
             if (hasData) t.data = parseData(obj.data, t, `${path}.data`);
-            if (hasGen) t.generator = parseGenerator(obj.generator, t, `${path}.generator`);
+            if (hasGen) {
+                t.generator = parseGenerator(obj.generator, t, `${path}.generator`);
+                checkGeneratedSharing(t, `${path}.generator`);
+            }
         } else {
             const hasExp = has(obj, 'expected'), hasXxh = has(obj, 'xxh3');
             if (v.expectError && (hasExp || hasXxh))
@@ -1026,6 +1034,23 @@ export function parseVector(text, options = {}) {
                  `but differ: ${bitsHex(t.dtype, bits[a])} and ${bitsHex(t.dtype, bits[b])}`);
         }
         return bits;
+    }
+
+    /* FORMAT.md refuses a data array whose elements that share an address
+       differ; a generator's elements are held to the same rule (as dmlref's
+       reader does), where the layout is not provably one-to-one and the
+       tensor is small enough to generate here. */
+    function checkGeneratedSharing(t, path) {
+        const strides = t.strides || packedStrides(t.sizes);
+        if (t.count > GENERATE_AT_PARSE_MAX || provablyInjective(t.sizes, strides)) return;
+        const bits = generate(t.dtype, t.generator, Number(t.count));
+        const conflict = findSharedConflict(t.sizes, strides, bits);
+        if (conflict) {
+            const [a, b] = conflict;
+            fail(path, `generated elements ${a} [${coordinateOf(t.sizes, a).join(', ')}] and ${b} ` +
+                 `[${coordinateOf(t.sizes, b).join(', ')}] share an address (strides [${strides.join(', ')}]) ` +
+                 `but differ: ${bitsHex(t.dtype, bits[a])} and ${bitsHex(t.dtype, bits[b])}`);
+        }
     }
 
     function parseGenerator(g, t, path) {

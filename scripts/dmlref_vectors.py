@@ -251,6 +251,10 @@ def decode_element(dtype, x):
             value = float(str(x))
         else:
             raise VectorError("%s is not a %s element" % (_show(x), dtype.name))
+        # An integer is never rounded, not even by the double parser: 2^53 + 1
+        # is refused (a decimal with a fraction or exponent is read as a double).
+        if _is_int(x) and not math.isinf(value) and int(value) != int(x):
+            raise VectorError("%s is not exactly representable as %s" % (_show(x), dtype.name))
         if math.isinf(value):  # a finite decimal too large for a double
             raise VectorError("%s overflows a double; write \"inf\"" % _show(x))
         return float_to_bits(dtype, value)
@@ -796,17 +800,24 @@ class Vector:
         if len(buffers) != len(self.outputs):
             raise ValueError("%s: %d output buffers for %d outputs"
                              % (self.name, len(buffers), len(self.outputs)))
+        digest_length = None
         for tensor, buf in zip(self.outputs, buffers):
-            problem = _check_output(tensor, buf)
+            problem = _check_output(tensor, buf, digest_length)
             if problem is not None:
                 return problem
+            if self.operator == "NONZERO_COORDINATES" and tensor.name == "OutputCountTensor":
+                # The coordinates' digest covers the first `count` rows; this
+                # count has just been found right (or it has no expectation).
+                digest_length = int(tensor.read(buf)[0]) * self.outputs[1].sizes[-1]
         return None
 
     def __repr__(self):
         return "<Vector %s>" % self.name
 
 
-def _check_output(t, buf):
+def _check_output(t, buf, digest_length=None):
+    """A Mismatch, or None.  digest_length: the xxh3 covers only that many
+    leading elements (NonZero's coordinates)."""
     dt = t.dtype
     if t.expected is None and t.xxh3 is None:
         raise ValueError("%s has neither expected nor xxh3" % t.name)
@@ -829,7 +840,7 @@ def _check_output(t, buf):
                 len(wrong), "" if len(wrong) == 1 else "s")
             return Mismatch(t.name, msg, i, coord, exp, g, len(wrong))
     if t.xxh3 is not None:
-        digest = t.digest(got)
+        digest = t.digest(got if digest_length is None else got[:digest_length])
         if digest != t.xxh3:
             return Mismatch(t.name, "%s: xxh3 of the elements is %016x, expected %016x"
                             % (t.name, digest, t.xxh3))
@@ -998,11 +1009,7 @@ class _Reader:
                     self.fail(path + ".xxh3", "%s is not 16 lower-case hex digits" % json.dumps(s))
                 t.xxh3 = int(s, 16)
                 if t.expected is not None:
-                    if any(not isinstance(e, int) for e in t.expected):
-                        self.fail(path + ".xxh3", "given for an output with null or any_of elements")
-                    if t.digest(t.expected) != t.xxh3:
-                        self.fail(path + ".xxh3", "%s is not the digest of expected (%016x)"
-                                  % (s, t.digest(t.expected)))
+                    self.check_digest(t, v, path + ".xxh3")
             return t
 
         for key in ("expected", "xxh3"):
@@ -1024,6 +1031,24 @@ class _Reader:
         if "generator" in x:
             t.generator = self.generator(x["generator"], path + ".generator", t, v)
         return t
+
+    def check_digest(self, t, v, path):
+        """The xxh3 of an output must be that of its expected elements: all
+        of them, or for NonZero's coordinates the first `count` rows."""
+        elements = t.expected
+        if v.operator == "NONZERO_COORDINATES" and t.name == "OutputCoordinatesTensor":
+            count = v.tensors["OutputCountTensor"].expected
+            if count is None or not isinstance(count[0], int):
+                return  # the count is known only as a digest: checked with outputs
+            if count[0] * t.sizes[-1] > len(elements):
+                self.fail(path, "the expected count %d exceeds the %d rows"
+                          % (count[0], len(elements) // max(t.sizes[-1], 1)))
+            elements = elements[: count[0] * t.sizes[-1]]
+        if any(not isinstance(e, int) for e in elements):
+            self.fail(path, "given for an output with null or any_of elements")
+        if t.digest(elements) != t.xxh3:
+            self.fail(path, "%016x is not the digest of expected (%016x)"
+                      % (t.xxh3, t.digest(elements)))
 
     def dims(self, x, path, count):
         if not isinstance(x, list):
@@ -1123,15 +1148,24 @@ def read_manifest(folder):
     return entries
 
 
+def suite_files(folder):
+    """The vector files of a suite: every *.json below folder, as paths
+    relative to it with '/', except the suite's own schema.json."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            rel = os.path.relpath(os.path.join(root, name), folder).replace(os.sep, "/")
+            if name.endswith(".json") and rel != "schema.json":
+                found.append(rel)
+    return found
+
+
 def check_manifest(folder):
     """Problems (strings) with folder/MANIFEST: digests, and listed files
-    against the *.json files present.  [] when it agrees."""
+    against the vector files present (suite_files).  [] when it agrees."""
     listed = read_manifest(folder)
-    present = set()
-    for root, _, files in os.walk(folder):
-        for name in files:
-            if name.endswith(".json"):
-                present.add(os.path.relpath(os.path.join(root, name), folder).replace(os.sep, "/"))
+    present = set(suite_files(folder))
     problems = ["%s: not in MANIFEST" % p for p in sorted(present - set(listed))]
     for rel, digest in sorted(listed.items()):
         if rel not in present:
@@ -1145,15 +1179,11 @@ def check_manifest(folder):
 
 
 def write_manifest(folder):
-    """Writes folder/MANIFEST for the *.json files under folder."""
+    """Writes folder/MANIFEST for the vector files under folder."""
     lines = []
-    for root, _, files in os.walk(folder):
-        for name in files:
-            if name.endswith(".json"):
-                full = os.path.join(root, name)
-                with open(full, "rb") as f:
-                    digest = xxh3_64(f.read())
-                lines.append((os.path.relpath(full, folder).replace(os.sep, "/"), digest))
+    for rel in suite_files(folder):
+        with open(os.path.join(folder, rel), "rb") as f:
+            lines.append((rel, xxh3_64(f.read())))
     with open(os.path.join(folder, "MANIFEST"), "w") as f:
         for rel, digest in sorted(lines):
             f.write("%016x  %s\n" % (digest, rel))

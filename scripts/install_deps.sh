@@ -3,7 +3,11 @@
 # Run as root (or with sudo available) on Debian 12 or later.
 set -eu
 
-packages="make gcc clang libomp-dev libclang-rt-14-dev libcmocka-dev pkg-config"
+# build: compilers, OpenMP, JSON, digests; tests: cmocka, and for the
+# independent cross-checks numpy, ONNX's node test data and its reader, and
+# Node.js for the JavaScript loader
+packages="make gcc clang libomp-dev libclang-rt-14-dev pkg-config libjansson-dev libxxhash-dev
+          libcmocka-dev python3 python3-numpy python3-onnx libonnx-testdata nodejs"
 
 missing=""
 for p in $packages; do

@@ -1,9 +1,18 @@
 #!/bin/sh
 # The first set-up command of README.md: installs the Debian packages that
-# are missing, then builds the library and reports what was built.
+# are missing, builds the library and the dmlref command, regenerates the
+# golden suite and checks it is byte for byte the committed one, verifies
+# every vector, and ends with a one-line summary.
 set -eu
 cd "$(dirname "$0")/.."
 
 sh scripts/install_deps.sh
-make -s lib
-echo "setup: built build/libdmlref.a and build/libdmlref.so (dmlref $(sed -n 's/^#define DMLREF_VERSION_MAJOR //p' include/dmlref.h).$(sed -n 's/^#define DMLREF_VERSION_MINOR //p' include/dmlref.h).$(sed -n 's/^#define DMLREF_VERSION_PATCH //p' include/dmlref.h))"
+make -s all
+log=build/setup-vectors.log
+if ! make -s check-vectors >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "setup: FAILED: the golden suite does not regenerate or verify (see above)" >&2
+    exit 1
+fi
+echo "setup: built dmlref $(build/dmlref --version | cut -d' ' -f2); golden suite regenerated" \
+     "byte for byte and verified: $(tail -n 1 "$log")"

@@ -205,7 +205,7 @@ const char *decode_element_number(dmlref_tensor_data_type type, int is_integer, 
         double v = real;
         if (is_integer) {
             v = (double)integer;
-            if ((long long)v != integer || fabs(v) > 9007199254740992.0)
+            if (v >= 9223372036854775807.0 || (long long)v != integer)
                 return "is an integer a double cannot hold exactly";
         }
         switch (type) {
@@ -273,12 +273,24 @@ void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size
         } else if (v == 0.0) {
             snprintf(buf, capacity, signbit(v) ? "-0.0" : "0");
         } else {
-            /* the shortest decimal that a double parser reads back exactly */
-            for (precision = 1; precision <= 17; ++precision) {
-                snprintf(buf, capacity, "%.*g", precision, v);
+            /* the shortest decimal that a double parser reads back exactly;
+               written with an exponent rather than as a long integer, which
+               JSON readers would take for an integer */
+            /* the value as a double must come back, not merely as the
+               narrower type: up to 17 digits for any of them */
+            int low = 1, high = 17;
+            while (low < high) { /* enough digits stay enough: bisect */
+                int middle = (low + high) / 2;
+                snprintf(buf, capacity, "%.*g", middle, v);
                 if (strtod(buf, NULL) == v)
-                    break;
+                    high = middle;
+                else
+                    low = middle + 1;
             }
+            precision = low;
+            snprintf(buf, capacity, "%.*g", precision, v);
+            if (strcspn(buf, ".e") == strlen(buf) && fabs(v) >= 9007199254740992.0)
+                snprintf(buf, capacity, "%.*e", precision - 1, v);
         }
         return;
     }

@@ -399,10 +399,9 @@ def vector_files(paths):
     for p in paths:
         if os.path.isdir(p):
             for root, dirs, names in os.walk(p):
-                dirs.sort()
                 if "MANIFEST" in names:
                     folders.append(root)
-                files.extend(os.path.join(root, n) for n in sorted(names) if n.endswith(".json"))
+            files.extend(os.path.join(p, rel) for rel in dv.suite_files(p))
         else:
             files.append(p)
     return folders, files

@@ -278,7 +278,11 @@ def run_dmlref(binary, path):
     """(passed, message) of `dmlref verify path`."""
     proc = subprocess.run([binary, "verify", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           universal_newlines=True)
-    return proc.returncode == 0, proc.stdout.strip()
+    # Its own summary line would read like ours; keep the lines that explain.
+    lines = [l for l in proc.stdout.splitlines() if l.strip() and " passed, " not in l]
+    if proc.returncode != 0 and not lines:
+        lines = ["exit status %d" % proc.returncode]
+    return proc.returncode == 0, "; ".join(lines)
 
 
 def main(argv):
