@@ -40,7 +40,8 @@ CLI_SRC = src/cli.c src/suite.c
 CLI_HDR = src/cli.h
 
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
-             test_gather_nd test_nonzero_coordinates test_random test_roundtrip
+             test_gather_nd test_nonzero_coordinates test_random test_roundtrip \
+             test_vectors
 TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_SUPPORT = tests/testlib.c tests/model.c
 TEST_HDR = tests/testlib.h tests/model.h

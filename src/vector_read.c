@@ -236,10 +236,13 @@ static dmlref_status read_generator(const reader *r, const char *path, json_t *v
             path_index(hi_at, base, i);
             CHECK(decode_element(r, lo_at, json_array_get(low, i), type, &g->low[i]));
             CHECK(decode_element(r, hi_at, json_array_get(high, i), type, &g->high[i]));
-            /* low <= high, compared as the type's integers */
+            /* signed bounds sign-extended to 64 bits, so high - low + 1 is
+               the span modulo 2^64 whatever the type's width */
             if (is_signed_int_type(type)) {
                 uint32_t shift = 64 - 8 * dmlref_data_type_size(type);
-                if ((int64_t)(g->low[i] << shift) > (int64_t)(g->high[i] << shift))
+                g->low[i] = (uint64_t)((int64_t)(g->low[i] << shift) >> shift);
+                g->high[i] = (uint64_t)((int64_t)(g->high[i] << shift) >> shift);
+                if ((int64_t)g->low[i] > (int64_t)g->high[i])
                     return SCHEMA(r, hi_at, "must not be less than low[%zu]", i);
             } else if (g->low[i] > g->high[i]) {
                 return SCHEMA(r, hi_at, "must not be less than low[%zu]", i);
@@ -686,6 +689,58 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
     return DMLREF_OK;
 }
 
+/* The JSON path of what a validation message names first: a tensor's field
+   ("IndicesTensor.Sizes[0]" -> "$.tensors.IndicesTensor.sizes[0]") or an
+   attribute ("Axis = 2" -> "$.attributes.Axis"); "$" when it names neither. */
+static void validation_path(const dmlref_vector *v, const char *message, char *path)
+{
+    static const char *const fields[][2] = {
+        {"Sizes", "sizes"}, {"Strides", "strides"}, {"DataType", "dtype"},
+        {"DimensionCount", "sizes"}, {"TotalTensorSizeInBytes", "total_bytes"},
+        {"Flags", "flags"}, {"GuaranteedBaseOffsetAlignment", "alignment"}};
+    const char *body = strstr(message, ": "), *best = NULL;
+    size_t i, best_tensor = 0, best_field = 0;
+    operator_shape shape;
+    operator_shape_of(v->type, &shape);
+    body = body ? body + 2 : message;
+    strcpy(path, "$");
+    for (i = 0; i < shape.input_count + shape.output_count; ++i) {
+        const char *at = strstr(body, shape.tensors[i]);
+        size_t f, length = strlen(shape.tensors[i]);
+        if (!at || at[length] != '.' || (best && at >= best))
+            continue;
+        for (f = 0; f < sizeof fields / sizeof fields[0]; ++f) {
+            size_t n = strlen(fields[f][0]);
+            char next = at[length + 1 + n];
+            if (strncmp(at + length + 1, fields[f][0], n) == 0 &&
+                !((next >= 'A' && next <= 'Z') || (next >= 'a' && next <= 'z'))) {
+                best = at, best_tensor = i, best_field = f;
+                break;
+            }
+        }
+    }
+    for (i = 0; i < shape.attribute_count; ++i) { /* an attribute named earlier wins */
+        const char *at = strstr(body, shape.attributes[i]);
+        if (at && (!best || at < best)) {
+            path_key(path, "$.attributes", shape.attributes[i]);
+            return;
+        }
+    }
+    if (best) {
+        const char *after = best + strlen(shape.tensors[best_tensor]) + 1 +
+                            strlen(fields[best_field][0]);
+        unsigned index;
+        char tensor[PATH_CAPACITY];
+        path_key(tensor, "$.tensors", shape.tensors[best_tensor]);
+        path_key(path, tensor, fields[best_field][1]);
+        if (best_field <= 1 && sscanf(after, "[%u]", &index) == 1) {
+            char field[PATH_CAPACITY];
+            strcpy(field, path);
+            path_index(path, field, index);
+        }
+    }
+}
+
 /* Allocates one buffer, counting it against the memory cap. */
 static dmlref_status allocate_buffer(reader *r, vtensor *t)
 {
@@ -725,9 +780,11 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
     /* Buffers only for a case the reference can run: a refused case keeps
        its data unread beyond the structure (it is never executed). */
     if (dmlref_validate(&v->op, v->level, &verr) != DMLREF_OK) {
+        char at[PATH_CAPACITY];
         if (v->expects_error)
             return DMLREF_OK;
-        prefix_error(&verr, r->source, "$");
+        validation_path(v, verr.message, at);
+        prefix_error(&verr, r->source, at);
         if (r->err)
             *r->err = verr;
         return verr.status;

@@ -1,0 +1,384 @@
+/*
+ * test_vectors.c - the golden vector API (include/dmlref/vector.h): element
+ * encoding, generators, what eval decides each output must hold (any_of for
+ * Scatter duplicates, null NonZero rows, digests), comparison reports,
+ * verify, inference of output sizes, the memory cap and error paths.
+ * (Malformed files are tests/malformed/, run by tests/test_malformed.sh.)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "testlib.h"
+
+static dmlref_vector *parse(const char *text, uint32_t flags)
+{
+    dmlref_vector_read_options options = {0, 0};
+    dmlref_vector *v = NULL;
+    dmlref_error err;
+    options.flags = flags;
+    if (dmlref_vector_parse(text, strlen(text), "case.json", &options, &v, &err) != DMLREF_OK)
+        fail_msg("%s", err.message);
+    return v;
+}
+
+/* eval + write: the complete vector's text (caller frees). */
+static char *evaluate(const char *case_text)
+{
+    dmlref_vector *v = parse(case_text, DMLREF_VECTOR_READ_CASE);
+    dmlref_error err;
+    char *text;
+    if (dmlref_vector_eval(v, 0, &err) != DMLREF_OK)
+        fail_msg("%s", err.message);
+    assert_int_equal(dmlref_vector_write(v, &text, NULL, &err), DMLREF_OK);
+    dmlref_vector_free(v);
+    return text;
+}
+
+static void assert_contains(const char *text, const char *piece)
+{
+    if (!strstr(text, piece))
+        fail_msg("\"%s\" not found in:\n%s", piece, text);
+}
+
+/* ---- element encoding ------------------------------------------------------ */
+
+typedef struct encoding {
+    dmlref_tensor_data_type type;
+    uint64_t bits;
+    const char *text;
+} encoding;
+
+static const encoding k_encodings[] = {
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x80000000u, "-0.0"},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x00000000u, "0"},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x7FC00000u, "\"nan\""},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x7FC00001u, "\"0x7fc00001\""},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0xFF800000u, "\"-inf\""},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x3DCCCCCDu, "0.10000000149011612"}, /* float32 0.1 */
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x5D800000u, "1.152921504606847e+18"}, /* 2^60: not an integer text */
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x00000001u, "1.401298464324817e-45"},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x7E00u, "\"nan\""},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0xFC01u, "\"0xfc01\""},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x3555u, "0.333251953125"},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x0001u, "5.9604644775390625e-08"},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x3FB999999999999Aull, "0.1"},
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x7FF8000000000000ull, "\"nan\""},
+    {DMLREF_TENSOR_DATA_TYPE_INT8, 0x80u, "-128"},
+    {DMLREF_TENSOR_DATA_TYPE_UINT16, 0xFFFFu, "65535"},
+    {DMLREF_TENSOR_DATA_TYPE_INT64, 9007199254740992ull, "9007199254740992"},
+    {DMLREF_TENSOR_DATA_TYPE_INT64, 9007199254740993ull, "\"9007199254740993\""},
+    {DMLREF_TENSOR_DATA_TYPE_INT64, 0x8000000000000000ull, "\"-9223372036854775808\""},
+    {DMLREF_TENSOR_DATA_TYPE_UINT64, UINT64_MAX, "\"18446744073709551615\""},
+};
+
+/* Ensure each element is written as FORMAT.md says: shortest exact decimals,
+   -0.0, the NaN and infinity strings, 64-bit integers as strings beyond
+   2^53, large floats with an exponent (never an integer-looking text). */
+static void test_format_element_spellings(void **state)
+{
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof k_encodings / sizeof k_encodings[0]; ++i) {
+        char buf[48];
+        dmlref_format_element(k_encodings[i].type, k_encodings[i].bits, buf, sizeof buf);
+        if (strcmp(buf, k_encodings[i].text) != 0)
+            fail_msg("%s 0x%llx: wrote %s, expected %s",
+                     dmlref_data_type_name(k_encodings[i].type),
+                     (unsigned long long)k_encodings[i].bits, buf, k_encodings[i].text);
+    }
+}
+
+/* ---- generators ------------------------------------------------------------- */
+
+/* Ensure the generators follow FORMAT.md: "bits" is SplitMix64 (seed 0 gives
+   the generator's well-known first outputs), "index" stays in [low, high]
+   per tuple coordinate, "sparse" gives 0 or the type's 1. */
+static void test_generators(void **state)
+{
+    static const char *text =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"g\", \"operator\": \"GATHER_ND\","
+        " \"attributes\": {\"InputDimensionCount\": 2, \"IndicesDimensionCount\": 2},"
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"UINT64\", \"sizes\": [3, 4],"
+        " \"generator\": {\"kind\": \"bits\", \"seed\": 0}},"
+        " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [500, 2], \"generator\":"
+        " {\"kind\": \"index\", \"seed\": 9, \"low\": [-3, 0], \"high\": [2, 3]}},"
+        " \"OutputTensor\": {\"dtype\": \"UINT64\"}}}";
+    static const uint64_t splitmix0[3] = {0xE220A8397B1DCDAFull, 0x6E789E6AA1B965F4ull,
+                                          0x06C45D188009454Full};
+    dmlref_vector *v = parse(text, DMLREF_VECTOR_READ_CASE);
+    const uint64_t *input = dmlref_vector_inputs(v)[0].data;
+    const int32_t *indices = dmlref_vector_inputs(v)[1].data;
+    int seen_low = 0, seen_high = 0, i;
+    (void)state;
+    assert_memory_equal(input, splitmix0, sizeof splitmix0);
+    for (i = 0; i < 1000; ++i) {
+        int32_t low = i % 2 ? 0 : -3, high = i % 2 ? 3 : 2;
+        assert_true(indices[i] >= low && indices[i] <= high);
+        seen_low |= indices[i] == low;
+        seen_high |= indices[i] == high;
+    }
+    assert_true(seen_low && seen_high);
+    dmlref_vector_free(v);
+
+    {
+        static const char *sparse =
+            "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": "
+            "\"NONZERO_COORDINATES\", \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT16\","
+            " \"sizes\": [1000], \"generator\": {\"kind\": \"sparse\", \"seed\": 3, \"density\":"
+            " 250000}}, \"OutputCountTensor\": {\"dtype\": \"UINT32\"},"
+            " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
+        const uint16_t *h;
+        int ones = 0;
+        v = parse(sparse, DMLREF_VECTOR_READ_CASE);
+        h = dmlref_vector_inputs(v)[0].data;
+        for (i = 0; i < 1000; ++i) {
+            assert_true(h[i] == 0 || h[i] == 0x3C00);
+            ones += h[i] != 0;
+        }
+        assert_true(ones > 180 && ones < 320); /* about a quarter */
+        dmlref_vector_free(v);
+    }
+}
+
+/* ---- what eval writes ---------------------------------------------------------- */
+
+/* Ensure a Scatter target hit by several updates becomes any_of with each
+   competing bit pattern once, in update order, while single targets keep a
+   value and there is no digest (D4, R-SC-10). */
+static void test_eval_scatter_duplicates_any_of(void **state)
+{
+    static const char *text =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"d\", \"operator\": \"SCATTER\","
+        " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"INT8\", \"sizes\": [4], \"data\": [1, 2, 3, 4]},"
+        " \"IndicesTensor\": {\"dtype\": \"INT64\", \"sizes\": [5], \"data\": [0, -4, 2, 0, 3]},"
+        " \"UpdatesTensor\": {\"dtype\": \"INT8\", \"sizes\": [5], \"data\": [9, 8, 7, 9, -6]},"
+        " \"OutputTensor\": {\"dtype\": \"INT8\"}}}";
+    char *written = evaluate(text);
+    (void)state;
+    assert_contains(written, "\"expected\": [{\"any_of\": [9, 8]}, 2, 7, -6]");
+    assert_true(strstr(strstr(written, "OutputTensor"), "xxh3") == NULL);
+    assert_contains(written, "\"name\": \"d\"");
+    assert_contains(written, "\"operator\": \"SCATTER_ELEMENTS\"");
+    free(written);
+}
+
+/* Ensure NonZero rows at or past the count are null (R-NZ-14) and the
+   coordinates' digest covers only the rows before the count, so garbage in
+   the undefined rows still compares equal. */
+static void test_eval_nonzero_nulls_and_prefix_digest(void **state)
+{
+    static const char *text =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": "
+        "\"NONZERO_COORDINATES\", \"feature_level\": \"4_0\", \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 2], \"data\": [0, -0.0, \"nan\", 1]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"},"
+        " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
+    char *written = evaluate(text);
+    dmlref_vector *v;
+    dmlref_binding outputs[2];
+    uint32_t count = 2, rows[8] = {1, 0, 1, 1, 77, 77, 77, 77};
+    dmlref_error err;
+    (void)state;
+    assert_contains(written, "\"sizes\": [4, 2], \"expected\": [1, 0, 1, 1, null, null, null, null]");
+    assert_contains(written, "\"min_feature_level\": \"4_0\"");
+    v = parse(written, 0);
+    outputs[0].data = &count, outputs[0].size_in_bytes = 4;
+    outputs[1].data = rows, outputs[1].size_in_bytes = sizeof rows;
+    assert_int_equal(dmlref_vector_compare(v, outputs, 2, NULL, &err), DMLREF_OK);
+    rows[3] = 0; /* a defined element wrong */
+    assert_int_equal(dmlref_vector_compare(v, outputs, 2, NULL, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "$.tensors.OutputCoordinatesTensor.expected[3]");
+    dmlref_vector_free(v);
+    free(written);
+}
+
+/* Ensure compare names the first wrong element's coordinate, expected and
+   got (value and bits) and counts the wrong elements; any_of accepts every
+   listed pattern. */
+static void test_compare_reports_first_wrong_element(void **state)
+{
+    static const char *text =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"c\", \"operator\": \"GATHER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 1}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"data\": [1, 2, 3, 4, 5, 6]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [2, 1, 0, 0, 1, 2]},"
+        " \"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3],"
+        " \"expected\": [3, 2, {\"any_of\": [1, 7]}, 4, 5, 6]}}}";
+    dmlref_vector *v = parse(text, 0);
+    float got[6] = {3, 2, 7, 4, 0.5f, 0};
+    dmlref_binding outputs[1] = {{got, sizeof got}};
+    dmlref_mismatch m;
+    dmlref_error err;
+    (void)state;
+    assert_int_equal(dmlref_vector_compare(v, outputs, 1, &m, &err), DMLREF_ERROR_MISMATCH);
+    assert_int_equal(m.element, 4);
+    assert_int_equal(m.coordinate[0], 1);
+    assert_int_equal(m.coordinate[1], 1);
+    assert_int_equal(m.expected_bits, 0x40A00000u);
+    assert_int_equal(m.got_bits, 0x3F000000u);
+    assert_int_equal(m.wrong_elements, 2);
+    assert_contains(err.message, "case.json: $.tensors.OutputTensor.expected[4]: OutputTensor[1, 1]: "
+                                 "expected 5 (0x40a00000), got 0.5 (0x3f000000); 2 elements differ");
+    got[4] = 5, got[5] = 6, got[2] = 1;
+    assert_int_equal(dmlref_vector_compare(v, outputs, 1, NULL, &err), DMLREF_OK);
+    dmlref_vector_free(v);
+}
+
+/* Ensure verify catches a wrong expected element, a wrong digest and a wrong
+   min_feature_level, and accepts the vector eval wrote. */
+static void test_verify_catches_tampering(void **state)
+{
+    static const char *text =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"t\", \"operator\": \"GATHER_ND1\","
+        " \"attributes\": {\"InputDimensionCount\": 2, \"IndicesDimensionCount\": 2,"
+        " \"BatchDimensionCount\": 1}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"UINT16\", \"sizes\": [2, 3], \"data\": [1, 2, 3, 4, 5, 6]},"
+        " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 1], \"data\": [-1, 0]},"
+        " \"OutputTensor\": {\"dtype\": \"UINT16\"}}}";
+    char *written = evaluate(text), *edit;
+    dmlref_vector *v;
+    dmlref_error err;
+    (void)state;
+    assert_contains(written, "\"expected\": [3, 4]");
+    v = parse(written, 0);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_OK);
+    dmlref_vector_free(v);
+
+    edit = strstr(written, "[3, 4]");
+    edit[1] = '2'; /* expected [2, 4] */
+    v = parse(written, 0);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "$.tensors.OutputTensor.expected[0]");
+    dmlref_vector_free(v);
+    edit[1] = '3';
+
+    edit = strstr(written, "\"xxh3\": \"") + 9;
+    edit[0] = edit[0] == '0' ? '1' : '0';
+    v = parse(written, 0);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "$.tensors.OutputTensor.xxh3: OutputTensor: expected digest");
+    dmlref_vector_free(v);
+    edit[0] = edit[0] == '0' ? '1' : '0';
+
+    edit = strstr(written, "\"min_feature_level\": \"3_0\"");
+    assert_non_null(edit);
+    edit[22] = '4'; /* "4_0" */
+    v = parse(written, 0);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "$.min_feature_level: the case says 4_0, dmlref finds 3_0");
+    dmlref_vector_free(v);
+    free(written);
+}
+
+/* Ensure an expect_error case verifies only when dmlref refuses it exactly
+   so, and an out-of-range index is an expect_error that needs the data. */
+static void test_expect_error_is_checked(void **state)
+{
+    static const char *wrong_rule =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"e\", \"operator\": \"GATHER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 2}, \"expect_error\": {\"status\":"
+        " \"DMLREF_ERROR_INVALID_ATTRIBUTE\", \"rule\": \"R-SC-3\"}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3]},"
+        " \"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3]}}}";
+    static const char *out_of_range =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"o\", \"operator\": \"GATHER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 0}, \"expect_error\": {\"status\":"
+        " \"DMLREF_ERROR_INDEX_OUT_OF_RANGE\", \"rule\": \"D1\"}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1, 2]},"
+        " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [2], \"data\": [1, -3]},"
+        " \"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2]}}}";
+    dmlref_vector *v = parse(wrong_rule, 0);
+    dmlref_error err;
+    (void)state;
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "expects DMLREF_ERROR_INVALID_ATTRIBUTE (R-SC-3), dmlref reports "
+                                 "DMLREF_ERROR_INVALID_ATTRIBUTE (R-GE-2)");
+    dmlref_vector_free(v);
+    v = parse(out_of_range, 0);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_OK);
+    dmlref_vector_free(v);
+}
+
+/* Ensure eval infers DirectMLX's output shapes: GatherND's (R-GN-7), and
+   NonZero's {1}/{M, N} from FL 4_0 but the input's rank at FL 3_0 (R-NZ-6). */
+static void test_eval_infers_output_sizes(void **state)
+{
+    static const char *nd =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"i\", \"operator\": \"GATHER_ND\","
+        " \"attributes\": {\"InputDimensionCount\": 3, \"IndicesDimensionCount\": 2}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"INT16\", \"sizes\": [1, 2, 2, 2], \"data\": [0, 1, 2, 3, 4, 5, 6, 7]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1, 1, 2, 2], \"data\": [0, 1, 1, 0]},"
+        " \"OutputTensor\": {\"dtype\": \"INT16\"}}}";
+    static const char *nz3 =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"z\", \"operator\": \"NONZERO_COORDINATES\","
+        " \"feature_level\": \"3_0\", \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [1, 1, 1, 3], \"data\": [0, 5, 0]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"},"
+        " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
+    char *written = evaluate(nd);
+    (void)state;
+    assert_contains(written, "\"OutputTensor\": {\"dtype\": \"INT16\", \"sizes\": [1, 1, 2, 2], "
+                             "\"expected\": [2, 3, 4, 5]");
+    free(written);
+    written = evaluate(nz3);
+    assert_contains(written, "\"OutputCountTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1, 1, 1, 1]");
+    assert_contains(written, "\"sizes\": [1, 1, 3, 4], \"expected\": [0, 0, 0, 1, null");
+    free(written);
+}
+
+/* Ensure the reader refuses a case whose buffers exceed the memory cap, with
+   a message naming the tensor, and a validation failure with the JSON path
+   of the field it names. */
+static void test_memory_cap_and_validation_paths(void **state)
+{
+    static const char *big =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"b\", \"operator\": \"GATHER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [1000000], \"generator\": {\"kind\": \"bits\", \"seed\": 1}},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]},"
+        " \"OutputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [2], \"xxh3\": \"0000000000000000\"}}}";
+    static const char *invalid =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"v\", \"operator\": \"GATHER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [2, 2], \"data\": [1, 2, 3, 4]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [0, 1, 0, 1, 0, 1]},"
+        " \"OutputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [2, 3], \"xxh3\": \"0000000000000000\"}}}";
+    dmlref_vector_read_options options = {0, 4096};
+    dmlref_vector *v = NULL;
+    dmlref_error err;
+    (void)state;
+    assert_int_equal(dmlref_vector_parse(big, strlen(big), "big.json", &options, &v, &err),
+                     DMLREF_ERROR_OUT_OF_MEMORY);
+    assert_null(v);
+    assert_contains(err.message, "big.json: $.tensors.InputTensor: the case needs more than the "
+                                 "memory cap of 4096 bytes");
+    assert_int_equal(dmlref_vector_parse(invalid, strlen(invalid), "v.json", NULL, &v, &err),
+                     DMLREF_ERROR_SIZE_MISMATCH);
+    assert_string_equal(err.rule, "R-GE-3");
+    assert_contains(err.message, "v.json: $.tensors.IndicesTensor.sizes[1]: GATHER_ELEMENTS: "
+                                 "IndicesTensor.Sizes[1] = 3 must equal InputTensor.Sizes[1] = 2");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_format_element_spellings),
+        cmocka_unit_test(test_generators),
+        cmocka_unit_test(test_eval_scatter_duplicates_any_of),
+        cmocka_unit_test(test_eval_nonzero_nulls_and_prefix_digest),
+        cmocka_unit_test(test_compare_reports_first_wrong_element),
+        cmocka_unit_test(test_verify_catches_tampering),
+        cmocka_unit_test(test_expect_error_is_checked),
+        cmocka_unit_test(test_eval_infers_output_sizes),
+        cmocka_unit_test(test_memory_cap_and_validation_paths),
+    };
+    return cmocka_run_group_tests_name("vectors", tests, NULL, NULL);
+}
