@@ -189,11 +189,29 @@ def _no_duplicates(pairs):
     return obj
 
 
+_BAD_CHAR_RE = re.compile("[\x00\ud800-\udfff]")
+
+
 def parse_json(text):
-    """json.loads, strictly: no duplicate keys, no NaN/Infinity literals, and
-    numbers kept exact (integers as int, others as their text)."""
-    return json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_parse_int,
-                      parse_float=_Float, parse_constant=_reject_constant)
+    """json.loads, strictly: no duplicate keys, no NaN/Infinity literals, no
+    U+0000 or lone surrogate (from \\u escapes) in a string, and numbers kept
+    exact (integers as int, others as their text)."""
+    try:
+        doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_parse_int,
+                         parse_float=_Float, parse_constant=_reject_constant)
+    except RecursionError:
+        raise VectorError("nested too deeply") from None
+    stack = [doc]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, str) and _BAD_CHAR_RE.search(x):
+            raise VectorError("the string %s holds U+0000 or a lone surrogate" % ascii(x)[:60])
+    return doc
 
 
 def _is_int(x):
@@ -273,6 +291,8 @@ def decode_element(dtype, x):
 def _element_bits(dtype, e):
     """An element given to Tensor.pack: an int is a bit pattern (for integer
     types also a negative value), a float or string is decoded."""
+    if np is not None and isinstance(e, np.generic):
+        e = e.item()  # a numpy scalar: its Python int or float
     if _is_int(e):
         lowest = 0 if dtype.is_float else dtype.min
         if not lowest <= e <= dtype.mask:
@@ -763,7 +783,7 @@ STATUSES = (
     "DMLREF_ERROR_BINDING_MISSING", "DMLREF_ERROR_BINDING_TOO_SMALL",
     "DMLREF_ERROR_BINDING_OVERLAP", "DMLREF_ERROR_BINDING_MISALIGNED",
     "DMLREF_ERROR_INDEX_OUT_OF_RANGE", "DMLREF_ERROR_OUT_OF_MEMORY")
-_RULE_RE = re.compile(r"(R-(TD|IX|GE|SC|GN|NZ)-[1-9][0-9]*|D[1-9][0-9]*)?\Z")
+_RULE_RE = re.compile(r"(R-(TD|IX|GE|SC|GN|NZ)-[1-9][0-9]{0,2}|D[1-9][0-9]{0,2})?\Z")
 _NAME_RE = re.compile(r"[a-z0-9_\-./]{1,200}\Z")
 
 _TOP_KEYS = {"format", "name", "operator", "feature_level", "min_feature_level", "attributes",
@@ -779,7 +799,7 @@ class Vector:
     Attributes: ``source`` (file name for messages), ``name``, ``operator``
     (canonical: SCATTER reads as SCATTER_ELEMENTS), ``feature_level`` and
     ``min_feature_level`` ("3_0" style; the latter may be None),
-    ``attributes`` (dict of ints), ``oob`` ("error" or "clamp"),
+    ``operator_as_written``, ``attributes`` (dict of ints), ``oob`` ("error" or "clamp"),
     ``expect_error`` (None or {"status": ..., "rule": ...}), ``notes``,
     ``tensors`` (dict by field name, inputs then outputs), ``inputs`` and
     ``outputs`` (lists of :class:`Tensor` in binding order)."""
@@ -1273,6 +1293,6 @@ def main(argv):
 if __name__ == "__main__":
     try:
         sys.exit(main(sys.argv))
-    except (VectorError, OSError) as e:
+    except (ValueError, OSError) as e:  # VectorError is a ValueError
         print("dmlref_vectors: %s" % e, file=sys.stderr)
         sys.exit(1)

@@ -232,6 +232,9 @@ const char *decode_element_number(dmlref_tensor_data_type type, int is_integer, 
     }
     if (!is_integer)
         return "must be an integer";
+    if (dmlref_data_type_size(type) == 8 &&
+        (integer > 9007199254740992LL || integer < -9007199254740992LL))
+        return "is a JSON integer beyond 2^53: write it as a decimal string";
     if (!integer_fits(type, integer < 0, integer < 0 ? (uint64_t)0 - (uint64_t)integer
                                                     : (uint64_t)integer,
                       bits))

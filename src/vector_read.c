@@ -741,6 +741,30 @@ static void validation_path(const dmlref_vector *v, const char *message, char *p
     }
 }
 
+/* Rules of the format that span several keys: an "index" generator has one
+   bound per tuple coordinate on GatherND's indices, else one. */
+static dmlref_status check_consistency(const reader *r, const dmlref_vector *v)
+{
+    size_t i;
+    for (i = 0; i < v->input_count; ++i) {
+        const vtensor *t = &v->tensors[i];
+        uint32_t want = 1;
+        char at[PATH_CAPACITY];
+        if (t->gen.kind != GENERATOR_INDEX)
+            continue;
+        if ((v->type == DMLREF_OPERATOR_GATHER_ND || v->type == DMLREF_OPERATOR_GATHER_ND1) &&
+            i == 1)
+            want = t->sizes[t->desc.DimensionCount - 1];
+        if (t->gen.bound_count != want) {
+            snprintf(at, sizeof at, "$.tensors.%s.generator.low", t->name);
+            return SCHEMA(r, at, "has %u bounds; this tensor takes %u (one per %s)",
+                          t->gen.bound_count, want,
+                          want == 1 ? "tensor" : "tuple coordinate");
+        }
+    }
+    return DMLREF_OK;
+}
+
 /* Allocates one buffer, counting it against the memory cap. */
 static dmlref_status allocate_buffer(reader *r, vtensor *t)
 {
@@ -789,6 +813,7 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
             *r->err = verr;
         return verr.status;
     }
+    CHECK(check_consistency(r, v));
     tensors = json_object_get(root, "tensors");
     for (i = 0; i < n; ++i) {
         vtensor *t = &v->tensors[i];
@@ -803,6 +828,12 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
         } else if (t->has_expected) {
             snprintf(at, sizeof at, "$.tensors.%s.expected", t->name);
             CHECK(read_expected(r, at, json_object_get(tj, "expected"), t));
+            if (t->has_xxh3 && t->kinds &&
+                !(v->type == DMLREF_OPERATOR_NONZERO_COORDINATES &&
+                  i == OUTPUT_COORDINATES_TENSOR)) {
+                snprintf(at, sizeof at, "$.tensors.%s.xxh3", t->name);
+                return SCHEMA(r, at, "a digest needs every element defined (no null, no any_of)");
+            }
         }
     }
     v->buffers_ready = 1;
@@ -816,6 +847,38 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
         b->size_in_bytes = v->tensors[i].desc.TotalTensorSizeInBytes;
     }
     return DMLREF_OK;
+}
+
+/* JSON's number -0 reaches jansson as the integer 0, losing the sign that a
+   float element would carry; FORMAT.md therefore forbids the token.  Finds
+   it outside strings: returns 1 and its line and column. */
+static int find_minus_zero_token(const char *text, size_t length, int *line, int *column)
+{
+    size_t i;
+    int in_string = 0, l = 1, c = 0;
+    for (i = 0; i < length; ++i, ++c) {
+        char ch = text[i];
+        if (ch == '\n') {
+            ++l, c = -1;
+            continue;
+        }
+        if (in_string) {
+            if (ch == '\\')
+                ++i, ++c; /* skip the escaped character */
+            else if (ch == '"')
+                in_string = 0;
+            continue;
+        }
+        if (ch == '"') {
+            in_string = 1;
+        } else if (ch == '-' && i + 1 < length && text[i + 1] == '0' &&
+                   (i + 2 == length || !strchr(".eE0123456789", text[i + 2]))) {
+            *line = l;
+            *column = c + 1;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 dmlref_status dmlref_vector_parse(const char *text, size_t length, const char *source_name,
@@ -837,6 +900,11 @@ dmlref_status dmlref_vector_parse(const char *text, size_t length, const char *s
     r.memory_cap = options && options->memory_cap ? options->memory_cap
                                                   : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
     r.memory_used = 0;
+    if (text && find_minus_zero_token(text, length, &jerr.line, &jerr.column))
+        return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "",
+                         "%s: $: line %d, column %d: the number -0 is ambiguous in JSON readers: "
+                         "write -0.0 (negative zero) or 0",
+                         r.source, jerr.line, jerr.column);
     root = json_loadb(text ? text : "", length, JSON_REJECT_DUPLICATES, &jerr);
     if (!root)
         return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "",

@@ -160,6 +160,23 @@ def compute(v):
     return [count, rows]
 
 
+def check_index_range(v):
+    """Raises ModelRefusal for an out-of-range index under oob "error", as
+    compute() would, without reading the other inputs (which may be huge)."""
+    t, a = v.tensors, v.attributes
+    if v.operator == "NONZERO_COORDINATES":
+        return
+    indices, sizes = index_values(t["IndicesTensor"]), t["InputTensor"].sizes
+    if v.operator in ("GATHER_ELEMENTS", "SCATTER_ELEMENTS"):
+        rule = "D1" if v.operator == "GATHER_ELEMENTS" else "D2"
+        normalize(indices, sizes[a["Axis"]], v.oob, rule, "IndicesTensor")
+        return
+    m, b = a["InputDimensionCount"], a.get("BatchDimensionCount", 0)
+    for j in range(indices.shape[-1]):
+        normalize(indices[..., j], sizes[len(sizes) - m + b + j], v.oob, "D1",
+                  "IndicesTensor[..., %d]" % j)
+
+
 # ---------------------------------------------------------------------------
 # Validation: what docs/rules.md refuses, as (status, rule) pairs
 
@@ -218,9 +235,13 @@ def tensor_problems(t, problems):
         problems.append(("DMLREF_ERROR_INVALID_ALIGNMENT", "R-TD-14"))
     if t.flags & ~1 or (t.is_output and t.flags & 1):
         problems.append(("DMLREF_ERROR_INVALID_FLAGS", "R-TD-15"))
-    if t.is_output and dv.prod(t.sizes) <= 1 << 22:
-        offsets = np.asarray(t.offsets())
-        if len(np.unique(offsets)) != len(offsets):  # two elements, one address
+    if t.is_output:
+        if dv.prod(t.sizes) <= 1 << 22:
+            offsets = np.asarray(t.offsets())
+            aliased = len(np.unique(offsets)) != len(offsets)  # two elements, one address
+        else:  # too many to list: only the obvious case
+            aliased = any(s > 1 and st == 0 for s, st in zip(t.sizes, t.element_strides))
+        if aliased:
             problems.append(("DMLREF_ERROR_OUTPUT_ALIASING", "D6"))
 
 
@@ -366,7 +387,7 @@ def check_vector(v):
         if not problems and status == "DMLREF_ERROR_INDEX_OUT_OF_RANGE" and all(
                 x.has_data for x in v.inputs):
             try:
-                compute(v)
+                check_index_range(v)
             except ModelRefusal as refusal:
                 problems.append((refusal.status, refusal.rule))
         if (status, rule) in problems:

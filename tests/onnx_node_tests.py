@@ -30,7 +30,6 @@ The mapping to DirectML:
 """
 
 import glob
-import json
 import os
 import shutil
 import subprocess
