@@ -260,6 +260,87 @@ static double float_value(dmlref_tensor_data_type type, uint64_t bits)
     }
 }
 
+/* Writes a decimal as printf's %.<precision>g would, from its digit string
+   and decimal exponent (value = d.ddd x 10^exponent). */
+static void render_g(const char *digits, int precision, int exponent, char *buf,
+                     size_t capacity)
+{
+    char d[24];
+    size_t n, i, used = 0;
+    snprintf(d, sizeof d, "%s", digits);
+    for (n = strlen(d); n > 1 && d[n - 1] == '0'; --n)
+        d[n - 1] = '\0'; /* %g drops trailing zeros */
+    if (exponent < -4 || exponent >= precision) {
+        used = (size_t)snprintf(buf, capacity, "%c", d[0]);
+        if (n > 1)
+            used += (size_t)snprintf(buf + used, capacity - used, ".%s", d + 1);
+        snprintf(buf + used, capacity - used, "e%c%02d", exponent < 0 ? '-' : '+',
+                 exponent < 0 ? -exponent : exponent);
+    } else if (exponent >= 0) {
+        for (i = 0; i <= (size_t)exponent; ++i)
+            used += (size_t)snprintf(buf + used, capacity - used, "%c", i < n ? d[i] : '0');
+        if (n > (size_t)exponent + 1)
+            snprintf(buf + used, capacity - used, ".%s", d + exponent + 1);
+    } else {
+        used = (size_t)snprintf(buf, capacity, "0.");
+        for (i = 0; i < (size_t)(-exponent - 1); ++i)
+            used += (size_t)snprintf(buf + used, capacity - used, "0");
+        snprintf(buf + used, capacity - used, "%s", d);
+    }
+}
+
+/* A decimal of `digits` significant digits that a double parser reads back
+   as v: printf's nearest one, or else its neighbour on the other side of v
+   (the nearest may fall outside v's rounding interval when v sits at a
+   power of two, where the interval is lopsided).  0 when neither does. */
+static int decimal_with(double v, int digits, char *buf, size_t capacity)
+{
+    char e[40], mantissa[24];
+    int exponent, i, length = 0;
+    double nearest;
+    snprintf(buf, capacity, "%.*g", digits, v);
+    if (strtod(buf, NULL) == v)
+        return 1;
+    if (frexp(fabs(v), &exponent) != 0.5)
+        return 0; /* a symmetric interval: the farther neighbour is out too */
+    snprintf(e, sizeof e, "%.*e", digits - 1, fabs(v));
+    nearest = strtod(e, NULL);
+    for (i = 0; e[i] && e[i] != 'e'; ++i) /* the digits, without the point */
+        if (e[i] != '.')
+            mantissa[length++] = e[i];
+    mantissa[length] = '\0';
+    exponent = atoi(e + i + 1);
+    /* step the last digit by one toward v, carrying */
+    if (nearest < fabs(v)) {
+        for (i = length - 1; i >= 0 && mantissa[i] == '9'; --i)
+            mantissa[i] = '0';
+        if (i < 0) { /* 99..9 -> 100..0 */
+            memmove(mantissa + 1, mantissa, (size_t)length);
+            mantissa[0] = '1';
+            mantissa[length] = '\0';
+            ++exponent;
+        } else {
+            ++mantissa[i];
+        }
+    } else {
+        for (i = length - 1; i >= 0 && mantissa[i] == '0'; --i)
+            mantissa[i] = '9';
+        if (i < 0 || (i == 0 && mantissa[0] == '1' && length == 1))
+            return 0;
+        --mantissa[i];
+        if (mantissa[0] == '0') { /* 10..0 -> 09..9: one digit fewer */
+            memmove(mantissa, mantissa + 1, (size_t)length);
+            --exponent;
+        }
+    }
+    {
+        char body[48];
+        render_g(mantissa, digits, exponent, body, sizeof body);
+        snprintf(buf, capacity, "%s%s", v < 0 ? "-" : "", body);
+    }
+    return strtod(buf, NULL) == v;
+}
+
 void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity)
 {
     uint32_t size = dmlref_data_type_size(type);
@@ -284,14 +365,13 @@ void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size
             int low = 1, high = 17;
             while (low < high) { /* enough digits stay enough: bisect */
                 int middle = (low + high) / 2;
-                snprintf(buf, capacity, "%.*g", middle, v);
-                if (strtod(buf, NULL) == v)
+                if (decimal_with(v, middle, buf, capacity))
                     high = middle;
                 else
                     low = middle + 1;
             }
             precision = low;
-            snprintf(buf, capacity, "%.*g", precision, v);
+            decimal_with(v, precision, buf, capacity);
             if (strcspn(buf, ".e") == strlen(buf) && fabs(v) >= 9007199254740992.0)
                 snprintf(buf, capacity, "%.*e", precision - 1, v);
         }

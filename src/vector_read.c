@@ -118,7 +118,7 @@ static dmlref_status get_level(const reader *r, const char *path, json_t *value,
 {
     const char *text = NULL;
     CHECK(get_string(r, path, value, &text));
-    if (!dmlref_feature_level_from_name(text, out))
+    if (strlen(text) != 3 || text[1] != '_' || !dmlref_feature_level_from_name(text, out))
         return SCHEMA(r, path, "\"%s\" is not a DirectML feature level (\"1_0\" to \"6_4\")", text);
     return DMLREF_OK;
 }
@@ -567,6 +567,22 @@ static dmlref_status infer_output_sizes(const reader *r, dmlref_vector *v)
     return DMLREF_OK;
 }
 
+/* "", "D<n>" or "R-<letters>-<n>": the ids of docs/rules.md. */
+static int is_rule_id(const char *text)
+{
+    size_t n = strlen(text), letters;
+    if (n == 0)
+        return 1;
+    if (n >= DMLREF_ERROR_RULE_CAPACITY)
+        return 0;
+    if (text[0] == 'D')
+        return n > 1 && n <= 3 && strspn(text + 1, "0123456789") == n - 1;
+    if (strncmp(text, "R-", 2) != 0)
+        return 0;
+    letters = strspn(text + 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    return letters == 2 && text[4] == '-' && n > 5 && strspn(text + 5, "0123456789") == n - 5;
+}
+
 /* ---- the whole vector --------------------------------------------------------- */
 
 static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_t flags)
@@ -642,8 +658,9 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
         if (!rule)
             return SCHEMA(r, "$.expect_error.rule", "is missing");
         CHECK(get_string(r, "$.expect_error.rule", rule, &text));
-        if (strlen(text) >= sizeof v->error_rule)
-            return SCHEMA(r, "$.expect_error.rule", "is longer than a rule id");
+        if (!is_rule_id(text))
+            return SCHEMA(r, "$.expect_error.rule",
+                          "\"%.40s\" is not a rule id of docs/rules.md (R-XX-n, Dn, or \"\")", text);
         strcpy(v->error_rule, text);
         v->expects_error = 1;
     }
@@ -765,6 +782,29 @@ static dmlref_status check_consistency(const reader *r, const dmlref_vector *v)
     return DMLREF_OK;
 }
 
+/* The data of an input that will not be executed: as many elements as the
+   sizes say, each well-formed for its type. */
+static dmlref_status check_data_form(reader *r, const dmlref_vector *v, json_t *tensor,
+                                     const vtensor *t)
+{
+    json_t *data = json_object_get(tensor, "data"), *item;
+    char at[PATH_CAPACITY], element_at[PATH_CAPACITY];
+    uint64_t count = element_count(t), bits;
+    size_t e;
+    (void)v;
+    if (!data)
+        return DMLREF_OK;
+    snprintf(at, sizeof at, "$.tensors.%s.data", t->name);
+    if (json_array_size(data) != count)
+        return SCHEMA(r, at, "has %zu elements, sizes give %llu", json_array_size(data),
+                      (unsigned long long)count);
+    json_array_foreach(data, e, item) {
+        path_index(element_at, at, e);
+        CHECK(decode_element(r, element_at, item, t->desc.DataType, &bits));
+    }
+    return DMLREF_OK;
+}
+
 /* Allocates one buffer, counting it against the memory cap. */
 static dmlref_status allocate_buffer(reader *r, vtensor *t)
 {
@@ -800,20 +840,25 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
                 t->desc.DataType, t->desc.DimensionCount, t->sizes, t->desc.Strides);
     }
     vector_link_descriptors(v);
+    CHECK(check_consistency(r, v));
 
-    /* Buffers only for a case the reference can run: a refused case keeps
-       its data unread beyond the structure (it is never executed). */
+    /* Buffers only for a case the reference can run: a refused case is
+       never executed, so its data is only checked for form and count. */
     if (dmlref_validate(&v->op, v->level, &verr) != DMLREF_OK) {
         char at[PATH_CAPACITY];
-        if (v->expects_error)
+        if (v->expects_error) {
+            tensors = json_object_get(root, "tensors");
+            for (i = 0; i < v->input_count; ++i)
+                CHECK(check_data_form(r, v, json_object_get(tensors, v->tensors[i].name),
+                                      &v->tensors[i]));
             return DMLREF_OK;
+        }
         validation_path(v, verr.message, at);
         prefix_error(&verr, r->source, at);
         if (r->err)
             *r->err = verr;
         return verr.status;
     }
-    CHECK(check_consistency(r, v));
     tensors = json_object_get(root, "tensors");
     for (i = 0; i < n; ++i) {
         vtensor *t = &v->tensors[i];
