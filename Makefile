@@ -49,7 +49,7 @@ CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules check-example \
-        check-symbols vectors check-vectors \
+        check-symbols vectors check-vectors check-cross check-loaders check-roundtrip \
         install uninstall clean help deps
 
 all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
@@ -89,6 +89,9 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory check-example
 	$(Q)$(MAKE) --no-print-directory check-symbols
 	$(Q)$(MAKE) --no-print-directory check-vectors
+	$(Q)$(MAKE) --no-print-directory check-loaders
+	$(Q)$(MAKE) --no-print-directory check-roundtrip
+	$(Q)$(MAKE) --no-print-directory check-cross
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
@@ -135,6 +138,32 @@ check-vectors: $(BUILD)/dmlref ## the suite regenerates byte for byte, and verif
 	    || { echo "check-vectors: the committed suite differs from dmlref gen (make vectors)" >&2; exit 1; }
 	@echo "check-vectors: dmlref gen reproduces the committed suite byte for byte"
 	$(Q)$(BUILD)/dmlref verify vectors
+
+PYTHON = /usr/bin/python3
+
+check-loaders: ## the Python and JavaScript loaders: their own tests, and every vector
+	$(Q)$(PYTHON) -m doctest scripts/dmlref_vectors.py && echo "check-loaders: the Python example runs"
+	$(Q)$(PYTHON) scripts/dmlref_vectors.py selftest
+	$(Q)node tests/test_loader.mjs | tail -n 1
+	$(Q)node tests/test_loader.mjs vectors | tail -n 1
+
+# The element encodings written by dmlref (tests/test_roundtrip.c leaves the
+# vectors and raw patterns in build/roundtrip) read back by Python and Node.
+ROUNDTRIP_SETS = float16_all float32_random float64_random int64_extremes uint64_extremes
+$(BUILD)/roundtrip/float16_all.json: $(BUILD)/tests/test_roundtrip
+	$(Q)ROUNDTRIP_DIR=$(BUILD)/roundtrip $(BUILD)/tests/test_roundtrip > /dev/null
+
+check-roundtrip: $(BUILD)/roundtrip/float16_all.json ## Python's json and Node's JSON.parse read dmlref's bits back exactly
+	$(Q)set -e; for s in $(ROUNDTRIP_SETS); do \
+	    printf 'roundtrip %s, Python: ' $$s; \
+	    $(PYTHON) tests/roundtrip.py $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin | tail -n 1; \
+	    printf 'roundtrip %s, Node: ' $$s; \
+	    node tests/roundtrip.mjs $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin | tail -n 1; \
+	done
+
+check-cross: $(BUILD)/dmlref ## independent cross-checks: the numpy model, ONNX's node tests
+	$(Q)printf 'numpy model over vectors/: ' && $(PYTHON) tests/model.py vectors | tail -n 1
+	$(Q)printf 'ONNX node tests: ' && $(PYTHON) tests/onnx_node_tests.py --dmlref $(BUILD)/dmlref | tail -n 1
 
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh
