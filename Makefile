@@ -49,7 +49,7 @@ CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules check-example \
-        check-symbols vectors check-vectors check-cross check-loaders check-roundtrip \
+        check-symbols vectors check-vectors check-cross check-loaders check-roundtrip check-cli \
         install uninstall clean help deps
 
 all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
@@ -92,6 +92,9 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory check-loaders
 	$(Q)$(MAKE) --no-print-directory check-roundtrip
 	$(Q)$(MAKE) --no-print-directory check-cross
+	$(Q)$(MAKE) --no-print-directory check-cli
+	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
+	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
@@ -137,15 +140,19 @@ check-vectors: $(BUILD)/dmlref ## the suite regenerates byte for byte, and verif
 	$(Q)diff -r -q -x FORMAT.md -x schema.json vectors $(BUILD)/vectors-regen \
 	    || { echo "check-vectors: the committed suite differs from dmlref gen (make vectors)" >&2; exit 1; }
 	@echo "check-vectors: dmlref gen reproduces the committed suite byte for byte"
-	$(Q)$(BUILD)/dmlref verify vectors
+	$(Q)$(SUMMARY) "dmlref verify vectors" $(BUILD)/verify.log $(BUILD)/dmlref verify vectors
 
 PYTHON = /usr/bin/python3
+SUMMARY = sh scripts/last_line.sh
 
-check-loaders: ## the Python and JavaScript loaders: their own tests, and every vector
-	$(Q)$(PYTHON) -m doctest scripts/dmlref_vectors.py && echo "check-loaders: the Python example runs"
-	$(Q)$(PYTHON) scripts/dmlref_vectors.py selftest
-	$(Q)node tests/test_loader.mjs | tail -n 1
-	$(Q)node tests/test_loader.mjs vectors | tail -n 1
+check-loaders: $(BUILD)/dmlref ## the Python and JavaScript loaders: their own tests, and every vector
+	$(Q)$(SUMMARY) "Python loader example" $(BUILD)/loader-doctest.log \
+	    $(PYTHON) -m doctest -v scripts/dmlref_vectors.py
+	$(Q)$(SUMMARY) "Python loader self-test" $(BUILD)/loader-py.log \
+	    $(PYTHON) scripts/dmlref_vectors.py selftest
+	$(Q)$(SUMMARY) "JavaScript loader" $(BUILD)/loader-js.log node tests/test_loader.mjs
+	$(Q)$(SUMMARY) "JavaScript loader over vectors/" $(BUILD)/loader-js-vectors.log \
+	    node tests/test_loader.mjs vectors
 
 # The element encodings written by dmlref (tests/test_roundtrip.c leaves the
 # vectors and raw patterns in build/roundtrip) read back by Python and Node.
@@ -155,15 +162,21 @@ $(BUILD)/roundtrip/float16_all.json: $(BUILD)/tests/test_roundtrip
 
 check-roundtrip: $(BUILD)/roundtrip/float16_all.json ## Python's json and Node's JSON.parse read dmlref's bits back exactly
 	$(Q)set -e; for s in $(ROUNDTRIP_SETS); do \
-	    printf 'roundtrip %s, Python: ' $$s; \
-	    $(PYTHON) tests/roundtrip.py $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin | tail -n 1; \
-	    printf 'roundtrip %s, Node: ' $$s; \
-	    node tests/roundtrip.mjs $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin | tail -n 1; \
+	    $(SUMMARY) "round trip $$s, Python" $(BUILD)/roundtrip/$$s.py.log \
+	        $(PYTHON) tests/roundtrip.py $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin; \
+	    $(SUMMARY) "round trip $$s, Node" $(BUILD)/roundtrip/$$s.node.log \
+	        node tests/roundtrip.mjs $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin; \
 	done
 
 check-cross: $(BUILD)/dmlref ## independent cross-checks: the numpy model, ONNX's node tests
-	$(Q)printf 'numpy model over vectors/: ' && $(PYTHON) tests/model.py vectors | tail -n 1
-	$(Q)printf 'ONNX node tests: ' && $(PYTHON) tests/onnx_node_tests.py --dmlref $(BUILD)/dmlref | tail -n 1
+	$(Q)$(SUMMARY) "numpy model over vectors/" $(BUILD)/model.log $(PYTHON) tests/model.py vectors
+	$(Q)$(SUMMARY) "ONNX node tests" $(BUILD)/onnx.log \
+	    $(PYTHON) tests/onnx_node_tests.py --dmlref $(BUILD)/dmlref
+
+check-cli: $(BUILD)/dmlref ## the command end to end, and every malformed vector of tests/malformed
+	$(Q)$(SUMMARY) "command line ($(BUILD))" $(BUILD)/cli.log sh tests/test_cli.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "malformed vectors ($(BUILD))" $(BUILD)/malformed.log \
+	    sh tests/test_malformed.sh $(BUILD)/dmlref
 
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh

@@ -76,6 +76,15 @@ const char *dmlref_version_string(void)
     return STR(DMLREF_VERSION_MAJOR) "." STR(DMLREF_VERSION_MINOR) "." STR(DMLREF_VERSION_PATCH);
 }
 
+/* A message is one line: control characters that a file's strings may have
+   carried into it become '?'. */
+static void one_line(char *message)
+{
+    for (; *message; ++message)
+        if ((unsigned char)*message < 0x20 || *message == 0x7F)
+            *message = '?';
+}
+
 dmlref_status set_error(dmlref_error *err, dmlref_status status, const char *rule,
                         const char *format, ...)
 {
@@ -91,6 +100,7 @@ dmlref_status set_error(dmlref_error *err, dmlref_status status, const char *rul
     used = strlen(err->message);
     if (rule && *rule && used < sizeof err->message)
         snprintf(err->message + used, sizeof err->message - used, " (%s)", rule);
+    one_line(err->message);
     return status;
 }
 
@@ -109,6 +119,7 @@ void prefix_error(dmlref_error *err, const char *source, const char *path)
     memmove(err->message + length, err->message, keep);
     memcpy(err->message, prefix, length);
     err->message[length + keep] = '\0';
+    one_line(err->message);
 }
 
 /* ---- enum names ---------------------------------------------------------- */

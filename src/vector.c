@@ -9,17 +9,20 @@
 
 void operator_shape_of(dmlref_operator_type type, operator_shape *shape)
 {
-    static const operator_shape gather = {2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL},
-                                          1, {"Axis", NULL, NULL}};
+    static const operator_shape gather = {
+        2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL, NULL}, 1, {"Axis", NULL, NULL, NULL}};
     static const operator_shape scatter = {
-        3, 1, {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"}, 1, {"Axis", NULL, NULL}};
-    static const operator_shape nd = {2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL},
-                                      2, {"InputDimensionCount", "IndicesDimensionCount", NULL}};
+        3, 1, {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor", NULL},
+        1, {"Axis", NULL, NULL, NULL}};
+    static const operator_shape nd = {
+        2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL, NULL},
+        2, {"InputDimensionCount", "IndicesDimensionCount", NULL, NULL}};
     static const operator_shape nd1 = {
-        2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL},
-        3, {"InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount"}};
+        2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL, NULL},
+        3, {"InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount", NULL}};
     static const operator_shape nonzero = {
-        1, 2, {"InputTensor", "OutputCountTensor", "OutputCoordinatesTensor", NULL}, 0, {NULL, NULL, NULL}};
+        1, 2, {"InputTensor", "OutputCountTensor", "OutputCoordinatesTensor", NULL, NULL},
+        0, {NULL, NULL, NULL, NULL}};
     switch (type) {
     case DMLREF_OPERATOR_GATHER_ELEMENTS: *shape = gather; break;
     case DMLREF_OPERATOR_SCATTER_ELEMENTS: *shape = scatter; break;

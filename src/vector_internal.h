@@ -141,9 +141,9 @@ struct dmlref_vector {
 /* Names of the operator's tensors and attributes, in descriptor order. */
 typedef struct operator_shape {
     size_t input_count, output_count;
-    const char *tensors[4];
+    const char *tensors[5];    /* NULL-terminated */
     size_t attribute_count;
-    const char *attributes[3];
+    const char *attributes[4]; /* NULL-terminated */
 } operator_shape;
 #define operator_shape_of dmlref__operator_shape_of
 void operator_shape_of(dmlref_operator_type type, operator_shape *shape);

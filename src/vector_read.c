@@ -488,11 +488,17 @@ static dmlref_status fill_input(reader *r, const char *path, json_t *data, vtens
         if (written && (written[off / 8] & (1u << (off % 8)))) {
             if (load_bits(slot, l.element_size) != bits) {
                 free(written);
-                path_index(at, path, e);
-                return SCHEMA(r, at, "differs from an earlier element stored at the same "
-                                     "address (element offset %llu): a broadcast layout holds "
-                                     "one value there",
-                              (unsigned long long)off);
+                if (data) {
+                    path_index(at, path, e);
+                    return SCHEMA(r, at, "differs from an earlier element stored at the same "
+                                         "address (element offset %llu): a broadcast layout "
+                                         "holds one value there",
+                                  (unsigned long long)off);
+                }
+                return SCHEMA(r, path, "element %llu differs from an earlier element stored at "
+                                       "the same address (element offset %llu): a broadcast "
+                                       "layout holds one value there",
+                              (unsigned long long)e, (unsigned long long)off);
             }
             continue;
         }
@@ -868,7 +874,8 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
             continue;
         CHECK(allocate_buffer(r, t));
         if (!t->is_output) {
-            snprintf(at, sizeof at, "$.tensors.%s.data", t->name);
+            snprintf(at, sizeof at, "$.tensors.%s.%s", t->name,
+                     t->gen.kind == GENERATOR_NONE ? "data" : "generator");
             CHECK(fill_input(r, at, json_object_get(tj, "data"), t));
         } else if (t->has_expected) {
             snprintf(at, sizeof at, "$.tensors.%s.expected", t->name);
@@ -976,9 +983,8 @@ dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_opti
                                  dmlref_vector **out, dmlref_error *err)
 {
     FILE *f;
-    char *text;
-    long size;
-    size_t got;
+    char *text = NULL;
+    size_t length = 0, capacity = 0, got;
     dmlref_status status;
 
     if (!path || !out)
@@ -987,27 +993,31 @@ dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_opti
     f = fopen(path, "rb");
     if (!f)
         return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot open: %s", path, strerror(errno));
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read (not a regular file?)", path);
-    }
-    if ((unsigned long)size > DMLREF_VECTOR_MAX_FILE_BYTES) {
-        fclose(f);
-        return set_error(err, DMLREF_ERROR_IO, "", "%s: larger than %llu bytes", path,
-                         (unsigned long long)DMLREF_VECTOR_MAX_FILE_BYTES);
-    }
-    text = malloc((size_t)size + 1);
-    if (!text) {
-        fclose(f);
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory", path);
-    }
-    got = fread(text, 1, (size_t)size, f);
-    fclose(f);
-    if (got != (size_t)size) {
+    do { /* read in chunks: works for any kind of file, and stops at the cap */
+        if (length == capacity) {
+            char *grown;
+            capacity = capacity ? 2 * capacity : 65536;
+            if (length >= DMLREF_VECTOR_MAX_FILE_BYTES || !(grown = realloc(text, capacity + 1))) {
+                free(text);
+                fclose(f);
+                return set_error(err, length >= DMLREF_VECTOR_MAX_FILE_BYTES ? DMLREF_ERROR_IO
+                                                                          : DMLREF_ERROR_OUT_OF_MEMORY,
+                                 "", "%s: larger than %llu bytes, or out of memory", path,
+                                 (unsigned long long)DMLREF_VECTOR_MAX_FILE_BYTES);
+            }
+            text = grown;
+        }
+        got = fread(text + length, 1, capacity - length, f);
+        length += got;
+    } while (got > 0);
+    if (ferror(f)) {
+        int error = errno;
         free(text);
-        return set_error(err, DMLREF_ERROR_IO, "", "%s: read %zu of %ld bytes", path, got, size);
+        fclose(f);
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read: %s", path, strerror(error));
     }
-    status = dmlref_vector_parse(text, got, path, options, out, err);
+    fclose(f);
+    status = dmlref_vector_parse(text, length, path, options, out, err);
     free(text);
     return status;
 }
