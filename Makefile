@@ -36,8 +36,8 @@ LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB_HDR = include/dmlref.h include/dmlref/vector.h src/internal.h src/vector_internal.h
 LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm
 
-CLI_SRC = src/cli.c src/suite.c
-CLI_HDR = src/cli.h
+CLI_SRC = src/cli.c src/suite.c conformance/check.c
+CLI_HDR = src/cli.h conformance/conformance.h
 
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
              test_gather_nd test_nonzero_coordinates test_random test_roundtrip \
@@ -50,6 +50,7 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules check-example \
         check-symbols vectors check-vectors check-cross check-loaders check-roundtrip check-cli \
+        check-conformance backends \
         install uninstall clean help deps
 
 all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
@@ -57,8 +58,8 @@ all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and buil
 lib: $(BUILD)/libdmlref.a $(BUILD)/libdmlref.so
 
 $(BUILD)/dmlref: $(CLI_SRC) $(CLI_HDR) $(LIB_HDR) $(BUILD)/libdmlref.a
-	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CLI_SRC) $(BUILD)/libdmlref.a \
-	    $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L -Iconformance $(CLI_SRC) $(BUILD)/libdmlref.a \
+	    $(LIB_DEPS) -ldl $(LDFLAGS_ALL) -o $@
 
 $(BUILD)/obj/%.o: %.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
@@ -93,6 +94,7 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory check-roundtrip
 	$(Q)$(MAKE) --no-print-directory check-cross
 	$(Q)$(MAKE) --no-print-directory check-cli
+	$(Q)$(MAKE) --no-print-directory check-conformance
 	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
@@ -178,6 +180,15 @@ check-cli: $(BUILD)/dmlref ## the command end to end, and every malformed vector
 	$(Q)$(SUMMARY) "malformed vectors ($(BUILD))" $(BUILD)/malformed.log \
 	    sh tests/test_malformed.sh $(BUILD)/dmlref
 
+backends: lib ## the conformance plug-ins: the reference, a naive one and its faulty variants
+	$(Q)sh conformance/backends/build.sh $(BUILD) > /dev/null
+
+check-conformance: $(BUILD)/dmlref backends ## dmlref check catches every faulty backend, survives crashes and hangs
+	$(Q)$(SUMMARY) "faulty backends" $(BUILD)/backends.log \
+	    sh tests/test_backends.sh $(BUILD)/dmlref $(BUILD)/backends
+	$(Q)$(SUMMARY) "dmlref check with misbehaving processes" $(BUILD)/check.log \
+	    sh tests/test_check.sh $(BUILD)/dmlref
+
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh
 
@@ -189,7 +200,7 @@ install: lib $(BUILD)/dmlref ## install the library, headers, command and pkg-co
 	ln -sf libdmlref.so.$(MAJOR) $(DESTDIR)$(libdir)/libdmlref.so
 	install -d $(DESTDIR)$(includedir)/dmlref $(DESTDIR)$(bindir)
 	install -m 644 include/dmlref.h $(DESTDIR)$(includedir)/dmlref.h
-	install -m 644 include/dmlref/vector.h $(DESTDIR)$(includedir)/dmlref/vector.h
+	install -m 644 include/dmlref/vector.h include/dmlref/backend.h $(DESTDIR)$(includedir)/dmlref/
 	install -m 755 $(BUILD)/dmlref $(DESTDIR)$(bindir)/dmlref
 	printf '%s\n' 'prefix=$(prefix)' 'libdir=$(libdir)' 'includedir=$(includedir)' '' \
 	    'Name: dmlref' \
@@ -201,6 +212,7 @@ install: lib $(BUILD)/dmlref ## install the library, headers, command and pkg-co
 uninstall: ## remove what install put in place
 	rm -f $(DESTDIR)$(libdir)/libdmlref.a $(DESTDIR)$(libdir)/libdmlref.so* \
 	      $(DESTDIR)$(includedir)/dmlref.h $(DESTDIR)$(includedir)/dmlref/vector.h \
+	      $(DESTDIR)$(includedir)/dmlref/backend.h \
 	      $(DESTDIR)$(bindir)/dmlref $(DESTDIR)$(pkgconfigdir)/dmlref.pc
 
 clean: ## remove build/

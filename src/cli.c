@@ -47,6 +47,27 @@ static const char *const k_help_gen =
     "byte for byte, for the same seed and profile, on any thread count.\n"
     "Profiles: default (the committed suite).\n";
 
+static const char *const k_help_check =
+    "usage: dmlref check (--backend LIB.so | --exec 'CMD') [options] PATH...\n"
+    "\n"
+    "Runs another implementation over the vectors under each PATH and judges every\n"
+    "case: pass, fail (wrong bits in a defined element, a write past an output or\n"
+    "into an input, a valid case refused, an invalid case accepted), skip\n"
+    "(unsupported, or above the feature level) or error (a crash, a hang, a\n"
+    "malformed reply). See docs/conformance.md.\n"
+    "\n"
+    "  --backend LIB.so        a plug-in (include/dmlref/backend.h), run in a child process\n"
+    "  --exec 'CMD'            a process speaking JSON Lines on its stdin and stdout\n"
+    "  --backend-options TEXT  passed to the plug-in's create()\n"
+    "  --filter GLOB           only the cases whose name matches\n"
+    "  --feature-level L       run at most at level L (e.g. 4_1); cases that need more are skipped\n"
+    "  --timeout SECONDS       per case (default 60); a hung backend is killed and restarted\n"
+    "  --junit FILE            a JUnit XML report;  --json FILE  a JSON report\n"
+    "  --verbose               print passing cases too\n"
+    "\n"
+    "Ends with \"N passed, N failed, N skipped\" (errors count as failed). Exit 0 when\n"
+    "no case failed or errored, 1 otherwise, 2 when a vector cannot be read.\n";
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlref COMMAND [ARGS]\n"
@@ -54,13 +75,14 @@ static void usage(FILE *f)
                "  eval CASE.json [-o OUT.json]   fill in the expected outputs of one case\n"
                "  verify PATH...                 recompute every vector under PATH, compare\n"
                "  gen [--out DIR] [--seed N]     write the golden suite\n"
+               "  check (--backend LIB.so | --exec 'CMD') PATH...  run another implementation\n"
                "  --version                      print the version\n"
                "  help [COMMAND]                 this text, or a command's\n"
                "\n"
                "Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage error.\n");
 }
 
-static int usage_error(const char *message)
+int usage_error(const char *message)
 {
     fprintf(stderr, "dmlref: %s (dmlref help)\n", message);
     return EXIT_USAGE;
@@ -147,13 +169,7 @@ uint64_t file_digest(const char *path, int *ok)
     return digest;
 }
 
-/* A growing list of paths. */
-typedef struct path_list {
-    char **items;
-    size_t count, capacity;
-} path_list;
-
-static int list_add(path_list *l, const char *path)
+int list_add(path_list *l, const char *path)
 {
     char *copy;
     if (l->count == l->capacity) {
@@ -171,7 +187,7 @@ static int list_add(path_list *l, const char *path)
     return 1;
 }
 
-static void list_free(path_list *l)
+void list_free(path_list *l)
 {
     size_t i;
     for (i = 0; i < l->count; ++i)
@@ -222,6 +238,22 @@ static int find_vectors(const char *dir, size_t root_length, path_list *out)
         }
     }
     closedir(d);
+    return 1;
+}
+
+int collect_vectors(const char *path, path_list *out)
+{
+    struct stat st;
+    size_t first = out->count;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(errno));
+        return 0;
+    }
+    if (!S_ISDIR(st.st_mode))
+        return list_add(out, path);
+    if (!find_vectors(path, strlen(path) + 1, out))
+        return 0;
+    qsort(out->items + first, out->count - first, sizeof *out->items, compare_strings);
     return 1;
 }
 
@@ -459,6 +491,8 @@ int main(int argc, char **argv)
             fputs(k_help_verify, stdout);
         else if (strcmp(topic, "gen") == 0)
             fputs(k_help_gen, stdout);
+        else if (strcmp(topic, "check") == 0)
+            fputs(k_help_check, stdout);
         else
             return usage_error("help: no such command");
         return EXIT_OK;
@@ -469,5 +503,7 @@ int main(int argc, char **argv)
         return command_verify(argc - 2, argv + 2);
     if (strcmp(argv[1], "gen") == 0)
         return command_gen(argc - 2, argv + 2);
+    if (strcmp(argv[1], "check") == 0)
+        return command_check(argc - 2, argv + 2);
     return usage_error("unknown command");
 }

@@ -21,6 +21,24 @@ int write_file(const char *path, const char *data, size_t length);
 /* XXH3-64 of a file's bytes; 0 on failure to read (with *ok = 0). */
 uint64_t file_digest(const char *path, int *ok);
 
+/* "dmlref: <message> (dmlref help)" on stderr; returns EXIT_USAGE. */
+int usage_error(const char *message);
+
+/* A growing list of paths. */
+typedef struct path_list {
+    char **items;
+    size_t count, capacity;
+} path_list;
+int list_add(path_list *l, const char *path);
+void list_free(path_list *l);
+
+/* Adds a file, or every vector (*.json but a suite's schema.json) below a
+   folder, sorted; 0 (with a message) when the path cannot be read. */
+int collect_vectors(const char *path, path_list *out);
+
+/* dmlref check: returns an exit code. */
+int command_check(int argc, char **argv);
+
 /* dmlref gen: writes the suite of `profile` to out_dir; returns an exit code. */
 int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint32_t threads);
 

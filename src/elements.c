@@ -356,6 +356,8 @@ void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size
             snprintf(buf, capacity, v < 0 ? "\"-inf\"" : "\"inf\"");
         } else if (v == 0.0) {
             snprintf(buf, capacity, signbit(v) ? "-0.0" : "0");
+        } else if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+            snprintf(buf, capacity, "%.0f", v); /* an integer: "20", not "2e+01" */
         } else {
             /* the shortest decimal that a double parser reads back exactly;
                written with an exponent rather than as a long integer, which

@@ -932,6 +932,75 @@ static void nonzero_specials(suite *s)
     }
 }
 
+/* ---- special bit patterns through every data-moving operator ------------------------
+ * NaN payloads (quiet and signalling, both signs), both zeros, subnormals and
+ * infinities must come out of a gather or a scatter bit for bit (D12). */
+
+static void special_patterns(suite *s)
+{
+    static const uint64_t f16[8] = {0x7E01u, 0xFD00u, 0x7C01u, 0x8000u, 0x0001u, 0x83FFu,
+                                    0xFC00u, 0x3555u};
+    static const uint64_t f32[8] = {0x7FC00001u, 0xFFA00000u, 0x7F800001u, 0x80000000u,
+                                    0x00000001u, 0x807FFFFFu, 0xFF800000u, 0x3EAAAAABu};
+    static const uint64_t f64[8] = {0x7FF8000000000001ull, 0xFFF4000000000000ull,
+                                    0x7FF0000000000001ull, 0x8000000000000000ull,
+                                    0x0000000000000001ull, 0x800FFFFFFFFFFFFFull,
+                                    0xFFF0000000000000ull, 0x3FD5555555555555ull};
+    static const uint64_t reverse[8] = {7, 6, 5, 4, 3, 2, 1, 0};
+    static const struct {
+        dmlref_tensor_data_type type;
+        const uint64_t *bits;
+    } sets[3] = {{DMLREF_TENSOR_DATA_TYPE_FLOAT16, f16},
+                 {DMLREF_TENSOR_DATA_TYPE_FLOAT32, f32},
+                 {DMLREF_TENSOR_DATA_TYPE_FLOAT64, f64}};
+    static const uint32_t row[1] = {8}, matrix[2] = {8, 1}, one[2] = {8, 1};
+    size_t i;
+    for (i = 0; i < 3; ++i) {
+        case_spec c;
+        const char *notes = "NaN payloads (quiet, signalling, both signs), -0.0, subnormals and "
+                            "infinities move bit for bit (D12)";
+        memset(&c, 0, sizeof c);
+        c.op = DMLREF_OPERATOR_GATHER_ELEMENTS;
+        c.index_type = DMLREF_TENSOR_DATA_TYPE_UINT32;
+        c.notes = notes;
+        set_tensor(&c.t[0], sets[i].type, 1, row);
+        set_tensor(&c.t[1], DMLREF_TENSOR_DATA_TYPE_UINT32, 1, row);
+        set_tensor(&c.t[2], sets[i].type, 1, row);
+        c.t[0].data = u64_array(sets[i].bits, 8);
+        c.t[1].data = u64_array(reverse, 8);
+        case_name(&c, sets[i].type, 1, "special_bit_patterns");
+        emit(s, &c);
+
+        memset(&c, 0, sizeof c);
+        c.op = DMLREF_OPERATOR_SCATTER_ELEMENTS;
+        c.index_type = DMLREF_TENSOR_DATA_TYPE_UINT32;
+        c.notes = notes;
+        set_tensor(&c.t[0], sets[i].type, 1, row);
+        set_tensor(&c.t[1], DMLREF_TENSOR_DATA_TYPE_UINT32, 1, row);
+        set_tensor(&c.t[2], sets[i].type, 1, row);
+        set_tensor(&c.t[3], sets[i].type, 1, row);
+        c.t[0].data = fill(&c.t[0], 0);
+        c.t[1].data = u64_array(reverse, 8);
+        c.t[2].data = u64_array(sets[i].bits, 8);
+        case_name(&c, sets[i].type, 1, "special_bit_patterns");
+        emit(s, &c);
+
+        memset(&c, 0, sizeof c); /* GatherND: the rows of an {8,1} input, reversed */
+        c.op = DMLREF_OPERATOR_GATHER_ND;
+        c.index_type = DMLREF_TENSOR_DATA_TYPE_UINT32;
+        c.attributes[0] = 2, c.attributes[1] = 2;
+        c.notes = notes;
+        set_tensor(&c.t[0], sets[i].type, 2, matrix);
+        set_tensor(&c.t[1], DMLREF_TENSOR_DATA_TYPE_UINT32, 2, one);
+        set_tensor(&c.t[2], sets[i].type, 2, matrix);
+        c.t[2].omit_sizes = 1;
+        c.t[0].data = u64_array(sets[i].bits, 8);
+        c.t[1].data = u64_array(reverse, 8);
+        case_name(&c, sets[i].type, 2, "special_bit_patterns");
+        emit(s, &c);
+    }
+}
+
 /* ---- feature levels ------------------------------------------------------------ */
 
 /* A small GatherElements case at a level, with the given types and rank. */
@@ -1444,6 +1513,7 @@ int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint
     s->r.state = seed;
     sweeps(s);
     nonzero_specials(s);
+    special_patterns(s);
     seed_examples(s);
     feature_levels(s);
     validation_errors(s);

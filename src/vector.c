@@ -110,11 +110,22 @@ const char *dmlref_vector_name(const dmlref_vector *v) { return v->name; }
 const dmlref_operator_desc *dmlref_vector_operator(const dmlref_vector *v) { return &v->op; }
 dmlref_feature_level dmlref_vector_feature_level(const dmlref_vector *v) { return v->level; }
 dmlref_oob_policy dmlref_vector_oob_policy(const dmlref_vector *v) { return v->oob; }
+void dmlref_vector_set_feature_level(dmlref_vector *v, dmlref_feature_level level)
+{
+    v->level = level;
+}
 size_t dmlref_vector_input_count(const dmlref_vector *v) { return v->input_count; }
 size_t dmlref_vector_output_count(const dmlref_vector *v) { return v->output_count; }
 const dmlref_binding *dmlref_vector_inputs(const dmlref_vector *v) { return v->inputs; }
 const dmlref_binding *dmlref_vector_outputs(const dmlref_vector *v) { return v->outputs; }
 int dmlref_vector_has_data(const dmlref_vector *v) { return v->buffers_ready; }
+
+int dmlref_vector_min_feature_level(const dmlref_vector *v, dmlref_feature_level *level)
+{
+    if (v->has_min_level && level)
+        *level = v->min_level;
+    return v->has_min_level;
+}
 
 int dmlref_vector_expects_error(const dmlref_vector *v, dmlref_status *status, const char **rule)
 {

@@ -1021,3 +1021,124 @@ dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_opti
     free(text);
     return status;
 }
+
+/* ---- replies of the process protocol ------------------------------------- */
+
+dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line, size_t length,
+                                       const dmlref_binding *outputs, size_t count,
+                                       dmlref_reply_kind *kind, char *message,
+                                       size_t message_capacity, dmlref_error *err)
+{
+    static const char *const keys[] = {"name", "outputs", "status", "message", NULL};
+    reader r;
+    json_error_t jerr;
+    json_t *root, *item, *outs;
+    const char *text = NULL;
+    dmlref_status status = DMLREF_OK;
+    size_t o;
+
+    r.source = "reply";
+    r.err = err;
+    r.memory_cap = 0;
+    r.memory_used = 0;
+    if (message && message_capacity)
+        message[0] = '\0';
+    if (!kind || (!outputs && count) || count != v->output_count)
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "dmlref_vector_read_reply: %zu output buffers for %zu outputs", count,
+                         v->output_count);
+    root = json_loadb(line, length, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "", "reply: $: column %d: %s",
+                         jerr.column, jerr.text);
+#define REPLY_CHECK(expr)                                                                       \
+    do {                                                                                       \
+        if ((status = (expr)) != DMLREF_OK)                                                    \
+            goto done;                                                                         \
+    } while (0)
+    if (!json_is_object(root)) {
+        status = SCHEMA(&r, "$", "a reply must be a JSON object");
+        goto done;
+    }
+    REPLY_CHECK(only_keys(&r, "$", root, keys));
+    if (!(item = json_object_get(root, "name"))) {
+        status = SCHEMA(&r, "$.name", "is missing");
+        goto done;
+    }
+    REPLY_CHECK(get_string(&r, "$.name", item, &text));
+    if (strcmp(text, v->name) != 0) {
+        status = SCHEMA(&r, "$.name", "\"%.80s\" answers another case than \"%s\"", text, v->name);
+        goto done;
+    }
+    if ((item = json_object_get(root, "message"))) {
+        REPLY_CHECK(get_string(&r, "$.message", item, &text));
+        if (message && message_capacity)
+            snprintf(message, message_capacity, "%s", text);
+    }
+    if ((item = json_object_get(root, "status"))) {
+        REPLY_CHECK(get_string(&r, "$.status", item, &text));
+        if (json_object_get(root, "outputs")) {
+            status = SCHEMA(&r, "$.outputs", "a reply has outputs or a status, not both");
+            goto done;
+        }
+        if (strcmp(text, "unsupported") == 0)
+            *kind = DMLREF_REPLY_UNSUPPORTED;
+        else if (strcmp(text, "error") == 0)
+            *kind = DMLREF_REPLY_ERROR;
+        else
+            status = SCHEMA(&r, "$.status", "\"%.40s\" is not \"unsupported\" or \"error\"", text);
+        goto done;
+    }
+    if (!(outs = json_object_get(root, "outputs")) || !json_is_object(outs)) {
+        status = SCHEMA(&r, "$.outputs", "must be an object (or the reply must have a status)");
+        goto done;
+    }
+    {
+        operator_shape shape;
+        operator_shape_of(v->type, &shape);
+        REPLY_CHECK(only_keys(&r, "$.outputs", outs, shape.tensors + v->input_count));
+    }
+    for (o = 0; o < v->output_count; ++o) {
+        const vtensor *t = &v->tensors[v->input_count + o];
+        json_t *array = json_object_get(outs, t->name), *element;
+        char at[PATH_CAPACITY], element_at[PATH_CAPACITY];
+        layout l;
+        walker w;
+        uint64_t n, e;
+        path_key(at, "$.outputs", t->name);
+        if (!array || !json_is_array(array)) {
+            status = SCHEMA(&r, at, "must be an array of the output's elements");
+            goto done;
+        }
+        layout_from_desc(&t->desc, &l);
+        n = layout_element_count(&l);
+        if (json_array_size(array) != n) {
+            status = SCHEMA(&r, at, "has %zu elements, the output has %llu",
+                            json_array_size(array), (unsigned long long)n);
+            goto done;
+        }
+        if (outputs[o].data && outputs[o].size_in_bytes < t->desc.TotalTensorSizeInBytes) {
+            status = set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                               "dmlref_vector_read_reply: the buffer of %s is too small",
+                               t->name);
+            goto done;
+        }
+        walker_init(&w, l.rank, l.sizes);
+        walker_add(&w, l.strides);
+        walker_seek(&w, 0);
+        for (e = 0; e < n; ++e, walker_next(&w)) {
+            uint64_t bits;
+            element = json_array_get(array, e);
+            path_index(element_at, at, e);
+            REPLY_CHECK(decode_element(&r, element_at, element, t->desc.DataType, &bits));
+            if (outputs[o].data) /* NULL: check the reply only */
+                store_bits((unsigned char *)outputs[o].data + w.offset[0] * l.element_size,
+                           l.element_size, bits);
+        }
+    }
+    *kind = DMLREF_REPLY_OUTPUTS;
+done:
+#undef REPLY_CHECK
+    json_decref(root);
+    return status;
+}

@@ -171,7 +171,8 @@ static void put_expected(text *t, const vtensor *v)
    alone when they can be (FORMAT.md): only small ones keep their elements. */
 #define SMALL_OUTPUT_ELEMENTS 64
 
-static void put_tensor(text *t, const dmlref_vector *v, const vtensor *x, int digest_only)
+static void put_tensor(text *t, const dmlref_vector *v, const vtensor *x, int digest_only,
+                       int as_case)
 {
     uint64_t minimum = dmlref_calc_buffer_tensor_size(x->desc.DataType, x->desc.DimensionCount,
                                                       x->sizes, x->desc.Strides);
@@ -200,7 +201,7 @@ static void put_tensor(text *t, const dmlref_vector *v, const vtensor *x, int di
         put(t, ", ");
         put_data(t, x);
     }
-    if (x->is_output && !v->expects_error) {
+    if (x->is_output && !v->expects_error && !as_case) {
         if (x->has_expected && !(digest_only && x->has_xxh3)) {
             put(t, ", ");
             put_expected(t, x);
@@ -214,6 +215,13 @@ static void put_tensor(text *t, const dmlref_vector *v, const vtensor *x, int di
 dmlref_status dmlref_vector_write(const dmlref_vector *v, char **out, size_t *length,
                                   dmlref_error *err)
 {
+    return dmlref_vector_write_with(v, 0, out, length, err);
+}
+
+dmlref_status dmlref_vector_write_with(const dmlref_vector *v, uint32_t flags, char **out,
+                                       size_t *length, dmlref_error *err)
+{
+    int as_case = (flags & DMLREF_VECTOR_WRITE_CASE) != 0;
     text t = {NULL, 0, 0, 0};
     operator_shape shape;
     size_t i, n = v->input_count + v->output_count;
@@ -232,7 +240,7 @@ dmlref_status dmlref_vector_write(const dmlref_vector *v, char **out, size_t *le
     put_string(&t, v->name);
     put(&t, ",\n  \"operator\": \"%s\",\n", dmlref_operator_name(v->type));
     put(&t, "  \"feature_level\": \"%s\",\n", dmlref_feature_level_name(v->level));
-    if (v->has_min_level)
+    if (v->has_min_level && !as_case)
         put(&t, "  \"min_feature_level\": \"%s\",\n", dmlref_feature_level_name(v->min_level));
     if (shape.attribute_count) {
         put(&t, "  \"attributes\": {");
@@ -242,7 +250,7 @@ dmlref_status dmlref_vector_write(const dmlref_vector *v, char **out, size_t *le
     }
     if (v->oob == DMLREF_OOB_CLAMP)
         put(&t, "  \"oob\": \"clamp\",\n");
-    if (v->expects_error) {
+    if (v->expects_error && !as_case) {
         put(&t, "  \"expect_error\": {\"status\": \"%s\", \"rule\": ",
             dmlref_status_name(v->error_status));
         put_string(&t, v->error_rule);
@@ -260,7 +268,7 @@ dmlref_status dmlref_vector_write(const dmlref_vector *v, char **out, size_t *le
         uint32_t d;
         for (d = 0; d < x->desc.DimensionCount; ++d)
             count *= x->sizes[d];
-        put_tensor(&t, v, x, generated && count > SMALL_OUTPUT_ELEMENTS);
+        put_tensor(&t, v, x, generated && count > SMALL_OUTPUT_ELEMENTS, as_case);
         put(&t, i + 1 < n ? ",\n" : "\n");
     }
     put(&t, "  }\n}\n");
@@ -268,6 +276,19 @@ dmlref_status dmlref_vector_write(const dmlref_vector *v, char **out, size_t *le
         free(t.data);
         return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory writing the vector",
                          v->source);
+    }
+    if (flags & DMLREF_VECTOR_WRITE_ONE_LINE) { /* structural newlines only */
+        size_t j = 0;
+        for (i = 0; i < t.length; ++i) {
+            if (t.data[i] == '\n') { /* strings never hold a raw newline */
+                while (i + 1 < t.length && t.data[i + 1] == ' ')
+                    ++i; /* and the indentation after it */
+                continue;
+            }
+            t.data[j++] = t.data[i];
+        }
+        t.data[j] = '\0';
+        t.length = j;
     }
     *out = t.data;
     if (length)

@@ -60,6 +60,9 @@ DMLREF_API const char *dmlref_vector_name(const dmlref_vector *vector);
 DMLREF_API const dmlref_operator_desc *dmlref_vector_operator(const dmlref_vector *vector);
 DMLREF_API dmlref_feature_level dmlref_vector_feature_level(const dmlref_vector *vector);
 DMLREF_API dmlref_oob_policy dmlref_vector_oob_policy(const dmlref_vector *vector);
+/* Runs (and writes) the case at another level, e.g. a backend's lower one. */
+DMLREF_API void dmlref_vector_set_feature_level(dmlref_vector *vector,
+                                                dmlref_feature_level level);
 
 /* 1 when the case must be refused; then *status and *rule (when not NULL)
  * say how.  An input of such a case may have no data: see
@@ -120,6 +123,43 @@ DMLREF_API dmlref_status dmlref_vector_verify(dmlref_vector *vector, uint32_t nu
  * reproducible), NUL-terminated, allocated with malloc. */
 DMLREF_API dmlref_status dmlref_vector_write(const dmlref_vector *vector, char **text,
                                              size_t *length, dmlref_error *err);
+
+/* Flags of dmlref_vector_write_with(). */
+#define DMLREF_VECTOR_WRITE_CASE 0x1u     /* the case as a backend sees it: no expected,
+                                             xxh3, min_feature_level or expect_error */
+#define DMLREF_VECTOR_WRITE_ONE_LINE 0x2u /* no newlines: one JSON Lines record */
+DMLREF_API dmlref_status dmlref_vector_write_with(const dmlref_vector *vector, uint32_t flags,
+                                                  char **text, size_t *length,
+                                                  dmlref_error *err);
+
+/* 1 and the level when the vector states its min_feature_level (eval sets it). */
+DMLREF_API int dmlref_vector_min_feature_level(const dmlref_vector *vector,
+                                               dmlref_feature_level *level);
+
+/* ---- the process protocol (dmlref check --exec) ---------------------------
+ * A reply line of an implementation: {"name": N, "outputs": {"OutputTensor":
+ * [elements...], ...}}, {"name": N, "status": "unsupported", "message": M}
+ * or {"name": N, "status": "error", "message": M}; elements are logical,
+ * row-major, encoded as in vectors/FORMAT.md. */
+typedef enum dmlref_reply_kind {
+    DMLREF_REPLY_OUTPUTS = 0,
+    DMLREF_REPLY_UNSUPPORTED = 1,
+    DMLREF_REPLY_ERROR = 2
+} dmlref_reply_kind;
+
+/* Reads a reply to this vector's case; for outputs, places each element in
+ * `outputs` (buffers laid out as the case's outputs) through the strides,
+ * leaving other bytes as they are (a binding with NULL data: the elements are
+ * only checked).  `message` receives the reply's message
+ * (may be NULL).  A malformed reply (not JSON, another case's name, missing
+ * or extra outputs, wrong element counts or encodings) is
+ * DMLREF_ERROR_VECTOR_SCHEMA or DMLREF_ERROR_VECTOR_PARSE, with a message
+ * naming the JSON path. */
+DMLREF_API dmlref_status dmlref_vector_read_reply(const dmlref_vector *vector, const char *line,
+                                                  size_t length, const dmlref_binding *outputs,
+                                                  size_t count, dmlref_reply_kind *kind,
+                                                  char *message, size_t message_capacity,
+                                                  dmlref_error *err);
 
 /* One element's JSON text as vectors/FORMAT.md encodes it ("1.5", "-0.0",
  * "\"nan\"", "\"18446744073709551615\"", ...) from its bits (the low bytes of

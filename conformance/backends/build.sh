@@ -1,0 +1,60 @@
+#!/bin/sh
+# build.sh BUILD_DIR - builds the `dmlref check` plug-ins of this folder into
+# BUILD_DIR/backends/:
+#   reference.so         the reference library (BUILD_DIR/libdmlref.a) as a plug-in
+#   naive.so             naive_backend.c, correct
+#   faulty_<name>.so     naive_backend.c with one bug, -DFAULT=FAULT_<NAME>
+# BUILD_DIR/libdmlref.a must exist (make builds it first).  CC (default cc)
+# picks the compiler.  Run from anywhere.
+set -eu
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 BUILD_DIR" >&2
+    exit 3
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+case $1 in
+    /*) build=$1 ;;
+    *) build=$(pwd)/$1 ;;
+esac
+lib=$build/libdmlref.a
+if [ ! -f "$lib" ]; then
+    echo "$0: $lib does not exist (make BUILD=$1 $1/libdmlref.a)" >&2
+    exit 2
+fi
+out=$build/backends
+mkdir -p "$out"
+
+CC=${CC:-cc}
+CFLAGS="-std=c99 -pedantic -Wall -Wextra -Werror -O2 -fPIC -shared -I$root/include"
+LIBS="$lib -ljansson -lxxhash -lm -fopenmp"
+
+# The faults of naive_backend.c (FAULT_<NAME>); EXPECTED has one line each.
+FAULTS="IGNORES_STRIDES NO_NEGATIVE_INDICES UNSIGNED_READ_AS_SIGNED NEGATIVE_ZERO_COUNTED
+NAN_PAYLOAD_LOST NONZERO_LEFT_ALIGNED SCATTER_NO_INPUT_COPY GATHER_ND1_BATCH_OFFSET
+FLOAT16_AS_4_BYTES WRITES_PAST_OUTPUT WRITES_INTO_INPUT CRASHES_ON_RANK_8
+HANGS_ON_SCATTER_DUPLICATES SCATTER_FIRST_WINS OFF_BY_ONE_AXIS NONZERO_COUNT_OFF_BY_ONE"
+
+# shellcheck disable=SC2086 # CFLAGS and LIBS are word lists
+$CC $CFLAGS "$here/reference_backend.c" $LIBS -o "$out/reference.so"
+# shellcheck disable=SC2086
+$CC $CFLAGS "$here/naive_backend.c" $LIBS -o "$out/naive.so"
+n=2
+pids=
+for fault in $FAULTS; do
+    name=$(echo "$fault" | tr '[:upper:]' '[:lower:]')
+    # shellcheck disable=SC2086
+    $CC $CFLAGS -DFAULT=FAULT_$fault "$here/naive_backend.c" $LIBS -o "$out/faulty_$name.so" &
+    pids="$pids $!"
+    n=$((n + 1))
+done
+failed=0
+for pid in $pids; do
+    wait "$pid" || failed=1
+done
+if [ "$failed" -ne 0 ]; then
+    echo "$0: a faulty backend failed to build" >&2
+    exit 1
+fi
+echo "build.sh: $n plug-ins in $out"

@@ -1,0 +1,34 @@
+/*
+ * conformance.h - what dmlref check's pieces share (not installed).
+ */
+#ifndef DMLREF_CONFORMANCE_H
+#define DMLREF_CONFORMANCE_H
+
+#include "cli.h"
+#include "dmlref/backend.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef enum case_result { CASE_PASS, CASE_FAIL, CASE_SKIP, CASE_ERROR } case_result;
+
+/* How a backend answered one case. */
+typedef enum run_kind {
+    RUN_OUTPUTS,     /* it ran and left outputs */
+    RUN_UNSUPPORTED, /* it does not support the case */
+    RUN_REFUSED,     /* it refused the case, or failed with a status */
+    RUN_ERROR        /* it crashed, hung, or answered nonsense */
+} run_kind;
+
+enum { DAMAGE_NONE = 0, DAMAGE_PAST_END, DAMAGE_BEFORE_START, DAMAGE_INPUT_WRITTEN };
+
+typedef struct backend_run {
+    run_kind kind;
+    dmlref_status status;  /* RUN_REFUSED: the backend's status */
+    int from_supports;     /* a plug-in's supports() declined: a refusal at creation */
+    int damage;            /* DAMAGE_*: a write outside an output's bytes */
+    size_t damaged_tensor; /* binding order */
+    char message[640];
+} backend_run;
+
+#endif /* DMLREF_CONFORMANCE_H */

@@ -1,0 +1,160 @@
+#!/bin/sh
+# tests/test_backends.sh DMLREF_BINARY BACKENDS_DIR
+#
+# Proves that `dmlref check` tells right backends from wrong ones, with the
+# plug-ins of conformance/backends/ (built by conformance/backends/build.sh
+# into BACKENDS_DIR):
+#   - reference.so (the library itself) and naive.so (an independent plain
+#     implementation) pass the whole suite, vectors/: exit 0, "N passed,
+#     0 failed", every vector judged, and no skip beyond the "oob": "clamp"
+#     cases (a strict backend refuses those);
+#   - each faulty_<name>.so (one bug each) fails as conformance/backends/
+#     EXPECTED says: exit 1, at least the expected number of failed cases
+#     (errors included), the expected first failing case, and its FAIL/ERROR
+#     line containing the expected text; control lines (min 0) must pass;
+#   - every faulty_*.so has a line in EXPECTED and every line a plug-in.
+# Runs from any directory.  Prints one line per backend and ends with
+# "N passed, N failed"; exits 1 if any backend did not behave as expected.
+
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 DMLREF_BINARY BACKENDS_DIR" >&2
+    exit 3
+fi
+bin=$1
+backends=$2
+if ! [ -x "$bin" ]; then
+    echo "$0: $bin is not an executable" >&2
+    exit 3
+fi
+if ! [ -d "$backends" ]; then
+    echo "$0: $backends is not a folder (conformance/backends/build.sh BUILD_DIR)" >&2
+    exit 3
+fi
+
+root=$(cd "$(dirname "$0")/.." && pwd) || exit 3
+vectors=$root/vectors
+expected=$root/conformance/backends/EXPECTED
+total=$(wc -l <"$vectors/MANIFEST" | tr -d ' ')
+clamped=$(grep -rl --include='*.json' '"oob": "clamp"' "$vectors" | wc -l | tr -d ' ')
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmlref-backends.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM HUP
+
+# No backend case takes more than a fraction of a second; a hang costs this.
+TIMEOUT=30
+
+passed=0
+failed=0
+ok() {
+    passed=$((passed + 1))
+    printf 'ok   %s: %s\n' "$1" "$2"
+}
+bad() {
+    failed=$((failed + 1))
+    printf 'FAIL %s: %s\n' "$1" "$2"
+    if [ -s "$tmp/$1.log" ]; then
+        grep -E '^(FAIL|ERROR) ' "$tmp/$1.log" | sed -n '1,3s/^/    | /p'
+        tail -n 1 "$tmp/$1.log" | sed 's/^/    | /'
+    fi
+}
+
+# check NAME [OPTIONS...]: runs dmlref check on BACKENDS_DIR/NAME.so over the
+# suite; sets rc, summary, n_passed, n_failed, n_skipped, first_line, first.
+check() {
+    plugin=$1
+    shift
+    "$bin" check --backend "$backends/$plugin.so" --timeout "$TIMEOUT" "$@" "$vectors" \
+        >"$tmp/$plugin.log" 2>"$tmp/$plugin.err"
+    rc=$?
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$tmp/$plugin.log" | tail -n 1)
+    if [ -n "$summary" ]; then
+        n_passed=$(echo "$summary" | sed 's/ passed.*//')
+        n_failed=$(echo "$summary" | sed 's/.* passed, \([0-9]*\) failed.*/\1/')
+        n_skipped=$(echo "$summary" | sed 's/.* failed, \([0-9]*\) skipped/\1/')
+    else
+        n_passed=0 n_failed=0 n_skipped=0
+    fi
+    first_line=$(grep -E '^(FAIL|ERROR) ' "$tmp/$plugin.log" | head -n 1)
+    first=$(echo "$first_line" | sed -E 's/^(FAIL|ERROR) +//; s/: .*//')
+}
+
+# A backend that must pass: reference, naive, and the control lines.
+must_pass() {
+    so=$1
+    shift
+    if ! [ -f "$backends/$so.so" ]; then
+        bad "$so" "$backends/$so.so does not exist"
+        return
+    fi
+    check "$so" "$@"
+    if [ "$rc" -ne 0 ]; then
+        bad "$so" "exit $rc, expected 0${summary:+ ($summary)}"
+    elif [ -z "$summary" ]; then
+        bad "$so" "no \"N passed, N failed, N skipped\" line"
+    elif [ "$n_failed" -ne 0 ]; then
+        bad "$so" "$summary, expected 0 failed"
+    elif [ $# -eq 0 ] && [ $((n_passed + n_skipped)) -ne "$total" ]; then
+        bad "$so" "$summary: $((n_passed + n_skipped)) cases judged, the suite has $total"
+    elif [ $# -eq 0 ] && [ "$n_skipped" -gt "$clamped" ]; then
+        bad "$so" "$summary: more skips than the $clamped \"oob\": \"clamp\" cases"
+    else
+        ok "$so" "$summary"
+    fi
+}
+
+must_pass reference
+must_pass naive
+
+# The faulty ones, as EXPECTED says.  Fields are TAB-separated; the options
+# field is split on spaces, with the shell's globbing off (filters are globs).
+set -f
+listed=" "
+tab=$(printf '\t')
+while IFS=$tab read -r name min want_first want_text options; do
+    case $name in '' | '#'*) continue ;; esac
+    listed="$listed$name "
+    so=faulty_$name
+    if [ "$min" = 0 ]; then
+        # shellcheck disable=SC2086 # options is a word list
+        must_pass "$so" ${options:-}
+        continue
+    fi
+    if ! [ -f "$backends/$so.so" ]; then
+        bad "$so" "$backends/$so.so does not exist"
+        continue
+    fi
+    # shellcheck disable=SC2086
+    check "$so" ${options:-}
+    if [ "$rc" -ne 1 ]; then
+        bad "$so" "exit $rc, expected 1${summary:+ ($summary)}"
+    elif [ -z "$summary" ]; then
+        bad "$so" "no \"N passed, N failed, N skipped\" line"
+    elif [ "$n_failed" -lt "$min" ]; then
+        bad "$so" "$summary, expected at least $min failed"
+    elif [ "$first" != "$want_first" ]; then
+        bad "$so" "first failing case $first, expected $want_first"
+    else
+        case $first_line in
+        *"$want_text"*) ok "$so" "$n_failed failed (at least $min), first $first: $want_text" ;;
+        *) bad "$so" "the line of $first lacks \"$want_text\": $first_line" ;;
+        esac
+    fi
+done <"$expected"
+set +f
+
+# Every faulty plug-in built has a line, and every line a plug-in (checked above).
+for so in "$backends"/faulty_*.so; do
+    [ -e "$so" ] || continue
+    name=$(basename "$so" .so)
+    name=${name#faulty_}
+    case $listed in
+    *" $name "*) ;;
+    *) bad "faulty_$name" "no line in conformance/backends/EXPECTED" ;;
+    esac
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
