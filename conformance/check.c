@@ -313,7 +313,8 @@ static void run_plugin(worker *w, const options *o, dmlref_vector *v, const char
                        dmlref_feature_level level, backend_run *run)
 {
     size_t n_in = dmlref_vector_input_count(v), n_out = dmlref_vector_output_count(v), i;
-    size_t offsets[4], cursor = 0, alignment = 64;
+    /* page-aligned buffers honour any GuaranteedBaseOffsetAlignment up to 4096 */
+    size_t offsets[4], cursor = 0, alignment = 4096;
     request q;
     reply a;
     int got;

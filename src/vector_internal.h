@@ -9,7 +9,6 @@
 
 #include <stddef.h>
 
-#define element_size_of dmlref_data_type_size
 #define half_to_double dmlref__half_to_double
 #define half_from_double_exact dmlref__half_from_double_exact
 #define is_float_type dmlref__is_float_type
