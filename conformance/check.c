@@ -596,61 +596,65 @@ static void name_first_wrong_element(dmlref_vector *v, dmlref_error *err)
         free(got[i].data);
 }
 
-static void judge(results *all, const options *o, dmlref_vector *v, const backend_run *run)
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static case_result verdict(char *m, size_t capacity, case_result outcome, const char *format, ...)
 {
-    const char *name = dmlref_vector_name(v);
+    va_list args;
+    va_start(args, format);
+    vsnprintf(m, capacity, format, args);
+    va_end(args);
+    return outcome;
+}
+
+case_result judge_case(dmlref_vector *v, const backend_run *run, char *m, size_t capacity)
+{
     dmlref_status want;
     const char *rule;
     int must_refuse = dmlref_vector_expects_error(v, &want, &rule);
     dmlref_error err;
 
     if (run->kind == RUN_ERROR) {
-        record(all, o, name, CASE_ERROR, "%s", run->message);
-        return;
+        return verdict(m, capacity, CASE_ERROR, "%s", run->message);
     }
     if (must_refuse) {
         if (run->kind == RUN_UNSUPPORTED && !run->from_supports) {
             /* a process that does not support a case has not refused it */
-            record(all, o, name, CASE_SKIP, "unsupported%s%s", run->message[0] ? ": " : "",
+            return verdict(m, capacity, CASE_SKIP, "unsupported%s%s", run->message[0] ? ": " : "",
                    run->message);
         } else if (run->kind != RUN_OUTPUTS) {
-            record(all, o, name, CASE_PASS, "%s", "");
+            return verdict(m, capacity, CASE_PASS, "%s", "");
         } else if (want == DMLREF_ERROR_INDEX_OUT_OF_RANGE) {
-            record(all, o, name, CASE_SKIP,
+            return verdict(m, capacity, CASE_SKIP,
                    "out-of-range indices: DirectML's outputs are undefined (%s), not compared", rule);
         } else if (want == DMLREF_ERROR_UNSUPPORTED_LAYOUT) {
-            record(all, o, name, CASE_SKIP, "a layout dmlref cannot decide (%s): not judged", rule);
-        } else {
-            record(all, o, name, CASE_FAIL, "accepted a case that must be refused: %s (%s)",
-                   dmlref_status_name(want), rule);
+            return verdict(m, capacity, CASE_SKIP, "a layout dmlref cannot decide (%s): not judged", rule);
         }
-        return;
+        return verdict(m, capacity, CASE_FAIL, "accepted a case that must be refused: %s (%s)",
+                       dmlref_status_name(want), rule);
     }
     if (run->kind == RUN_UNSUPPORTED) {
-        record(all, o, name, CASE_SKIP, "unsupported%s%s", run->message[0] ? ": " : "",
+        return verdict(m, capacity, CASE_SKIP, "unsupported%s%s", run->message[0] ? ": " : "",
                run->message);
-        return;
     }
     if (run->kind == RUN_REFUSED && dmlref_vector_oob_policy(v) == DMLREF_OOB_CLAMP) {
-        record(all, o, name, CASE_SKIP, "refused out-of-range indices, which this case clamps "
+        return verdict(m, capacity, CASE_SKIP, "refused out-of-range indices, which this case clamps "
                                         "(\"oob\": \"clamp\", DirectML's observed behaviour)");
-        return;
     }
     if (run->kind == RUN_REFUSED) {
         if (run->status != DMLREF_OK) /* a plug-in's status; a process gives a message */
-            record(all, o, name, CASE_FAIL, "refused a valid case: %s%s%s",
+            return verdict(m, capacity, CASE_FAIL, "refused a valid case: %s%s%s",
                    dmlref_status_name(run->status), run->message[0] ? ": " : "", run->message);
         else
-            record(all, o, name, CASE_FAIL, "refused a valid case: %s", run->message);
-        return;
+            return verdict(m, capacity, CASE_FAIL, "refused a valid case: %s", run->message);
     }
     if (run->damage) {
-        record(all, o, name, CASE_FAIL, "%s %s",
+        return verdict(m, capacity, CASE_FAIL, "%s %s",
                run->damage == DAMAGE_INPUT_WRITTEN ? "wrote into the input"
                : run->damage == DAMAGE_PAST_END    ? "wrote past the TotalTensorSizeInBytes of"
                                                    : "wrote before the start of",
                tensor_name(v, run->damaged_tensor));
-        return;
     }
     if (dmlref_vector_compare(v, dmlref_vector_outputs(v), dmlref_vector_output_count(v), NULL,
                               &err) != DMLREF_OK) {
@@ -659,10 +663,9 @@ static void judge(results *all, const options *o, dmlref_vector *v, const backen
         if (strstr(err.message, "expected digest"))
             name_first_wrong_element(v, &err);
         detail = strstr(err.message, ": $.");
-        record(all, o, name, CASE_FAIL, "%s", detail ? detail + 2 : err.message);
-        return;
+        return verdict(m, capacity, CASE_FAIL, "%s", detail ? detail + 2 : err.message);
     }
-    record(all, o, name, CASE_PASS, "%s", "");
+    return verdict(m, capacity, CASE_PASS, "%s", "");
 }
 
 /* ---- reports ----------------------------------------------------------------- */
@@ -697,7 +700,7 @@ static void json_text(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static int write_junit(const char *path, const results *all, const char *backend)
+static int write_junit(const char *path, const results *all, const char *tested)
 {
     FILE *f = fopen(path, "w");
     size_t i;
@@ -707,7 +710,7 @@ static int write_junit(const char *path, const results *all, const char *backend
     fprintf(f, "<testsuites tests=\"%zu\" failures=\"%lu\" errors=\"%lu\" skipped=\"%lu\">\n",
             all->count, all->failed, all->errors, all->skipped);
     fprintf(f, "  <testsuite name=\"dmlref check ");
-    xml_text(f, backend);
+    xml_text(f, tested);
     fprintf(f, "\" tests=\"%zu\" failures=\"%lu\" errors=\"%lu\" skipped=\"%lu\">\n", all->count,
             all->failed, all->errors, all->skipped);
     for (i = 0; i < all->count; ++i) {
@@ -733,8 +736,8 @@ static int write_junit(const char *path, const results *all, const char *backend
     return fclose(f) == 0;
 }
 
-static int write_json(const char *path, const results *all, const char *backend,
-                      const char *backend_version)
+static int write_json(const char *path, const results *all, const char *tested,
+                      const char *tested_version)
 {
     static const char *const lower[] = {"pass", "fail", "skip", "error"};
     FILE *f = fopen(path, "w");
@@ -743,9 +746,9 @@ static int write_json(const char *path, const results *all, const char *backend,
         return 0;
     fprintf(f, "{\"tool\": \"dmlref check\", \"version\": \"%s\", \"backend\": {\"name\": ",
             dmlref_version_string());
-    json_text(f, backend);
+    json_text(f, tested);
     fprintf(f, ", \"version\": ");
-    json_text(f, backend_version);
+    json_text(f, tested_version);
     fprintf(f, "},\n \"summary\": {\"passed\": %lu, \"failed\": %lu, \"skipped\": %lu, "
                "\"errors\": %lu},\n \"results\": [\n",
             all->passed, all->failed, all->skipped, all->errors);
@@ -759,6 +762,85 @@ static int write_json(const char *path, const results *all, const char *backend,
     }
     fprintf(f, " ]}\n");
     return fclose(f) == 0;
+}
+
+/* ---- a backend, whichever kind ---------------------------------------------- */
+
+struct backend {
+    worker w;
+    process p;
+    int is_plugin;
+    double timeout;
+    const char *name, *version;
+    dmlref_feature_level max_level;
+};
+
+backend *backend_open(const char *library_path, const char *command, const char *text_options,
+                      double timeout)
+{
+    backend *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->timeout = timeout;
+    b->max_level = DMLREF_FEATURE_LEVEL_LATEST;
+    if (library_path) {
+        dmlref_backend_entry_fn entry;
+        void *library = dlopen(library_path, RTLD_NOW | RTLD_LOCAL); /* kept until exit */
+        if (!library) {
+            fprintf(stderr, "dmlref: %s: cannot load: %s\n", library_path, dlerror());
+            free(b);
+            return NULL;
+        }
+        *(void **)(&entry) = dlsym(library, DMLREF_BACKEND_ENTRY_SYMBOL);
+        b->w.table = entry ? entry(DMLREF_BACKEND_ABI_VERSION) : NULL;
+        if (!b->w.table || b->w.table->abi_version != DMLREF_BACKEND_ABI_VERSION ||
+            b->w.table->struct_size < sizeof(dmlref_backend_v1) || !b->w.table->create ||
+            !b->w.table->supports || !b->w.table->execute || !b->w.table->destroy) {
+            fprintf(stderr, "dmlref: %s: no %s for ABI version %u (or an incomplete table)\n",
+                    library_path, DMLREF_BACKEND_ENTRY_SYMBOL, DMLREF_BACKEND_ABI_VERSION);
+            free(b);
+            return NULL;
+        }
+        b->is_plugin = 1;
+        b->w.options = text_options;
+        b->name = b->w.table->name ? b->w.table->name : library_path;
+        b->version = b->w.table->version ? b->w.table->version : "";
+        b->max_level = b->w.table->max_feature_level;
+    } else {
+        b->p.command = command;
+        b->name = command;
+        b->version = "";
+    }
+    signal(SIGPIPE, SIG_IGN); /* a dead process backend is found by the write's error */
+    return b;
+}
+
+const char *backend_name(const backend *b) { return b->name; }
+const char *backend_version(const backend *b) { return b->version; }
+dmlref_feature_level backend_max_level(const backend *b) { return b->max_level; }
+
+void backend_run_case(backend *b, dmlref_vector *v, const char *path, dmlref_feature_level level,
+                      backend_run *run)
+{
+    options o;
+    memset(&o, 0, sizeof o);
+    o.timeout = b->timeout;
+    if (b->is_plugin)
+        run_plugin(&b->w, &o, v, path, level, run);
+    else
+        run_process(&b->p, &o, v, level, run);
+}
+
+void backend_close(backend *b)
+{
+    if (!b)
+        return;
+    worker_stop(&b->w);
+    process_stop(&b->p);
+    free(b->p.line);
+    if (b->w.arena)
+        munmap(b->w.arena, b->w.arena_size);
+    free(b);
 }
 
 /* ---- the command ------------------------------------------------------------- */
@@ -778,18 +860,12 @@ int command_check(int argc, char **argv)
     options o;
     results all;
     path_list files = {NULL, 0, 0};
-    worker w;
-    process p;
-    const char *backend_name, *backend_version = "";
-    dmlref_feature_level backend_max = DMLREF_FEATURE_LEVEL_LATEST;
-    void *library = NULL;
+    backend *b;
     size_t i;
     int k, paths = 0, code;
 
     memset(&o, 0, sizeof o);
     memset(&all, 0, sizeof all);
-    memset(&w, 0, sizeof w);
-    memset(&p, 0, sizeof p);
     o.timeout = 60;
     for (k = 0; k < argc; ++k) {
         const char *a = argv[k], *next = k + 1 < argc ? argv[k + 1] : NULL;
@@ -825,35 +901,11 @@ int command_check(int argc, char **argv)
         return usage_error("check takes --backend LIB.so or --exec 'CMD'");
     if (!paths)
         return usage_error("check needs a path of vectors");
-    signal(SIGPIPE, SIG_IGN); /* a dead process backend is found by the write's error */
-
-    if (o.backend) {
-        dmlref_backend_entry_fn entry;
-        library = dlopen(o.backend, RTLD_NOW | RTLD_LOCAL);
-        if (!library) {
-            fprintf(stderr, "dmlref check: %s: cannot load: %s\n", o.backend, dlerror());
-            return EXIT_BAD_INPUT;
-        }
-        *(void **)(&entry) = dlsym(library, DMLREF_BACKEND_ENTRY_SYMBOL);
-        w.table = entry ? entry(DMLREF_BACKEND_ABI_VERSION) : NULL;
-        if (!w.table || w.table->abi_version != DMLREF_BACKEND_ABI_VERSION ||
-            w.table->struct_size < sizeof(dmlref_backend_v1) || !w.table->create ||
-            !w.table->supports || !w.table->execute || !w.table->destroy) {
-            fprintf(stderr, "dmlref check: %s: no %s for ABI version %u (or an incomplete "
-                            "table)\n",
-                    o.backend, DMLREF_BACKEND_ENTRY_SYMBOL, DMLREF_BACKEND_ABI_VERSION);
-            return EXIT_BAD_INPUT;
-        }
-        w.options = o.backend_options;
-        backend_name = w.table->name ? w.table->name : o.backend;
-        backend_version = w.table->version ? w.table->version : "";
-        backend_max = w.table->max_feature_level;
-    } else {
-        p.command = o.exec;
-        backend_name = o.exec;
-    }
-    printf("dmlref check %s: %s%s%s\n", dmlref_version_string(), backend_name,
-           backend_version[0] ? " " : "", backend_version);
+    b = backend_open(o.backend, o.exec, o.backend_options, o.timeout);
+    if (!b)
+        return EXIT_BAD_INPUT;
+    printf("dmlref check %s: %s%s%s\n", dmlref_version_string(), backend_name(b),
+           backend_version(b)[0] ? " " : "", backend_version(b));
 
     for (i = 0; i < files.count; ++i) {
         dmlref_vector *v;
@@ -877,7 +929,7 @@ int command_check(int argc, char **argv)
             lowest = level;
         else if (o.level && o.level < level)
             level = o.level;
-        if (lowest > level || lowest > backend_max || (o.level && lowest > o.level)) {
+        if (lowest > level || lowest > backend_max_level(b) || (o.level && lowest > o.level)) {
             record(&all, &o, dmlref_vector_name(v), CASE_SKIP, "needs feature level %s",
                    dmlref_feature_level_name(lowest));
             dmlref_vector_free(v);
@@ -889,21 +941,20 @@ int command_check(int argc, char **argv)
             continue;
         }
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        if (o.backend)
-            run_plugin(&w, &o, v, files.items[i], level, &run);
-        else
-            run_process(&p, &o, v, level, &run);
+        backend_run_case(b, v, files.items[i], level, &run);
         clock_gettime(CLOCK_MONOTONIC, &t1);
-        judge(&all, &o, v, &run);
+        {
+            char message[sizeof run.message + 256];
+            case_result outcome = judge_case(v, &run, message, sizeof message);
+            record(&all, &o, dmlref_vector_name(v), outcome, "%s", message);
+        }
         all.items[all.count - 1].seconds =
             (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         dmlref_vector_free(v);
     }
-    worker_stop(&w);
-    process_stop(&p);
-    if (o.junit && !write_junit(o.junit, &all, backend_name))
+    if (o.junit && !write_junit(o.junit, &all, backend_name(b)))
         fprintf(stderr, "dmlref check: %s: cannot write\n", o.junit);
-    if (o.json && !write_json(o.json, &all, backend_name, backend_version))
+    if (o.json && !write_json(o.json, &all, backend_name(b), backend_version(b)))
         fprintf(stderr, "dmlref check: %s: cannot write\n", o.json);
     if (all.errors)
         printf("%lu errors (crashes, timeouts, malformed replies), counted as failed\n",
@@ -915,9 +966,6 @@ int command_check(int argc, char **argv)
         free(all.items[i].name);
     free(all.items);
     list_free(&files);
-    free(p.line);
-    if (w.arena)
-        munmap(w.arena, w.arena_size);
-    (void)library; /* stays loaded until exit: the table lives in it */
+    backend_close(b);
     return code;
 }

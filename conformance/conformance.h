@@ -31,4 +31,22 @@ typedef struct backend_run {
     char message[640];
 } backend_run;
 
+/* A backend under test: a plug-in (run in a child worker) or a process
+   speaking JSON Lines.  NULL, with a message on stderr, when it cannot be
+   loaded. */
+typedef struct backend backend;
+backend *backend_open(const char *library_path, const char *command, const char *options,
+                      double timeout);
+const char *backend_name(const backend *b);
+const char *backend_version(const backend *b);
+dmlref_feature_level backend_max_level(const backend *b);
+/* Runs one case (path: the vector's file, which a plug-in's worker reads). */
+void backend_run_case(backend *b, dmlref_vector *v, const char *path, dmlref_feature_level level,
+                      backend_run *run);
+void backend_close(backend *b);
+
+/* What a run of one case comes to, with a one-line message. */
+case_result judge_case(dmlref_vector *v, const backend_run *run, char *message,
+                       size_t capacity);
+
 #endif /* DMLREF_CONFORMANCE_H */
