@@ -36,7 +36,7 @@ LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB_HDR = include/dmlref.h include/dmlref/vector.h src/internal.h src/vector_internal.h
 LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm
 
-CLI_SRC = src/cli.c src/suite.c conformance/check.c
+CLI_SRC = src/cli.c src/suite.c conformance/check.c conformance/fuzz.c
 CLI_HDR = src/cli.h conformance/conformance.h
 
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
@@ -188,6 +188,8 @@ check-conformance: $(BUILD)/dmlref backends ## dmlref check catches every faulty
 	    sh tests/test_backends.sh $(BUILD)/dmlref $(BUILD)/backends
 	$(Q)$(SUMMARY) "dmlref check with misbehaving processes" $(BUILD)/check.log \
 	    sh tests/test_check.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "dmlref fuzz" $(BUILD)/fuzz.log \
+	    sh tests/test_fuzz.sh $(BUILD)/dmlref $(BUILD)/backends
 
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh

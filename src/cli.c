@@ -68,6 +68,18 @@ static const char *const k_help_check =
     "Ends with \"N passed, N failed, N skipped\" (errors count as failed). Exit 0 when\n"
     "no case failed or errored, 1 otherwise, 2 when a vector cannot be read.\n";
 
+static const char *const k_help_fuzz =
+    "usage: dmlref fuzz (--backend LIB.so | --exec 'CMD') [--seed N] [--cases N | --time S]\n"
+    "                   [--operator NAME] [--out DIR] [--timeout S] [--shrink N]\n"
+    "\n"
+    "Differential fuzzing: random cases (operators, data types with NaN payloads, -0.0,\n"
+    "infinities and subnormals, index types, ranks 1 to 8, layouts, negative and\n"
+    "boundary indices) run on the reference and on the backend. A difference is shrunk\n"
+    "(simpler layouts, smaller sizes, fewer dimensions, simpler values) to a small\n"
+    "vector written to --out (default fuzz-failures), which `dmlref check` replays.\n"
+    "The first --shrink differences (default 10) are shrunk. The same seed gives the\n"
+    "same cases. Default: 1000 cases. Exit 1 when a difference was found.\n";
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlref COMMAND [ARGS]\n"
@@ -76,6 +88,7 @@ static void usage(FILE *f)
                "  verify PATH...                 recompute every vector under PATH, compare\n"
                "  gen [--out DIR] [--seed N]     write the golden suite\n"
                "  check (--backend LIB.so | --exec 'CMD') PATH...  run another implementation\n"
+               "  fuzz (--backend LIB.so | --exec 'CMD') [--seed N] [--cases N]  hunt for differences\n"
                "  --version                      print the version\n"
                "  help [COMMAND]                 this text, or a command's\n"
                "\n"
@@ -493,6 +506,8 @@ int main(int argc, char **argv)
             fputs(k_help_gen, stdout);
         else if (strcmp(topic, "check") == 0)
             fputs(k_help_check, stdout);
+        else if (strcmp(topic, "fuzz") == 0)
+            fputs(k_help_fuzz, stdout);
         else
             return usage_error("help: no such command");
         return EXIT_OK;
@@ -505,5 +520,7 @@ int main(int argc, char **argv)
         return command_gen(argc - 2, argv + 2);
     if (strcmp(argv[1], "check") == 0)
         return command_check(argc - 2, argv + 2);
+    if (strcmp(argv[1], "fuzz") == 0)
+        return command_fuzz(argc - 2, argv + 2);
     return usage_error("unknown command");
 }

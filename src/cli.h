@@ -39,6 +39,13 @@ int collect_vectors(const char *path, path_list *out);
 /* dmlref check: returns an exit code. */
 int command_check(int argc, char **argv);
 
+/* One random case (a case's JSON text, outputs without expected) drawn with
+   the suite's own builders; op 0: any operator.  The caller frees *text. */
+int random_case(uint64_t *state, dmlref_operator_type op, char **text, size_t *length);
+
+/* dmlref fuzz: returns an exit code. */
+int command_fuzz(int argc, char **argv);
+
 /* dmlref gen: writes the suite of `profile` to out_dir; returns an exit code. */
 int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint32_t threads);
 

@@ -133,6 +133,10 @@ typedef struct suite {
     char error_rules[128][64];
     unsigned long error_counts[128];
     size_t error_kinds;
+    /* dmlref fuzz: emit() keeps the case text here instead of writing it */
+    int capture;
+    char *captured;
+    size_t captured_length;
 } suite;
 
 static size_t op_slot(dmlref_operator_type op)
@@ -252,6 +256,42 @@ static void count_error(suite *s, const case_spec *c)
     ++s->errors;
 }
 
+static uint64_t canonical_index(const tspec *t, uint64_t e);
+
+/* dmlref fuzz: float inputs get NaN payloads, both zeros, infinities and
+   subnormals among their values (chosen per canonical element, so a
+   broadcast layout still holds them). */
+static void sprinkle_specials(suite *s, case_spec *c)
+{
+    static const uint64_t f16[6] = {0x7E01u, 0xFD00u, 0x8000u, 0x0001u, 0xFC00u, 0x7C00u};
+    static const uint64_t f32[6] = {0x7FC00001u, 0xFFA00000u, 0x80000000u, 0x00000001u,
+                                    0xFF800000u, 0x7F800000u};
+    static const uint64_t f64[6] = {0x7FF8000000000001ull, 0xFFF4000000000000ull,
+                                    0x8000000000000000ull, 0x0000000000000001ull,
+                                    0xFFF0000000000000ull, 0x7FF0000000000000ull};
+    uint64_t salt = next(&s->r);
+    size_t i;
+    for (i = 0; i < 4; ++i) {
+        tspec *t = &c->t[i];
+        const uint64_t *pick = t->type == DMLREF_TENSOR_DATA_TYPE_FLOAT16   ? f16
+                               : t->type == DMLREF_TENSOR_DATA_TYPE_FLOAT32 ? f32
+                               : t->type == DMLREF_TENSOR_DATA_TYPE_FLOAT64 ? f64
+                                                                            : NULL;
+        uint64_t n, e;
+        if (!pick || !t->data)
+            continue;
+        n = count_of(t);
+        for (e = 0; e < n; ++e) {
+            rng h;
+            uint64_t r;
+            h.state = salt ^ canonical_index(t, e);
+            r = next(&h);
+            if (r % 4 == 0)
+                t->data[e] = pick[(r >> 8) % 6];
+        }
+    }
+}
+
 /* Evaluates the case with the library and writes its vector. */
 static void emit(suite *s, case_spec *c)
 {
@@ -265,6 +305,16 @@ static void emit(suite *s, case_spec *c)
 
     snprintf(relative, sizeof relative, "%s.json", c->name);
     snprintf(path, sizeof path, "%s/%s", s->out_dir, relative);
+    if (s->capture) {
+        sprinkle_specials(s, c);
+        case_text(c, &b);
+        free(s->captured);
+        s->captured = b.data;
+        s->captured_length = b.length;
+        for (i = 0; i < 4; ++i)
+            free(c->t[i].data);
+        return;
+    }
     case_text(c, &b);
     status = dmlref_vector_parse(b.data, b.length, relative, &options, &v, &err);
     free(b.data);
@@ -1528,4 +1578,60 @@ int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint
     free(s->entries);
     free(s);
     return code;
+}
+
+/* ---- random cases for dmlref fuzz -------------------------------------------- */
+
+int random_case(uint64_t *state, dmlref_operator_type op, char **text, size_t *length)
+{
+    suite *s = calloc(1, sizeof *s);
+    uint32_t rank, pick;
+    dmlref_tensor_data_type type, itype;
+    enum layout_kind layout;
+    if (!s)
+        return 0;
+    s->capture = 1;
+    s->r.state = *state;
+    s->out_dir = ".";
+    pick = op ? 0 : below(&s->r, 5);
+    if (!op)
+        op = k_ops[pick];
+    rank = 1 + below(&s->r, 8);
+    type = k_types[below(&s->r, 11)];
+    itype = k_index_types[below(&s->r, 4)];
+    layout = (enum layout_kind)below(&s->r, LAYOUT_KINDS);
+    switch (op) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS:
+        gather_elements_case(s, type, itype, rank, below(&s->r, rank), layout);
+        break;
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
+        scatter_elements_case(s, type, itype, rank, below(&s->r, rank), layout);
+        break;
+    case DMLREF_OPERATOR_GATHER_ND:
+    case DMLREF_OPERATOR_GATHER_ND1:
+        gather_nd_case(s, op, type, itype, rank, layout);
+        break;
+    default: {
+        case_spec c;
+        uint32_t sizes[8], e, n;
+        dmlref_tensor_data_type nz = k_nonzero_types[below(&s->r, 8)];
+        memset(&c, 0, sizeof c);
+        c.op = DMLREF_OPERATOR_NONZERO_COORDINATES;
+        random_sizes(&s->r, rank, 36, sizes);
+        for (e = rank; e > 0 && sizes[rank - e] == 1; --e)
+            ;
+        n = (e ? e : 1) + below(&s->r, rank - (e ? e : 1) + 1);
+        set_tensor(&c.t[0], nz, rank, sizes);
+        apply_layout(&s->r, &c.t[0], layout == STRIDED ? PACKED : layout);
+        c.t[0].data = sparse_values(&s->r, &c.t[0], below(&s->r, 9));
+        case_name(&c, nz, rank, "fuzz");
+        nonzero_case(s, &c, n, layout == STRIDED || layout == PERMUTED ? layout : PACKED);
+        break;
+    }
+    }
+    *state = s->r.state;
+    *text = s->captured;
+    *length = s->captured_length;
+    free(s);
+    return *text != NULL;
 }
