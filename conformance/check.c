@@ -205,7 +205,8 @@ static void worker_serve(worker *w, int in, int out)
         dmlref_binding inputs[3], outputs[2];
         size_t i, n_in, n_out;
         memset(&a, 0, sizeof a);
-        if (dmlref_vector_load(q.path, NULL, &v, &err) != DMLREF_OK) {
+        dmlref_vector_read_options read = read_options(0);
+        if (dmlref_vector_load(q.path, &read, &v, &err) != DMLREF_OK) {
             a.kind = 2, a.status = err.status;
             snprintf(a.message, sizeof a.message, "dmlref: %s", err.message);
             write_all(out, &a, sizeof a);
@@ -913,7 +914,8 @@ int command_check(int argc, char **argv)
         dmlref_feature_level level, lowest;
         backend_run run;
         struct timespec t0, t1;
-        if (dmlref_vector_load(files.items[i], NULL, &v, &err) != DMLREF_OK) {
+        dmlref_vector_read_options read = read_options(0);
+        if (dmlref_vector_load(files.items[i], &read, &v, &err) != DMLREF_OK) {
             record(&all, &o, files.items[i], CASE_ERROR, "cannot read the vector: %s", err.message);
             all.bad_input = 1;
             continue;

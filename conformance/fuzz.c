@@ -290,7 +290,7 @@ int command_fuzz(int argc, char **argv)
     struct timespec start, now;
     int k, on_terminal = isatty(2);
 
-    for (k = 0; k < argc; ++k) {
+    for (k = 0; k < argc; k += 2) { /* every option takes a value */
         const char *a = argv[k], *next = k + 1 < argc ? argv[k + 1] : NULL;
         char *end;
         if (!next)
@@ -328,7 +328,6 @@ int command_fuzz(int argc, char **argv)
                 timeout = v;
         } else
             return usage_error("fuzz: unknown option");
-        ++k;
     }
     if (!library == !command)
         return usage_error("fuzz takes --backend LIB.so or --exec 'CMD'");

@@ -92,7 +92,8 @@ static void usage(FILE *f)
                "  --version                      print the version\n"
                "  help [COMMAND]                 this text, or a command's\n"
                "\n"
-               "Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage error.\n");
+               "Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage error.\n"
+               "DMLREF_MEMORY_CAP=BYTES caps the buffers one case may allocate (default 4 GiB).\n");
 }
 
 int usage_error(const char *message)
@@ -270,13 +271,23 @@ int collect_vectors(const char *path, path_list *out)
     return 1;
 }
 
+dmlref_vector_read_options read_options(uint32_t flags)
+{
+    dmlref_vector_read_options options;
+    const char *cap = getenv("DMLREF_MEMORY_CAP");
+    uint64_t bytes = 0;
+    options.flags = flags;
+    options.memory_cap = cap && parse_count(cap, UINT64_MAX, &bytes) ? bytes : 0;
+    return options;
+}
+
 /* ---- eval ------------------------------------------------------------------ */
 
 static int command_eval(int argc, char **argv)
 {
     const char *input = NULL, *output = NULL;
     uint64_t threads = 0;
-    dmlref_vector_read_options options = {DMLREF_VECTOR_READ_CASE, 0};
+    dmlref_vector_read_options options = read_options(DMLREF_VECTOR_READ_CASE);
     dmlref_vector *v;
     dmlref_error err;
     dmlref_status status;
@@ -335,7 +346,8 @@ static void verify_file(const char *path, uint32_t threads, tally *t)
 {
     dmlref_vector *v;
     dmlref_error err;
-    dmlref_status status = dmlref_vector_load(path, NULL, &v, &err);
+    dmlref_vector_read_options options = read_options(0);
+    dmlref_status status = dmlref_vector_load(path, &options, &v, &err);
     if (status == DMLREF_OK) {
         status = dmlref_vector_verify(v, threads, &err);
         dmlref_vector_free(v);

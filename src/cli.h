@@ -21,6 +21,11 @@ int write_file(const char *path, const char *data, size_t length);
 /* XXH3-64 of a file's bytes; 0 on failure to read (with *ok = 0). */
 uint64_t file_digest(const char *path, int *ok);
 
+/* Options for reading vectors: `flags`, and the memory cap for one case's
+   buffers from the environment variable DMLREF_MEMORY_CAP (bytes; unset or
+   invalid: the library's default of 4 GiB). */
+dmlref_vector_read_options read_options(uint32_t flags);
+
 /* "dmlref: <message> (dmlref help)" on stderr; returns EXIT_USAGE. */
 int usage_error(const char *message);
 
