@@ -50,7 +50,7 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules check-example \
         check-symbols vectors check-vectors check-cross check-loaders check-roundtrip check-cli \
-        check-conformance backends \
+        check-conformance backends fuzz-smoke \
         install uninstall clean help deps
 
 all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
@@ -95,6 +95,7 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory check-cross
 	$(Q)$(MAKE) --no-print-directory check-cli
 	$(Q)$(MAKE) --no-print-directory check-conformance
+	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
@@ -190,6 +191,11 @@ check-conformance: $(BUILD)/dmlref backends ## dmlref check catches every faulty
 	    sh tests/test_check.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "dmlref fuzz" $(BUILD)/fuzz.log \
 	    sh tests/test_fuzz.sh $(BUILD)/dmlref $(BUILD)/backends
+
+FUZZ_SECONDS ?= 20
+fuzz-smoke: ## the libFuzzer targets of tests/fuzz under ASan and UBSan, FUZZ_SECONDS each
+	$(Q)$(SUMMARY) "libFuzzer, $(FUZZ_SECONDS) s a target" build/fuzz-smoke.log \
+	    sh tests/fuzz/run_smoke.sh build/fuzz-smoke $(FUZZ_SECONDS)
 
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh

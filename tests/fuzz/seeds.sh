@@ -40,6 +40,20 @@ for target in fuzz_vector fuzz_validate fuzz_execute; do
 done
 
 # fuzz_vector: golden vectors (a sample) and malformed vectors, with the mode byte.
+# An eval case is made from a vector (one line per tensor; outputs are the
+# lines with "expected" or "xxh3") by removing what eval computes: expected,
+# xxh3, min_feature_level, and the outputs' sizes and strides, which eval
+# infers.  An any_of inside expected leaves the line malformed: a seed still.
+eval_sed=$out/eval_case.sed
+cat > "$eval_sed" <<'EOF'
+/"expected"/s/, "sizes": \[[^]]*\]//
+/"expected"/s/, "strides": \[[^]]*\]//
+/"xxh3"/s/, "sizes": \[[^]]*\]//
+/"xxh3"/s/, "strides": \[[^]]*\]//
+s/, "xxh3": "[0-9a-f]*"//
+s/, "expected": \[[^]]*\]//
+/"min_feature_level"/d
+EOF
 vectors=0
 n=0
 for f in $(cd "$repo" && find vectors -name '*.json' ! -name schema.json | LC_ALL=C sort); do
@@ -49,12 +63,10 @@ for f in $(cd "$repo" && find vectors -name '*.json' ! -name schema.json | LC_AL
     [ "$size" -lt "$max_bytes" ] || continue
     name=$(printf '%s' "${f#vectors/}" | tr '/' '_')
     { printf '0'; cat "$repo/$f"; } > "$out/fuzz_vector/v0_$name"
-    # the same case for eval: outputs without "expected" and "xxh3" (a line
-    # per tensor; an any_of inside expected leaves it malformed, a seed still)
-    { printf '1'; sed -e 's/, "xxh3": "[0-9a-f]*"//' -e 's/, "expected": \[[^]]*\]//' \
-        -e '/"min_feature_level"/d' "$repo/$f"; } > "$out/fuzz_vector/v1_$name"
+    { printf '1'; sed -f "$eval_sed" "$repo/$f"; } > "$out/fuzz_vector/v1_$name"
     vectors=$((vectors + 1))
 done
+rm -f "$eval_sed"
 malformed=0
 for f in "$repo"/tests/malformed/*.json; do
     name=$(basename "$f")
