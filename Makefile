@@ -50,7 +50,7 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules check-example \
         check-symbols vectors check-vectors check-cross check-loaders check-roundtrip check-cli \
-        check-conformance backends fuzz-smoke \
+        check-conformance backends fuzz-smoke check-valgrind \
         install uninstall clean help deps
 
 all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
@@ -191,6 +191,15 @@ check-conformance: $(BUILD)/dmlref backends ## dmlref check catches every faulty
 	    sh tests/test_check.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "dmlref fuzz" $(BUILD)/fuzz.log \
 	    sh tests/test_fuzz.sh $(BUILD)/dmlref $(BUILD)/backends
+
+check-valgrind: ## every unit test program (built without OpenMP) under valgrind memcheck; slow, not in check
+	$(Q)$(MAKE) --no-print-directory OPENMP= BUILD=build/noopenmp $(TEST_NAMES:%=build/noopenmp/tests/%)
+	$(Q)set -e; for t in $(TEST_NAMES); do \
+	    DMLREF_TEST_QUICK=1 ROUNDTRIP_DIR=build/noopenmp/roundtrip valgrind --error-exitcode=99 \
+	        --leak-check=full --errors-for-leak-kinds=definite -q build/noopenmp/tests/$$t \
+	        > build/noopenmp/$$t.valgrind.log 2>&1; \
+	    echo "valgrind $$t: clean"; \
+	done
 
 FUZZ_SECONDS ?= 20
 fuzz-smoke: ## the libFuzzer targets of tests/fuzz under ASan and UBSan, FUZZ_SECONDS each

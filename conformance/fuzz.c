@@ -322,7 +322,7 @@ int command_fuzz(int argc, char **argv)
             double v = strtod(next, &end);
             if (*end || !(v > 0 && v <= 86400))
                 return usage_error("fuzz: --time and --timeout take seconds");
-            if (a[4] == 'e')
+            if (strcmp(a, "--time") == 0)
                 seconds = v;
             else
                 timeout = v;

@@ -48,5 +48,11 @@ if cmp -s "$tmp/run1" "$tmp/run2" && grep -q '^FAIL case' "$tmp/run1"; then
     ok "the same seed gives the same run"
 else cp "$tmp/run1" "$tmp/out"; bad "reproducible"; fi
 
+# --time bounds the run by seconds instead of cases
+"$dmlref" fuzz --backend "$backends/reference.so" --seed 5 --time 1 >"$tmp/out" 2>&1
+if [ $? = 0 ] && tail -n 1 "$tmp/out" | grep -Eq '^[1-9][0-9]* passed, 0 failed, 0 skipped$'; then
+    ok "--time 1: a bounded run, no difference"
+else bad "--time"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
