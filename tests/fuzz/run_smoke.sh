@@ -7,6 +7,8 @@
 #   2. builds fuzz_vector, fuzz_validate and fuzz_execute against it into
 #      BUILD_DIR/fuzz/;
 #   3. writes the seeds (tests/fuzz/seeds.sh) into BUILD_DIR/fuzz/seeds/;
+#      fuzz_vector also gets a dictionary of the format's tokens
+#      (tests/fuzz/fuzz_vector.dict);
 #   4. runs each target for SECONDS seconds; new inputs accumulate in
 #      BUILD_DIR/fuzz/corpus/TARGET/, crash, leak and timeout inputs land in
 #      BUILD_DIR/fuzz/artifacts/TARGET/, the log in BUILD_DIR/fuzz/TARGET.log.
@@ -76,8 +78,9 @@ export LSAN_OPTIONS UBSAN_OPTIONS
 passed=0
 failed=0
 for target in $targets; do
+    dict=
     case $target in
-    fuzz_vector) max_len=16384 ;;
+    fuzz_vector) max_len=16384 dict=-dict=$repo/tests/fuzz/fuzz_vector.dict ;;
     fuzz_validate) max_len=512 ;;
     *) max_len=4096 ;;
     esac
@@ -85,7 +88,7 @@ for target in $targets; do
     log=$fuzz/$target.log
     # shellcheck disable=SC2086 # FUZZ_ARGS is a list of flags
     "$fuzz/$target" -max_total_time="$seconds" -max_len="$max_len" -timeout="$timeout" \
-        -rss_limit_mb=4096 -print_final_stats=1 \
+        -rss_limit_mb=4096 -print_final_stats=1 ${dict:+"$dict"} \
         -artifact_prefix="$fuzz/artifacts/$target/" ${FUZZ_ARGS:-} \
         "$fuzz/corpus/$target" "$fuzz/seeds/$target" > "$log" 2>&1
     rc=$?

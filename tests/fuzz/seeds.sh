@@ -6,17 +6,20 @@
 # (replacing what those folders held).
 #
 #   fuzz_vector    every EVERY-th golden vector of vectors/ (default 4, in path
-#                  order; 1 = all of them) of at most MAX_BYTES bytes (default
+#                  order; 1 = all of them) and every one whose feature level is
+#                  not the default 6_4, of at most MAX_BYTES bytes (default
 #                  16384, the smoke run's -max_len), each as a full vector
 #                  ('0' in front: fuzz_vector's first byte picks the reading
-#                  mode) and, best effort, as an eval case without its
-#                  expectations ('1' in front); and every file of
-#                  tests/malformed/, in both modes.
+#                  mode) and, best effort, as an eval case ('1' in front)
+#                  without its expectations and its outputs' sizes; and every
+#                  file of tests/malformed/, in both modes.
 #   fuzz_validate, fuzz_execute
 #                  a few hand-made byte strings, one per operator; libFuzzer
 #                  finds the rest.
 #
 # Works from any directory; POSIX sh.
+#
+# shellcheck disable=SC2059 # the hand-made seeds' printf formats hold octal escapes on purpose
 
 set -u
 
@@ -58,7 +61,11 @@ vectors=0
 n=0
 for f in $(cd "$repo" && find vectors -name '*.json' ! -name schema.json | LC_ALL=C sort); do
     n=$((n + 1))
-    [ $(((n - 1) % every)) -eq 0 ] || continue
+    # the sample, and every vector at a level other than the default 6_4 (a
+    # score of them: the level-specific rules a sample would miss)
+    if [ $(((n - 1) % every)) -ne 0 ] && grep -q '"feature_level": "6_4"' "$repo/$f"; then
+        continue
+    fi
     size=$(wc -c < "$repo/$f")
     [ "$size" -lt "$max_bytes" ] || continue
     name=$(printf '%s' "${f#vectors/}" | tr '/' '_')
