@@ -557,7 +557,7 @@ static dmlref_status infer_output_sizes(const reader *r, dmlref_vector *v)
             uint32_t rank = o == 1 ? (same_rank ? D : 1) : (same_rank ? D : 2);
             if (m > UINT32_MAX)
                 return SCHEMA(r, at, "cannot be inferred: the input has more than 2^32-1 elements");
-            if (rank < 2) /* below 4_0 the coordinates take the input's rank, at least 2 */
+            if (o == 2 && rank < 2) /* below 4_0 the coordinates take the input's rank */
                 return SCHEMA(r, at, "cannot be inferred: below feature level 4_0 the "
                                      "coordinates take the input's DimensionCount (4 or 5), "
                                      "not %u", D);
