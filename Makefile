@@ -28,7 +28,7 @@ LDFLAGS_ALL = $(OPENMP) $(SANITIZE) $(LDFLAGS)
 
 Q = $(if $(filter 1,$(V) $(VERBOSE)),,@)
 
-LIB_SRC = src/status.c src/tensor.c src/index.c src/validate.c src/execute.c \
+LIB_SRC = src/status.c src/tensor.c src/index.c src/runs.c src/validate.c src/execute.c \
           src/elements.c src/vector.c src/vector_read.c src/vector_eval.c src/vector_write.c \
           reference/gather_elements.c reference/scatter_elements.c \
           reference/gather_nd.c reference/nonzero_coordinates.c
@@ -36,7 +36,7 @@ LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB_HDR = include/dmlref.h include/dmlref/vector.h src/internal.h src/vector_internal.h
 LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm
 
-CLI_SRC = src/cli.c src/suite.c conformance/check.c conformance/fuzz.c
+CLI_SRC = src/cli.c src/suite.c src/bench.c conformance/check.c conformance/fuzz.c
 CLI_HDR = src/cli.h conformance/conformance.h
 
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
@@ -180,6 +180,7 @@ check-cli: $(BUILD)/dmlref ## the command end to end, and every malformed vector
 	$(Q)$(SUMMARY) "command line ($(BUILD))" $(BUILD)/cli.log sh tests/test_cli.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "malformed vectors ($(BUILD))" $(BUILD)/malformed.log \
 	    sh tests/test_malformed.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "dmlref bench ($(BUILD))" $(BUILD)/bench.log sh tests/test_bench.sh $(BUILD)
 
 backends: lib ## the conformance plug-ins: the reference, a naive one and its faulty variants
 	$(Q)sh conformance/backends/build.sh $(BUILD) > /dev/null

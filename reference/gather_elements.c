@@ -42,12 +42,14 @@ dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
                                          const void *input, const void *indices, void *output,
                                          dmlref_error *err)
 {
-    const dmlref_tensor_data_type index_type = desc->IndicesTensor->DataType;
     const unsigned char *in = input, *idx = indices;
     unsigned char *out = output;
     layout in_l, idx_l, out_l;
-    uint64_t axis_size, axis_stride, total, in_strides_off_axis[MAX_RANK];
+    uint64_t total, in_strides_off_axis[MAX_RANK];
     uint32_t axis = desc->Axis, es;
+    index_axis selector;
+    walker full;
+    runs r;
     int team = team_size(ctx->num_threads);
     (void)team;
 
@@ -55,37 +57,47 @@ dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
     layout_from_desc(desc->IndicesTensor, &idx_l);
     layout_from_desc(desc->OutputTensor, &out_l);
     es = in_l.element_size;
-    axis_size = in_l.sizes[axis];
-    axis_stride = in_l.strides[axis];
     total = layout_element_count(&out_l);
+    selector.type = desc->IndicesTensor->DataType;
+    selector.size = in_l.sizes[axis];
+    selector.stride = in_l.strides[axis];
 
     if (!ctx->clamp) {
-        uint64_t bad = find_out_of_range(&idx_l, idx, index_type, &axis_size, 1, ctx->num_threads);
+        uint64_t bad = find_out_of_range(&idx_l, idx, selector.type, &selector.size, 1,
+                                         ctx->num_threads);
         if (bad != NO_INDEX)
-            return report_out_of_range(err, ctx->op_name, &idx_l, idx, index_type, bad,
-                                       axis_size, "InputTensor", axis, "D1");
+            return report_out_of_range(err, ctx->op_name, &idx_l, idx, selector.type, bad,
+                                       selector.size, "InputTensor", axis, "D1");
     }
 
     /* The input coordinate is the output's with c[Axis] replaced: walk the
-       input with its Axis stride zeroed and add index * stride. */
+       input with its Axis stride zeroed and add index * stride.  With that,
+       the three tensors walk one shape, which coalesces into a few long
+       runs (a packed 2-D gather on either axis is a single run). */
     memcpy(in_strides_off_axis, in_l.strides, sizeof in_strides_off_axis);
     in_strides_off_axis[axis] = 0;
+    walker_init(&full, out_l.rank, out_l.sizes);
+    walker_add(&full, out_l.strides);       /* slot 0 */
+    walker_add(&full, idx_l.strides);       /* slot 1 */
+    walker_add(&full, in_strides_off_axis); /* slot 2 */
+    runs_init(&r, &full);
 
 #pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS)
     {
         int t = thread_index(), n = thread_total();
         uint64_t o = chunk_begin(total, t, n), end = chunk_begin(total, t + 1, n);
-        walker w; /* over output coordinates: slot 0 output, 1 indices, 2 input */
-        walker_init(&w, out_l.rank, out_l.sizes);
-        walker_add(&w, out_l.strides);
-        walker_add(&w, idx_l.strides);
-        walker_add(&w, in_strides_off_axis);
-        walker_seek(&w, o);
-        for (; o < end; ++o, walker_next(&w)) {
-            uint64_t v;
-            normalize_index(read_index(idx + w.offset[1] * idx_l.element_size, index_type),
-                            axis_size, 1, &v);
-            copy_element(out + w.offset[0] * es, in + (w.offset[2] + v * axis_stride) * es, es);
+        runs my = r;
+        uint64_t j = runs_seek(&my, o);
+        while (o < end) {
+            uint64_t count = run_length(&my, j, end - o);
+            const uint64_t *at = my.outer.offset;
+            gather_indexed_run(out + (at[0] + j * my.step[0]) * es, my.step[0],
+                               in + (at[2] + j * my.step[2]) * es, my.step[2],
+                               idx + (at[1] + j * my.step[1]) * idx_l.element_size, my.step[1],
+                               &selector, count, es);
+            o += count;
+            j = 0;
+            walker_next(&my.outer);
         }
     }
     return DMLREF_OK;

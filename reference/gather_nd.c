@@ -47,6 +47,9 @@
  */
 #include "internal.h"
 
+/* Tuples whose slices are located (and requested) before any is copied. */
+#define TUPLE_BLOCK 32
+
 dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
                                     const void *input, const void *indices, void *output,
                                     dmlref_error *err)
@@ -60,7 +63,9 @@ dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gath
     uint64_t grid_sizes[MAX_RANK], grid_idx_strides[MAX_RANK], grid_out_strides[MAX_RANK],
         grid_in_strides[MAX_RANK];
     uint64_t slice_sizes[MAX_RANK], slice_in_strides[MAX_RANK], slice_out_strides[MAX_RANK];
-    uint64_t tuple_count = 1, slice_count = 1, tuple_component_stride;
+    uint64_t tuple_count = 1, slice_count = 1, tuple_component_stride, total;
+    walker grid_full, slice_full;
+    runs slice;
     int team = team_size(ctx->num_threads);
     (void)team;
 
@@ -111,33 +116,106 @@ dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gath
         slice_count *= slice_sizes[i];
     }
 
-#pragma omp parallel num_threads(team) if (tuple_count * slice_count >= PARALLEL_MIN_ELEMENTS)
+    walker_init(&grid_full, q - 1, grid_sizes);
+    walker_add(&grid_full, grid_idx_strides); /* slot 0 */
+    walker_add(&grid_full, grid_out_strides); /* slot 1 */
+    walker_add(&grid_full, grid_in_strides);  /* slot 2 */
+    walker_init(&slice_full, r, slice_sizes);
+    walker_add(&slice_full, slice_in_strides);  /* slot 0 */
+    walker_add(&slice_full, slice_out_strides); /* slot 1 */
+    runs_init(&slice, &slice_full);
+    total = tuple_count * slice_count;
+
+    if (k == 1 && slice_count == 1) {
+        /* One coordinate picks one element: GatherElements' loop, run
+           along the grid of tuples. */
+        index_axis selector;
+        runs grid;
+        selector.type = index_type;
+        selector.size = tuple_bounds[0];
+        selector.stride = tuple_strides[0];
+        runs_init(&grid, &grid_full);
+#pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS)
+        {
+            int t = thread_index(), n = thread_total();
+            uint64_t tuple = chunk_begin(total, t, n), end = chunk_begin(total, t + 1, n);
+            runs my = grid;
+            uint64_t j = runs_seek(&my, tuple);
+            while (tuple < end) {
+                uint64_t count = run_length(&my, j, end - tuple);
+                const uint64_t *at = my.outer.offset;
+                gather_indexed_run(out + (at[1] + j * my.step[1]) * es, my.step[1],
+                                   in + (at[2] + j * my.step[2]) * es, my.step[2],
+                                   idx + (at[0] + j * my.step[0]) * idx_l.element_size,
+                                   my.step[0], &selector, count, es);
+                tuple += count;
+                j = 0;
+                walker_next(&my.outer);
+            }
+        }
+        return DMLREF_OK;
+    }
+
+    /* The output is tuple_count slices of slice_count elements; threads
+       split the elements, so a few large slices still spread over the team.
+       Tuples go a block at a time: first every slice of the block is found
+       and its first line requested, then the slices are copied, so the
+       memory system fetches many random slices at once instead of one
+       after another. */
+    walker_coalesce(&grid_full);
+#pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS)
     {
         int t = thread_index(), n = thread_total();
-        uint64_t tuple = chunk_begin(tuple_count, t, n), end = chunk_begin(tuple_count, t + 1, n);
-        walker grid; /* slot 0 indices, 1 output, 2 input (batch part) */
-        walker slice; /* slot 0 input, 1 output */
-        walker_init(&grid, q - 1, grid_sizes);
-        walker_add(&grid, grid_idx_strides);
-        walker_add(&grid, grid_out_strides);
-        walker_add(&grid, grid_in_strides);
+        uint64_t pos = chunk_begin(total, t, n), end = chunk_begin(total, t + 1, n);
+        uint64_t tuple = pos / slice_count, first = pos % slice_count;
+        uint64_t tuple_end = (end + slice_count - 1) / slice_count;
+        uint64_t in_base[TUPLE_BLOCK], out_base[TUPLE_BLOCK], first_in;
+        walker grid = grid_full;
+        runs my = slice;
         walker_seek(&grid, tuple);
-        walker_init(&slice, r, slice_sizes);
-        walker_add(&slice, slice_in_strides);
-        walker_add(&slice, slice_out_strides);
-        for (; tuple < end; ++tuple, walker_next(&grid)) {
-            uint64_t in_base = grid.offset[2], s, j;
-            for (j = 0; j < k; ++j) {
-                uint64_t v;
-                const unsigned char *component =
-                    idx + (grid.offset[0] + j * tuple_component_stride) * idx_l.element_size;
-                normalize_index(read_index(component, index_type), tuple_bounds[j], 1, &v);
-                in_base += v * tuple_strides[j];
+        (void)runs_seek(&my, 0);
+        first_in = my.outer.offset[0];
+        while (pos < end && tuple < tuple_end) {
+            uint64_t count = tuple_end - tuple < TUPLE_BLOCK ? tuple_end - tuple : TUPLE_BLOCK;
+            uint64_t u, c;
+            for (u = 0; u < count; ++u, walker_next(&grid)) {
+                uint64_t base = grid.offset[2];
+                for (c = 0; c < k; ++c) {
+                    uint64_t v;
+                    const unsigned char *component =
+                        idx + (grid.offset[0] + c * tuple_component_stride) * idx_l.element_size;
+                    normalize_index(read_index(component, index_type), tuple_bounds[c], 1, &v);
+                    base += v * tuple_strides[c];
+                }
+                in_base[u] = base;
+                out_base[u] = grid.offset[1];
+                prefetch_line(in + (base + first_in) * es);
             }
-            walker_seek(&slice, 0);
-            for (s = 0; s < slice_count; ++s, walker_next(&slice))
-                copy_element(out + (grid.offset[1] + slice.offset[1]) * es,
-                             in + (in_base + slice.offset[0]) * es, es);
+            for (u = 0; u < count; ++u, ++tuple, first = 0) {
+                /* this tuple's slice elements [first, last) */
+                uint64_t last = end - tuple * slice_count < slice_count ? end - tuple * slice_count
+                                                                        : slice_count;
+                uint64_t p = first, j;
+                if (my.outer.rank == 0) { /* the usual case: the slice is one run */
+                    copy_run(out + (out_base[u] + first * my.step[1]) * es, my.step[1],
+                             in + (in_base[u] + first * my.step[0]) * es, my.step[0],
+                             last - first, es);
+                    pos += last - first;
+                    continue;
+                }
+                j = runs_seek(&my, p);
+                while (p < last) {
+                    uint64_t run = run_length(&my, j, last - p);
+                    copy_run(out + (out_base[u] + my.outer.offset[1] + j * my.step[1]) * es,
+                             my.step[1],
+                             in + (in_base[u] + my.outer.offset[0] + j * my.step[0]) * es,
+                             my.step[0], run, es);
+                    p += run;
+                    j = 0;
+                    walker_next(&my.outer);
+                }
+                pos += last - first;
+            }
         }
     }
     return DMLREF_OK;

@@ -43,22 +43,87 @@
  *
  * Why the result does not depend on the thread count: an update at
  * coordinate u only ever lands on the output line that shares u's
- * coordinates off the axis, so each thread owns whole lines and walks each
- * line in ascending axis order, exactly the row-major order of the updates.
+ * coordinates off the axis (a "line": fixed coordinates before the axis,
+ * the "lead", and after it, the "trail").  Each thread owns a range of
+ * lines and applies each line's updates in ascending axis order, which is
+ * their row-major order, whatever the thread count.
+ *
+ * How it is fast: the updates' lines are exactly the output's (R-SC-4 and
+ * R-SC-6 leave only the axis free), so a thread copies its own lines from
+ * the input and then scatters into them: no separate copy pass and no
+ * barrier, and for a scatter along the last axis each row is still in cache
+ * when its updates land.  Lines with a long trail are walked axis position
+ * by axis position along the trail: a scatter along axis 0 of a matrix
+ * then reads updates and indices row by row, not column by column.
+ * (Cutting the trail into cache-sized blocks of columns was measured and
+ * lost: the strided rows cost more than the cache saved.)
  */
 #include "internal.h"
+
+/* Lines with at least this many trail positions per lead are walked along
+   the trail; shorter ones along the axis. */
+#define TRAIL_RUN_MIN 64
+
+/* The tensors of the line walks, in walker slot order. */
+enum { UPD, IDX, OUT, IN };
+
+/* What the walk along the trail needs, besides a lead's offsets. */
+typedef struct trail_walk {
+    unsigned char *out;
+    const unsigned char *in, *upd, *idx;
+    uint32_t element_size, index_size;
+    const index_axis *selector;
+    uint64_t axis_step[4];
+    runs trail;
+} trail_walk;
+
+/* For trail positions [from, to) at one axis position (base: each
+   tensor's offset there): copies the output's elements from the input, or
+   applies the updates. */
+static void trail_pass(const trail_walk *w, const uint64_t *base, uint64_t from, uint64_t to,
+                       int copy)
+{
+    const uint32_t es = w->element_size;
+    runs my = w->trail;
+    uint64_t p = from, j;
+    if (my.outer.rank == 0) /* the usual case, one run: no division to find it */
+        j = from;
+    else
+        j = runs_seek(&my, p);
+    while (p < to) {
+        uint64_t count = run_length(&my, j, to - p), at[4];
+        int t;
+        for (t = 0; t < 4; ++t)
+            at[t] = base[t] + my.outer.offset[t] + j * my.step[t];
+        if (copy)
+            copy_run(w->out + at[OUT] * es, my.step[OUT], w->in + at[IN] * es, my.step[IN],
+                     count, es);
+        else
+            scatter_indexed_run(w->out + at[OUT] * es, my.step[OUT], w->upd + at[UPD] * es,
+                                my.step[UPD], w->idx + at[IDX] * w->index_size, my.step[IDX],
+                                w->selector, count, es);
+        p += count;
+        j = 0;
+        walker_next(&my.outer);
+    }
+}
 
 dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
                                           const dmlref_scatter_elements_desc *desc,
                                           const void *input, const void *indices,
                                           const void *updates, void *output, dmlref_error *err)
 {
-    const dmlref_tensor_data_type index_type = desc->IndicesTensor->DataType;
     const unsigned char *in = input, *idx = indices, *upd = updates;
     unsigned char *out = output;
     layout in_l, idx_l, upd_l, out_l;
-    uint64_t axis_size, total, line_length, line_count, line_sizes[MAX_RANK];
-    uint32_t axis = desc->Axis, es;
+    uint64_t lead_count = 1, trail_count = 1, line_count, line_length, out_axis_length;
+    uint64_t lead_sizes[MAX_RANK], trail_sizes[MAX_RANK], lead_strides[4][MAX_RANK],
+        trail_strides[4][MAX_RANK], axis_step[4];
+    uint32_t axis = desc->Axis, es, d, t, trail_rank;
+    index_axis selector;
+    walker lead_full, trail_full;
+    runs lead;
+    trail_walk walk;
     int team = team_size(ctx->num_threads);
     (void)team;
 
@@ -67,55 +132,120 @@ dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
     layout_from_desc(desc->UpdatesTensor, &upd_l);
     layout_from_desc(desc->OutputTensor, &out_l);
     es = out_l.element_size;
-    axis_size = out_l.sizes[axis];
+    selector.type = desc->IndicesTensor->DataType;
+    selector.size = out_l.sizes[axis];
+    selector.stride = out_l.strides[axis];
 
     if (!ctx->clamp) {
-        uint64_t bad = find_out_of_range(&idx_l, idx, index_type, &axis_size, 1, ctx->num_threads);
+        uint64_t bad = find_out_of_range(&idx_l, idx, selector.type, &selector.size, 1,
+                                         ctx->num_threads);
         if (bad != NO_INDEX)
-            return report_out_of_range(err, ctx->op_name, &idx_l, idx, index_type, bad,
-                                       axis_size, "OutputTensor", axis, "D2");
+            return report_out_of_range(err, ctx->op_name, &idx_l, idx, selector.type, bad,
+                                       selector.size, "OutputTensor", axis, "D2");
     }
 
-    /* output = input */
-    total = layout_element_count(&out_l);
-#pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS)
+    /* Split the updates' shape into lead (before the axis), axis and trail
+       (after it), with each tensor's strides; lines are (lead, trail). */
     {
-        int t = thread_index(), n = thread_total();
-        uint64_t c = chunk_begin(total, t, n), end = chunk_begin(total, t + 1, n);
-        walker w; /* slot 0 output, 1 input */
-        walker_init(&w, out_l.rank, out_l.sizes);
-        walker_add(&w, out_l.strides);
-        walker_add(&w, in_l.strides);
-        walker_seek(&w, c);
-        for (; c < end; ++c, walker_next(&w))
-            copy_element(out + w.offset[0] * es, in + w.offset[1] * es, es);
+        const layout *by_slot[4] = {&upd_l, &idx_l, &out_l, &in_l};
+        for (t = 0; t < 4; ++t) {
+            for (d = 0; d < axis; ++d)
+                lead_strides[t][d] = by_slot[t]->strides[d];
+            for (d = axis + 1; d < upd_l.rank; ++d)
+                trail_strides[t][d - axis - 1] = by_slot[t]->strides[d];
+            axis_step[t] = by_slot[t]->strides[axis];
+        }
+    }
+    for (d = 0; d < axis; ++d) {
+        lead_sizes[d] = upd_l.sizes[d];
+        lead_count *= lead_sizes[d];
+    }
+    trail_rank = upd_l.rank - axis - 1;
+    for (d = axis + 1; d < upd_l.rank; ++d) {
+        trail_sizes[d - axis - 1] = upd_l.sizes[d];
+        trail_count *= upd_l.sizes[d];
+    }
+    line_count = lead_count * trail_count;
+    line_length = upd_l.sizes[axis];
+    out_axis_length = out_l.sizes[axis];
+
+    /* Lines walked along the trail: a walk over the lead dimensions, and
+       runs over the trail.  Lines walked along the axis: runs over the
+       (lead, trail) positions, one line at a time. */
+    walker_init(&lead_full, axis, lead_sizes);
+    walker_init(&trail_full, trail_rank, trail_sizes);
+    for (t = 0; t < 4; ++t) {
+        walker_add(&lead_full, lead_strides[t]);
+        walker_add(&trail_full, trail_strides[t]);
+    }
+    if (trail_count >= TRAIL_RUN_MIN) {
+        walker_coalesce(&lead_full);
+        runs_init(&walk.trail, &trail_full);
+        walk.out = out;
+        walk.in = in;
+        walk.upd = upd;
+        walk.idx = idx;
+        walk.element_size = es;
+        walk.index_size = idx_l.element_size;
+        walk.selector = &selector;
+        memcpy(walk.axis_step, axis_step, sizeof walk.axis_step);
+    } else {
+        walker lines_full; /* lead and trail dimensions together */
+        uint64_t line_sizes[MAX_RANK];
+        memcpy(line_sizes, upd_l.sizes, sizeof line_sizes);
+        line_sizes[axis] = 1;
+        walker_init(&lines_full, upd_l.rank, line_sizes);
+        walker_add(&lines_full, upd_l.strides);
+        walker_add(&lines_full, idx_l.strides);
+        walker_add(&lines_full, out_l.strides);
+        walker_add(&lines_full, in_l.strides);
+        runs_init(&lead, &lines_full);
     }
 
-    /* output[u with u[Axis] = index[u]] = updates[u], line by line: a line is
-       every u that shares the coordinates off the axis. */
-    memcpy(line_sizes, upd_l.sizes, sizeof line_sizes);
-    line_length = line_sizes[axis];
-    line_sizes[axis] = 1;
-    line_count = layout_element_count(&upd_l) / line_length;
-#pragma omp parallel num_threads(team) if (line_count * line_length >= PARALLEL_MIN_ELEMENTS)
+#pragma omp parallel num_threads(team) if (line_count * out_axis_length >= PARALLEL_MIN_ELEMENTS)
     {
-        int t = thread_index(), n = thread_total();
-        uint64_t line = chunk_begin(line_count, t, n), end = chunk_begin(line_count, t + 1, n);
-        walker w; /* over line starts: slot 0 updates, 1 indices, 2 output */
-        walker_init(&w, upd_l.rank, line_sizes);
-        walker_add(&w, upd_l.strides);
-        walker_add(&w, idx_l.strides);
-        walker_add(&w, out_l.strides);
-        walker_seek(&w, line);
-        for (; line < end; ++line, walker_next(&w)) {
-            uint64_t i;
-            for (i = 0; i < line_length; ++i) { /* ascending: the last update wins (D4) */
-                uint64_t v;
-                const unsigned char *index_element =
-                    idx + (w.offset[1] + i * idx_l.strides[axis]) * idx_l.element_size;
-                normalize_index(read_index(index_element, index_type), axis_size, 1, &v);
-                copy_element(out + (w.offset[2] + v * out_l.strides[axis]) * es,
-                             upd + (w.offset[0] + i * upd_l.strides[axis]) * es, es);
+        int t_id = thread_index(), n = thread_total();
+        uint64_t line = chunk_begin(line_count, t_id, n), end = chunk_begin(line_count, t_id + 1, n);
+
+        if (trail_count >= TRAIL_RUN_MIN) {
+            walker my_lead = lead_full;
+            uint64_t l = line / trail_count;
+            walker_seek(&my_lead, l);
+            for (; line < end; ++l, walker_next(&my_lead)) {
+                /* this lead's trail positions [first, last) */
+                uint64_t first = line - l * trail_count;
+                uint64_t last = end - l * trail_count < trail_count ? end - l * trail_count
+                                                                    : trail_count;
+                uint64_t i, base[4];
+                for (i = 0; i < out_axis_length; ++i) { /* output = input */
+                    for (t = 0; t < 4; ++t)
+                        base[t] = my_lead.offset[t] + i * walk.axis_step[t];
+                    trail_pass(&walk, base, first, last, 1);
+                }
+                for (i = 0; i < line_length; ++i) { /* ascending: the last update wins (D4) */
+                    for (t = 0; t < 4; ++t)
+                        base[t] = my_lead.offset[t] + (t == OUT ? 0 : i * walk.axis_step[t]);
+                    trail_pass(&walk, base, first, last, 0);
+                }
+                line = l * trail_count + last;
+            }
+        } else {
+            runs my = lead;
+            uint64_t j = runs_seek(&my, line);
+            for (; line < end; ++line) {
+                uint64_t at[4];
+                for (t = 0; t < 4; ++t)
+                    at[t] = my.outer.offset[t] + j * my.step[t];
+                /* the line of the output = the input's */
+                copy_run(out + at[OUT] * es, axis_step[OUT], in + at[IN] * es, axis_step[IN],
+                             out_axis_length, es);
+                scatter_indexed_run(out + at[OUT] * es, 0, upd + at[UPD] * es, axis_step[UPD],
+                                    idx + at[IDX] * idx_l.element_size, axis_step[IDX],
+                                    &selector, line_length, es);
+                if (++j == my.length) {
+                    j = 0;
+                    walker_next(&my.outer);
+                }
             }
         }
     }

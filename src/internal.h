@@ -26,6 +26,13 @@
 #define walker_init dmlref__walker_init
 #define walker_add dmlref__walker_add
 #define walker_seek dmlref__walker_seek
+#define walker_coalesce dmlref__walker_coalesce
+#define runs_init dmlref__runs_init
+#define runs_seek dmlref__runs_seek
+#define copy_run dmlref__copy_run
+#define gather_indexed_run dmlref__gather_indexed_run
+#define scatter_indexed_run dmlref__scatter_indexed_run
+#define first_out_of_range_run dmlref__first_out_of_range_run
 #define read_index dmlref__read_index
 #define normalize_index dmlref__normalize_index
 #define format_index dmlref__format_index
@@ -112,6 +119,46 @@ static inline void walker_next(walker *w)
     }
 }
 
+/* Merges the walk's dimensions where every tensor allows it: drops
+ * dimensions of size 1 and joins neighbours d, d+1 when each tensor's
+ * stride[d] == stride[d+1] * size[d+1] (broadcast stride 0 pairs join too).
+ * The positions and their offsets are unchanged, in the same order; a packed
+ * 8-D walk becomes 1-D.  This is what gives the inner loops below long runs.
+ * Call it before walker_seek. */
+void walker_coalesce(walker *w);
+
+/* ---- runs ----------------------------------------------------------------
+ * The kernels walk [begin, end) of a shape as runs along its last
+ * dimension: an odometer over the other dimensions picks each run's start,
+ * and an element-size-specialised loop (src/runs.c) does the run. */
+typedef struct runs {
+    walker outer;                     /* every dimension but the last */
+    uint64_t length;                  /* the last dimension's size */
+    uint64_t step[WALK_MAX_TENSORS];  /* each tensor's stride along it */
+} runs;
+
+/* Coalesces `full` (with its tensors added) and splits off its last
+ * dimension. */
+void runs_init(runs *r, const walker *full);
+
+/* Moves to flat position pos; returns pos's place within its run. */
+uint64_t runs_seek(runs *r, uint64_t pos);
+
+/* How many positions the run has from place j on, at most `left`. */
+static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
+{
+    return r->length - j < left ? r->length - j : left;
+}
+
+/* Asks for the cache line holding p ahead of its use, where the compiler
+ * offers a way (GCC and Clang); elsewhere nothing.  Only a hint: it never
+ * faults, so p may be any address. */
+#if defined(__GNUC__)
+#define prefetch_line(p) __builtin_prefetch((p), 0, 3)
+#else
+#define prefetch_line(p) ((void)(p))
+#endif
+
 /* ---- element moves -----------------------------------------------------
  * Gathers and scatters move bits, never values (D12): an element is 1, 2, 4
  * or 8 bytes copied with a fixed-size memcpy, so -0.0, NaN payloads and
@@ -125,6 +172,52 @@ static inline void copy_element(unsigned char *dst, const unsigned char *src, ui
     default: memcpy(dst, src, 8); break;
     }
 }
+
+/* ---- run loops (src/runs.c) ----------------------------------------------
+ * The innermost loops, one per element size (1, 2, 4, 8 bytes), so the
+ * compiler sees fixed-size loads and stores; strides are in elements. */
+
+/* The statements once for each element size, with T the unsigned integer type of
+ * that size (FLOAT16 moves as a uint16_t, FLOAT64 as a uint64_t). */
+#define FOR_ELEMENT_SIZE(element_size, ...)                                                       \
+    switch (element_size) {                                                                       \
+    case 1: { typedef uint8_t T; __VA_ARGS__; break; }                                            \
+    case 2: { typedef uint16_t T; __VA_ARGS__; break; }                                           \
+    case 4: { typedef uint32_t T; __VA_ARGS__; break; }                                           \
+    default: { typedef uint64_t T; __VA_ARGS__; break; }                                          \
+    }
+
+/* dst[j * dst_step] = src[j * src_step] for j < n (one memcpy when both are
+ * contiguous; src_step may be 0, a broadcast). */
+void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src,
+              uint64_t src_step, uint64_t n, uint32_t element_size);
+
+/* How an index selects along the indexed dimension: the index type, the
+ * dimension's size and its stride (in elements) in the indexed tensor. */
+typedef struct index_axis {
+    dmlref_tensor_data_type type;
+    uint64_t size;
+    uint64_t stride;
+} index_axis;
+
+/* GatherElements' row: out[j * out_step] = in[j * in_step + i(j) * axis->stride],
+ * where i(j) is idx[j * idx_step] normalised (negative from the end) and
+ * clamped into [0, size): the strict policy has already rejected every
+ * index that clamping would change. */
+void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *in,
+                        uint64_t in_step, const unsigned char *idx, uint64_t idx_step,
+                        const index_axis *axis, uint64_t n, uint32_t element_size);
+
+/* Scatter's row: out[j * out_step + i(j) * axis->stride] = upd[j * upd_step],
+ * j ascending, so of two updates to one element the later one stays. */
+void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *upd,
+                         uint64_t upd_step, const unsigned char *idx, uint64_t idx_step,
+                         const index_axis *axis, uint64_t n, uint32_t element_size);
+
+/* The first j < n whose idx[j * idx_step] lies outside [-size, size) (signed
+ * types) or [0, size) (unsigned), or n when there is none. */
+uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
+                                dmlref_tensor_data_type type, uint64_t size, uint64_t n);
 
 /* ---- indices (src/index.c) ---------------------------------------------- */
 

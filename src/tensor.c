@@ -123,3 +123,50 @@ void walker_seek(walker *w, uint64_t pos)
             w->offset[t] += w->coord[i] * w->strides[t][i];
     }
 }
+
+void walker_coalesce(walker *w)
+{
+    uint32_t kept = 0, d, t;
+    for (d = 0; d < w->rank; ++d) {
+        int joins = kept > 0;
+        if (w->sizes[d] == 1)
+            continue; /* a size-1 dimension never moves an offset */
+        for (t = 0; t < w->tensor_count && joins; ++t)
+            joins = w->strides[t][kept - 1] == w->strides[t][d] * w->sizes[d];
+        if (joins) { /* d continues the kept dimension before it */
+            w->sizes[kept - 1] *= w->sizes[d];
+            for (t = 0; t < w->tensor_count; ++t)
+                w->strides[t][kept - 1] = w->strides[t][d];
+            continue;
+        }
+        w->sizes[kept] = w->sizes[d];
+        for (t = 0; t < w->tensor_count; ++t)
+            w->strides[t][kept] = w->strides[t][d];
+        ++kept;
+    }
+    if (kept == 0) { /* a single element: keep one dimension of size 1 */
+        w->sizes[0] = 1;
+        for (t = 0; t < w->tensor_count; ++t)
+            w->strides[t][0] = 0;
+        kept = 1;
+    }
+    w->rank = kept;
+}
+
+void runs_init(runs *r, const walker *full)
+{
+    uint32_t t, last;
+    r->outer = *full;
+    walker_coalesce(&r->outer);
+    last = r->outer.rank - 1;
+    r->length = r->outer.sizes[last];
+    for (t = 0; t < WALK_MAX_TENSORS; ++t)
+        r->step[t] = t < r->outer.tensor_count ? r->outer.strides[t][last] : 0;
+    r->outer.rank = last;
+}
+
+uint64_t runs_seek(runs *r, uint64_t pos)
+{
+    walker_seek(&r->outer, pos / r->length);
+    return pos % r->length;
+}
