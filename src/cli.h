@@ -51,6 +51,9 @@ int random_case(uint64_t *state, dmlref_operator_type op, char **text, size_t *l
 /* dmlref fuzz: returns an exit code. */
 int command_fuzz(int argc, char **argv);
 
+/* dmlref bench: returns an exit code. */
+int command_bench(int argc, char **argv);
+
 /* dmlref gen: writes the suite of `profile` to out_dir; returns an exit code. */
 int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint32_t threads);
 

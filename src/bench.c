@@ -1,0 +1,1347 @@
+/*
+ * bench.c - dmlref bench: times the library through its public API
+ * (dmlref_execute_with_options, num_threads = T, the strict out-of-range
+ * policy unless --oob clamp)
+ * over a fixed matrix of cases, against a parallel memcpy measured in the same
+ * process at the same thread count.
+ *
+ *   - Buffers are 2 MiB aligned and first-touched in parallel with a static
+ *     split over T threads, then filled with data derived from a fixed seed
+ *     (a counter-based hash, so any thread count fills the same bytes).
+ *   - Each case runs once unmeasured (the status must be DMLREF_OK: a refused
+ *     descriptor is a bug of this file), then `reps` times; every timed run of
+ *     the case follows a timed copy, so case and copy alternate.  Runs shorter
+ *     than 2 ms repeat the call and report the time per call.
+ *   - Throughput counts logical bytes, every tensor read or written once:
+ *       GatherElements  out_elems * (2e + ib)
+ *       Scatter         data_elems * 2e + upd_elems * (ib + e)
+ *       GatherND        out_elems * 2e + tuples * k * ib
+ *       NonZero         in_elems * e + nnz * rank * 4 + 4
+ *     and the copy 2 bytes per byte copied; ratio = GB/s / copy GB/s.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* ---- the case matrix ------------------------------------------------------- */
+
+enum bench_op { OP_GATHER_ELEMENTS, OP_SCATTER, OP_GATHER_ND, OP_NONZERO };
+
+enum bench_pattern {
+    P_SEQ,         /* index = own coordinate */
+    P_REV,         /* size - 1 - coordinate */
+    P_ROW_RANDOM,  /* uniform over the (last) axis, per row */
+    P_AXIS_RANDOM, /* uniform over the whole axis */
+    P_ROW_PERM,    /* a random permutation of every line along the axis */
+    P_PERM,        /* as P_ROW_PERM, named for axis 0 */
+    P_DUP,         /* all zeros: every update of a line targets one element */
+    P_RANDOM,      /* GatherND: uniform random rows */
+    P_SORTED,      /* GatherND: nondecreasing rows, gaps of 0 to 2 */
+    P_DENSITY      /* NonZero: nonzero with probability `density` */
+};
+
+static const char *const k_pattern_names[] = {"seq",  "rev", "row_random", "axis_random",
+                                              "row_perm", "perm", "dup", "random",
+                                              "sorted", "density"};
+
+enum bench_layout { L_PACKED, L_TRANSPOSED_INPUT, L_BROADCAST_INPUT, L_STRIDED_OUTPUT };
+
+static const char *const k_layout_names[] = {"packed", "transposed_input", "broadcast_input",
+                                             "strided_output"};
+
+static const char *const k_op_names[] = {"gather_elements", "scatter_elements", "gather_nd",
+                                         "nonzero_coordinates"};
+
+/* Which reduced matrix (--quick) a case belongs to. */
+#define QUICK_LARGE 1u /* run at the large size */
+#define QUICK_SMALL 2u /* run at the in-cache size too */
+
+typedef struct bench_case {
+    char name[112];
+    enum bench_op op;
+    enum bench_pattern pattern;
+    enum bench_layout layout;
+    uint32_t rank, shape[DMLREF_TENSOR_DIMENSION_COUNT_MAX];
+    uint32_t axis;          /* gather_elements, scatter */
+    uint32_t es, ib;        /* element and index bytes (ib 0: nonzero) */
+    uint32_t size_log2;     /* elements of the case's class: 2^size_log2 */
+    uint32_t slice, batch;  /* gather_nd: S, and B (0: no batch dimension) */
+    double density;         /* nonzero */
+    unsigned quick;
+} bench_case;
+
+typedef struct case_list {
+    bench_case *items;
+    size_t count, capacity;
+} case_list;
+
+static int add_case(case_list *l, bench_case c)
+{
+    const char *op = k_op_names[c.op];
+    if (l->count == l->capacity) {
+        size_t capacity = l->capacity ? 2 * l->capacity : 256;
+        bench_case *grown = realloc(l->items, capacity * sizeof *grown);
+        if (!grown)
+            return 0;
+        l->items = grown;
+        l->capacity = capacity;
+    }
+    switch (c.op) {
+    case OP_GATHER_ELEMENTS:
+    case OP_SCATTER:
+        snprintf(c.name, sizeof c.name, "%s/%saxis%u_%s/%s/e%u_i%u/2^%u", op,
+                 c.rank == 3 ? "3d_" : "", c.axis, k_pattern_names[c.pattern],
+                 k_layout_names[c.layout], c.es, 8 * c.ib, c.size_log2);
+        break;
+    case OP_GATHER_ND:
+        if (c.batch)
+            snprintf(c.name, sizeof c.name, "%s/batch%u_S%u_%s/packed/e%u_i%u/2^%u", op,
+                     c.batch, c.slice, k_pattern_names[c.pattern], c.es, 8 * c.ib,
+                     c.size_log2);
+        else
+            snprintf(c.name, sizeof c.name, "%s/S%u_%s/packed/e%u_i%u/2^%u", op, c.slice,
+                     k_pattern_names[c.pattern], c.es, 8 * c.ib, c.size_log2);
+        break;
+    case OP_NONZERO:
+        snprintf(c.name, sizeof c.name, "%s/rank%u_d%g/packed/e%u/2^%u", op, c.rank,
+                 c.density, c.es, c.size_log2);
+        break;
+    }
+    l->items[l->count++] = c;
+    return 1;
+}
+
+/* Splits 2^n elements over `rank` dimensions of powers of two, the larger first. */
+static void split_shape(uint32_t n, uint32_t rank, uint32_t *shape)
+{
+    uint32_t i;
+    for (i = 0; i < rank; ++i)
+        shape[i] = 1u << (n / rank + (i < n % rank ? 1 : 0));
+}
+
+static const uint32_t k_sizes_es[4] = {1, 2, 4, 8};
+static const uint32_t k_sizes_ib[2] = {4, 8};
+
+/* Every case of the class of 2^n elements (12 <= n <= 28). */
+static int build_matrix(case_list *l, uint32_t n)
+{
+    static const struct {
+        uint32_t axis;
+        enum bench_pattern pattern;
+    } gather[] = {{1, P_SEQ}, {1, P_REV}, {1, P_ROW_RANDOM},
+                  {0, P_SEQ}, {0, P_REV}, {0, P_AXIS_RANDOM}},
+      scatter[] = {{1, P_SEQ}, {1, P_ROW_PERM}, {1, P_DUP}, {0, P_PERM}, {0, P_DUP}};
+    static const enum bench_layout layouts[] = {L_TRANSPOSED_INPUT, L_BROADCAST_INPUT,
+                                                L_STRIDED_OUTPUT};
+    static const uint32_t slices[] = {1, 16, 256, 4096};
+    static const double densities[] = {0, 0.01, 0.1, 0.5, 1};
+    static const uint32_t ranks[] = {1, 4, 8};
+    bench_case c;
+    size_t i, j, e, x;
+    int ok = 1;
+
+    /* GatherElements and Scatter: 2-D, the larger half of the bits last */
+    memset(&c, 0, sizeof c);
+    c.size_log2 = n;
+    c.rank = 2;
+    c.shape[0] = 1u << (n / 2);
+    c.shape[1] = 1u << (n - n / 2);
+    c.op = OP_GATHER_ELEMENTS;
+    for (i = 0; i < sizeof gather / sizeof *gather; ++i)
+        for (e = 0; e < 4; ++e)
+            for (x = 0; x < 2; ++x) {
+                c.axis = gather[i].axis;
+                c.pattern = gather[i].pattern;
+                c.layout = L_PACKED;
+                c.es = k_sizes_es[e];
+                c.ib = k_sizes_ib[x];
+                c.quick = (c.es == 4 && c.ib == 8) || (c.axis == 1 && c.pattern == P_SEQ)
+                              ? QUICK_LARGE
+                              : 0;
+                if (c.es == 4 && c.ib == 8 && c.axis == 1 &&
+                    (c.pattern == P_SEQ || c.pattern == P_ROW_RANDOM))
+                    c.quick |= QUICK_SMALL;
+                ok &= add_case(l, c);
+            }
+    for (j = 0; j < sizeof layouts / sizeof *layouts; ++j)
+        for (i = 0; i < 2; ++i)
+            for (x = 0; x < 2; ++x) {
+                c.axis = i == 0 ? 1 : 0;
+                c.pattern = P_SEQ;
+                c.layout = layouts[j];
+                c.es = 4;
+                c.ib = k_sizes_ib[x];
+                c.quick = c.ib == 8 ? QUICK_LARGE : 0;
+                ok &= add_case(l, c);
+            }
+    /* 3-D [64, 2^h, 2^(n-6-h)], axis 1 */
+    c.rank = 3;
+    c.shape[0] = 64;
+    c.shape[1] = 1u << ((n - 6) / 2);
+    c.shape[2] = 1u << (n - 6 - (n - 6) / 2);
+    for (x = 0; x < 2; ++x) {
+        c.axis = 1;
+        c.pattern = P_SEQ;
+        c.layout = L_PACKED;
+        c.es = 4;
+        c.ib = k_sizes_ib[x];
+        c.quick = 0;
+        ok &= add_case(l, c);
+    }
+
+    c.rank = 2;
+    c.shape[0] = 1u << (n / 2);
+    c.shape[1] = 1u << (n - n / 2);
+    c.shape[2] = 0;
+    c.op = OP_SCATTER;
+    c.layout = L_PACKED;
+    for (i = 0; i < sizeof scatter / sizeof *scatter; ++i)
+        for (e = 0; e < 4; ++e)
+            for (x = 0; x < 2; ++x) {
+                c.axis = scatter[i].axis;
+                c.pattern = scatter[i].pattern;
+                c.es = k_sizes_es[e];
+                c.ib = k_sizes_ib[x];
+                c.quick = (c.es == 4 && c.ib == 8) ||
+                                  (c.axis == 1 && c.pattern == P_SEQ &&
+                                   ((c.es == 1 && c.ib == 4) || (c.es == 8 && c.ib == 8)))
+                              ? QUICK_LARGE
+                              : 0;
+                if (c.es == 4 && c.ib == 8 && c.axis == 1 && c.pattern == P_SEQ)
+                    c.quick |= QUICK_SMALL;
+                ok &= add_case(l, c);
+            }
+
+    /* GatherND: input [M, S], indices [M, 1]: one row per tuple */
+    memset(&c, 0, sizeof c);
+    c.size_log2 = n;
+    c.op = OP_GATHER_ND;
+    c.rank = 2;
+    for (i = 0; i < sizeof slices / sizeof *slices; ++i)
+        for (j = 0; j < 2; ++j)
+            for (e = 0; e < 4; ++e)
+                for (x = 0; x < 2; ++x) {
+                    c.slice = slices[i];
+                    c.pattern = j == 0 ? P_RANDOM : P_SORTED;
+                    c.es = k_sizes_es[e];
+                    c.ib = k_sizes_ib[x];
+                    /* other element sizes: S = 1 and 256, random rows */
+                    if (c.es != 4 && (c.pattern != P_RANDOM || (c.slice != 1 && c.slice != 256)))
+                        continue;
+                    c.shape[0] = (1u << n) / c.slice;
+                    c.shape[1] = c.slice;
+                    c.quick = c.es == 4 && c.ib == 8 && c.slice != 1 &&
+                                      (c.pattern == P_RANDOM || c.slice == 16)
+                                  ? QUICK_LARGE
+                                  : 0;
+                    if (c.es == 4 && c.ib == 8 && c.pattern == P_RANDOM && c.slice == 16)
+                        c.quick |= QUICK_SMALL;
+                    ok &= add_case(l, c);
+                }
+    /* batch dimensions: input [16, M, 256], indices [16, M, 1], b = 1 */
+    c.rank = 3;
+    c.batch = 16;
+    c.slice = 256;
+    c.pattern = P_RANDOM;
+    c.es = 4;
+    c.shape[0] = 16;
+    c.shape[1] = (1u << n) / (16 * 256);
+    c.shape[2] = 256;
+    for (x = 0; x < 2; ++x) {
+        c.ib = k_sizes_ib[x];
+        c.quick = c.ib == 8 ? QUICK_LARGE : 0;
+        ok &= add_case(l, c);
+    }
+
+    /* NonZeroCoordinates */
+    memset(&c, 0, sizeof c);
+    c.size_log2 = n;
+    c.op = OP_NONZERO;
+    c.pattern = P_DENSITY;
+    c.rank = 2;
+    c.es = 4;
+    split_shape(n, 2, c.shape);
+    for (i = 0; i < sizeof densities / sizeof *densities; ++i) {
+        c.density = densities[i];
+        c.quick = c.density == 0 || c.density == 0.5 ? QUICK_LARGE : 0;
+        if (c.density == 0.5)
+            c.quick |= QUICK_SMALL;
+        ok &= add_case(l, c);
+    }
+    c.density = 0.5;
+    for (i = 0; i < sizeof ranks / sizeof *ranks; ++i) {
+        c.rank = ranks[i];
+        split_shape(n, c.rank, c.shape);
+        c.quick = c.rank == 8 ? QUICK_LARGE : 0;
+        ok &= add_case(l, c);
+    }
+    c.rank = 2;
+    split_shape(n, 2, c.shape);
+    for (e = 0; e < 2; ++e) {
+        c.es = k_sizes_es[e];
+        c.quick = 0;
+        ok &= add_case(l, c);
+    }
+    return ok;
+}
+
+/* ---- data -------------------------------------------------------------------- */
+
+#define BENCH_SEED 0x5DEECE66Dull
+
+/* splitmix64's output function of a counter: the k-th value of stream s. */
+static uint64_t hash64(uint64_t s, uint64_t k)
+{
+    uint64_t z = s * 0xD1B54A32D192ED03ull + k * 0x9E3779B97F4A7C15ull + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint32_t log2u(uint64_t v)
+{
+    uint32_t r = 0;
+    while (v > 1)
+        v >>= 1, ++r;
+    return r;
+}
+
+/* A value uniform in [0, 2^bits). */
+static uint64_t top_bits(uint64_t h, uint32_t bits)
+{
+    return bits ? h >> (64 - bits) : 0;
+}
+
+static int thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+static int thread_count(void)
+{
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Bytes [lo, hi) of `n` that thread t of `count` owns: equal parts, cut at 64 B. */
+static void thread_part(size_t n, int t, int count, size_t *lo, size_t *hi)
+{
+    size_t lines = (n + 63) / 64;
+    *lo = lines * (size_t)t / (size_t)count * 64;
+    *hi = lines * (size_t)(t + 1) / (size_t)count * 64;
+    if (*lo > n)
+        *lo = n;
+    if (*hi > n)
+        *hi = n;
+}
+
+/* 2 MiB aligned; when `touch`, first-touched (zeroed) by T threads with a
+   static split.  A buffer filled by a parallel static loop right after is left
+   untouched: the fill is its first touch. */
+static void *bench_alloc(size_t bytes, uint32_t threads, int touch)
+{
+    void *p = NULL;
+    size_t size = (bytes + 4095) / 4096 * 4096;
+    if (size == 0)
+        size = 4096;
+    if (posix_memalign(&p, (size_t)2 << 20, size) != 0)
+        return NULL;
+    if (!touch)
+        return p;
+#ifdef _OPENMP
+#pragma omp parallel num_threads((int)threads)
+#endif
+    {
+        size_t lo, hi;
+        thread_part(size, thread_id(), thread_count(), &lo, &hi);
+        memset((unsigned char *)p + lo, 0, hi - lo);
+    }
+    (void)threads;
+    return p;
+}
+
+/* Parallel per-thread memcpy of n bytes. */
+static void parallel_copy(void *dst, const void *src, size_t n, uint32_t threads)
+{
+#ifdef _OPENMP
+#pragma omp parallel num_threads((int)threads)
+#endif
+    {
+        size_t lo, hi;
+        thread_part(n, thread_id(), thread_count(), &lo, &hi);
+        memcpy((unsigned char *)dst + lo, (const unsigned char *)src + lo, hi - lo);
+    }
+    (void)threads;
+}
+
+static void store(void *base, uint64_t k, uint32_t size, uint64_t v)
+{
+    switch (size) {
+    case 1: ((uint8_t *)base)[k] = (uint8_t)v; break;
+    case 2: ((uint16_t *)base)[k] = (uint16_t)v; break;
+    case 4: ((uint32_t *)base)[k] = (uint32_t)v; break;
+    default: ((uint64_t *)base)[k] = v; break;
+    }
+}
+
+/* n elements of `es` bytes, hashed from stream s, 8 bytes at a time (the
+   buffers are allocated in whole pages, so the last word fits). */
+static void fill_random(void *base, uint64_t n, uint32_t es, uint64_t s, uint32_t threads)
+{
+    uint64_t *words = base;
+    int64_t k, count = (int64_t)((n * es + 7) / 8);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads((int)threads)
+#endif
+    for (k = 0; k < count; ++k)
+        words[k] = hash64(s, (uint64_t)k);
+    (void)threads;
+}
+
+/* Index values of a gather_elements or scatter case along its axis: the packed
+   tensor is [outer, n, inner], all powers of two. */
+static int fill_axis_indices(const bench_case *c, void *idx, uint32_t threads)
+{
+    uint64_t outer = 1, inner = 1, n = c->shape[c->axis], total;
+    uint32_t d, nbits = log2u(n), ibits;
+    for (d = 0; d < c->axis; ++d)
+        outer *= c->shape[d];
+    for (d = c->axis + 1; d < c->rank; ++d)
+        inner *= c->shape[d];
+    ibits = log2u(inner);
+    total = outer * n * inner;
+    (void)threads;
+
+    if (c->pattern == P_ROW_PERM || c->pattern == P_PERM) {
+        /* lines (o, i) along the axis; blocks of up to 16 neighbouring lines,
+           so the strided stores of axis 0 fill whole cache lines */
+        uint64_t block = inner < 16 ? inner : 16, blocks = outer * (inner / block);
+        int failed = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads((int)threads) reduction(| : failed)
+#endif
+        {
+            uint32_t *perm = malloc((size_t)(block * n) * sizeof *perm);
+            int64_t b;
+            if (!perm)
+                failed = 1;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+            for (b = 0; b < (int64_t)blocks; ++b) {
+                uint64_t o = (uint64_t)b / (inner / block), i0 = (uint64_t)b % (inner / block) * block;
+                uint64_t j, a;
+                if (!perm)
+                    continue;
+                for (j = 0; j < block; ++j) {
+                    uint32_t *p = perm + j * n;
+                    uint64_t line = o * inner + i0 + j, state = hash64(BENCH_SEED + 7, line);
+                    for (a = 0; a < n; ++a)
+                        p[a] = (uint32_t)a;
+                    for (a = n - 1; a > 0; --a) { /* Fisher-Yates */
+                        uint64_t r, t;
+                        state = hash64(state, a);
+                        r = (uint64_t)(((state >> 32) * (a + 1)) >> 32);
+                        t = p[a], p[a] = p[r], p[r] = (uint32_t)t;
+                    }
+                }
+                for (a = 0; a < n; ++a)
+                    for (j = 0; j < block; ++j)
+                        store(idx, (o * n + a) * inner + i0 + j, c->ib, perm[j * n + a]);
+            }
+            free(perm);
+        }
+        return !failed;
+    }
+    {
+        int64_t k;
+        enum bench_pattern pattern = c->pattern;
+        uint32_t ib = c->ib;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads((int)threads)
+#endif
+        for (k = 0; k < (int64_t)total; ++k) {
+            uint64_t a = ((uint64_t)k >> ibits) & (n - 1), v;
+            switch (pattern) {
+            case P_SEQ: v = a; break;
+            case P_REV: v = n - 1 - a; break;
+            case P_DUP: v = 0; break;
+            default: v = top_bits(hash64(BENCH_SEED + 5, (uint64_t)k), nbits); break;
+            }
+            store(idx, (uint64_t)k, ib, v);
+        }
+    }
+    return 1;
+}
+
+/* ---- one case: buffers and descriptors --------------------------------------- */
+
+typedef struct prepared {
+    dmlref_tensor_desc t[4];
+    uint32_t sizes[4][DMLREF_TENSOR_DIMENSION_COUNT_MAX];
+    uint32_t strides[4][DMLREF_TENSOR_DIMENSION_COUNT_MAX];
+    void *buf[4];
+    size_t input_count, output_count;
+    dmlref_gather_elements_desc ge;
+    dmlref_scatter_elements_desc sc;
+    dmlref_gather_nd1_desc gnd;
+    dmlref_nonzero_coordinates_desc nz;
+    dmlref_operator_desc op;
+    dmlref_binding in[3], out[2];
+    uint64_t out_elems, bytes; /* logical bytes (bytes known after a run for nonzero) */
+} prepared;
+
+static dmlref_tensor_data_type data_type(uint32_t es, int nonzero)
+{
+    (void)nonzero;
+    switch (es) {
+    case 1: return DMLREF_TENSOR_DATA_TYPE_UINT8;
+    case 2: return DMLREF_TENSOR_DATA_TYPE_FLOAT16;
+    case 4: return DMLREF_TENSOR_DATA_TYPE_FLOAT32;
+    default: return DMLREF_TENSOR_DATA_TYPE_FLOAT64;
+    }
+}
+
+/* Tensor i: sizes (rank of them), strides (NULL: packed). */
+static void set_tensor(prepared *p, int i, dmlref_tensor_data_type type, uint32_t rank,
+                       const uint32_t *sizes, const uint32_t *strides)
+{
+    dmlref_tensor_desc *t = &p->t[i];
+    memcpy(p->sizes[i], sizes, rank * sizeof *sizes);
+    if (strides)
+        memcpy(p->strides[i], strides, rank * sizeof *strides);
+    memset(t, 0, sizeof *t);
+    t->DataType = type;
+    t->DimensionCount = rank;
+    t->Sizes = p->sizes[i];
+    t->Strides = strides ? p->strides[i] : NULL;
+    t->TotalTensorSizeInBytes = dmlref_calc_buffer_tensor_size(type, rank, sizes, strides);
+}
+
+static void release(prepared *p)
+{
+    int i;
+    for (i = 0; i < 4; ++i) {
+        free(p->buf[i]);
+        p->buf[i] = NULL;
+    }
+}
+
+static uint64_t elements_of(uint32_t rank, const uint32_t *sizes)
+{
+    uint64_t n = 1;
+    uint32_t i;
+    for (i = 0; i < rank; ++i)
+        n *= sizes[i];
+    return n;
+}
+
+/* Whether buffer i is written whole by a parallel static loop (its first touch). */
+static int filled_by_loop(const bench_case *c, size_t i, size_t input_count)
+{
+    if (i >= input_count)
+        return 0; /* outputs: touched */
+    if (c->op == OP_GATHER_ELEMENTS || c->op == OP_SCATTER)
+        return i != 1 || c->pattern != P_PERM; /* axis 0 permutations: stores by column */
+    return 1;
+}
+
+/* Allocates, first-touches and fills the case's buffers with T threads. */
+static int prepare(const bench_case *c, uint32_t threads, prepared *p)
+{
+    dmlref_tensor_data_type type = data_type(c->es, c->op == OP_NONZERO);
+    dmlref_tensor_data_type itype =
+        c->ib == 4 ? DMLREF_TENSOR_DATA_TYPE_INT32 : DMLREF_TENSOR_DATA_TYPE_INT64;
+    uint64_t n = elements_of(c->rank, c->shape);
+    uint32_t strides[DMLREF_TENSOR_DIMENSION_COUNT_MAX];
+    int count = 0, i;
+
+    memset(p, 0, sizeof *p);
+    switch (c->op) {
+    case OP_GATHER_ELEMENTS:
+        /* Input, Indices, Output */
+        if (c->layout == L_TRANSPOSED_INPUT) {
+            strides[0] = 1, strides[1] = c->shape[0];
+            set_tensor(p, 0, type, c->rank, c->shape, strides);
+        } else if (c->layout == L_BROADCAST_INPUT) {
+            /* stride 0 off the axis: every line reads one line of the buffer */
+            strides[0] = c->axis == 1 ? 0 : 1;
+            strides[1] = c->axis == 1 ? 1 : 0;
+            set_tensor(p, 0, type, c->rank, c->shape, strides);
+        } else {
+            set_tensor(p, 0, type, c->rank, c->shape, NULL);
+        }
+        set_tensor(p, 1, itype, c->rank, c->shape, NULL);
+        if (c->layout == L_STRIDED_OUTPUT) {
+            strides[0] = 2 * c->shape[1], strides[1] = 2;
+            set_tensor(p, 2, type, c->rank, c->shape, strides);
+        } else {
+            set_tensor(p, 2, type, c->rank, c->shape, NULL);
+        }
+        p->ge.InputTensor = &p->t[0];
+        p->ge.IndicesTensor = &p->t[1];
+        p->ge.OutputTensor = &p->t[2];
+        p->ge.Axis = c->axis;
+        p->op.Type = DMLREF_OPERATOR_GATHER_ELEMENTS;
+        p->op.Desc = &p->ge;
+        p->input_count = 2, p->output_count = 1, count = 3;
+        p->out_elems = n;
+        p->bytes = n * (2 * c->es + c->ib);
+        break;
+    case OP_SCATTER:
+        /* Input, Indices, Updates, Output */
+        set_tensor(p, 0, type, c->rank, c->shape, NULL);
+        set_tensor(p, 1, itype, c->rank, c->shape, NULL);
+        set_tensor(p, 2, type, c->rank, c->shape, NULL);
+        set_tensor(p, 3, type, c->rank, c->shape, NULL);
+        p->sc.InputTensor = &p->t[0];
+        p->sc.IndicesTensor = &p->t[1];
+        p->sc.UpdatesTensor = &p->t[2];
+        p->sc.OutputTensor = &p->t[3];
+        p->sc.Axis = c->axis;
+        p->op.Type = DMLREF_OPERATOR_SCATTER_ELEMENTS;
+        p->op.Desc = &p->sc;
+        p->input_count = 3, p->output_count = 1, count = 4;
+        p->out_elems = n;
+        p->bytes = n * 2 * c->es + n * (c->ib + c->es);
+        break;
+    case OP_GATHER_ND: {
+        /* Input [M, S] or [B, M, S]; Indices [M, 1] or [B, M, 1]; Output = Input's shape */
+        uint32_t isizes[3];
+        memcpy(isizes, c->shape, sizeof isizes);
+        isizes[c->rank - 1] = 1;
+        set_tensor(p, 0, type, c->rank, c->shape, NULL);
+        set_tensor(p, 1, itype, c->rank, isizes, NULL);
+        set_tensor(p, 2, type, c->rank, c->shape, NULL);
+        p->gnd.InputTensor = &p->t[0];
+        p->gnd.IndicesTensor = &p->t[1];
+        p->gnd.OutputTensor = &p->t[2];
+        p->gnd.InputDimensionCount = c->rank;
+        p->gnd.IndicesDimensionCount = c->rank;
+        p->gnd.BatchDimensionCount = c->batch ? 1 : 0;
+        p->op.Type = DMLREF_OPERATOR_GATHER_ND1;
+        p->op.Desc = &p->gnd;
+        p->input_count = 2, p->output_count = 1, count = 3;
+        p->out_elems = n;
+        p->bytes = n * 2 * c->es + (n / c->slice) * 1 * c->ib;
+        break;
+    }
+    case OP_NONZERO: {
+        uint32_t one = 1, csizes[2];
+        csizes[0] = (uint32_t)n, csizes[1] = c->rank;
+        set_tensor(p, 0, type, c->rank, c->shape, NULL);
+        set_tensor(p, 1, DMLREF_TENSOR_DATA_TYPE_UINT32, 1, &one, NULL);
+        set_tensor(p, 2, DMLREF_TENSOR_DATA_TYPE_UINT32, 2, csizes, NULL);
+        p->nz.InputTensor = &p->t[0];
+        p->nz.OutputCountTensor = &p->t[1];
+        p->nz.OutputCoordinatesTensor = &p->t[2];
+        p->op.Type = DMLREF_OPERATOR_NONZERO_COORDINATES;
+        p->op.Desc = &p->nz;
+        p->input_count = 1, p->output_count = 2, count = 3;
+        p->out_elems = n;
+        p->bytes = n * c->es + 4; /* + nnz * rank * 4 once the count is known */
+        break;
+    }
+    }
+
+    for (i = 0; i < count; ++i) {
+        if (p->t[i].TotalTensorSizeInBytes == 0 ||
+            !(p->buf[i] = bench_alloc((size_t)p->t[i].TotalTensorSizeInBytes, threads,
+                                      !filled_by_loop(c, (size_t)i, p->input_count)))) {
+            release(p);
+            return 0;
+        }
+        if ((size_t)i < p->input_count) {
+            p->in[i].data = p->buf[i];
+            p->in[i].size_in_bytes = p->t[i].TotalTensorSizeInBytes;
+        } else {
+            p->out[(size_t)i - p->input_count].data = p->buf[i];
+            p->out[(size_t)i - p->input_count].size_in_bytes = p->t[i].TotalTensorSizeInBytes;
+        }
+    }
+
+    /* contents */
+    switch (c->op) {
+    case OP_GATHER_ELEMENTS:
+        fill_random(p->buf[0], p->t[0].TotalTensorSizeInBytes / c->es, c->es, 1, threads);
+        if (!fill_axis_indices(c, p->buf[1], threads)) {
+            release(p);
+            return 0;
+        }
+        break;
+    case OP_SCATTER:
+        fill_random(p->buf[0], n, c->es, 1, threads);
+        fill_random(p->buf[2], n, c->es, 2, threads);
+        if (!fill_axis_indices(c, p->buf[1], threads)) {
+            release(p);
+            return 0;
+        }
+        break;
+    case OP_GATHER_ND: {
+        uint64_t rows = c->shape[c->rank - 2], tuples = n / c->slice;
+        uint32_t rbits = log2u(rows), ib = c->ib;
+        enum bench_pattern pattern = c->pattern;
+        void *idx = p->buf[1];
+        int64_t k;
+        fill_random(p->buf[0], n, c->es, 1, threads);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads((int)threads)
+#endif
+        for (k = 0; k < (int64_t)tuples; ++k) {
+            uint64_t h = hash64(BENCH_SEED + 3, (uint64_t)k), m = (uint64_t)k & (rows - 1), v;
+            if (pattern == P_SORTED)
+                v = m > 0 ? m - (h & 1) : 0; /* nondecreasing, gaps of 0, 1 or 2 */
+            else
+                v = top_bits(h, rbits);
+            store(idx, (uint64_t)k, ib, v);
+        }
+        break;
+    }
+    case OP_NONZERO: {
+        void *in = p->buf[0];
+        uint32_t es = c->es;
+        double density = c->density;
+        int64_t k;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads((int)threads)
+#endif
+        for (k = 0; k < (int64_t)n; ++k) {
+            uint64_t h = hash64(BENCH_SEED + 9, (uint64_t)k), v = 0;
+            if ((double)(h >> 11) * (1.0 / 9007199254740992.0) < density)
+                v = es == 4 ? 0x3F800000u | (h & 0x7FFFFF) /* [1, 2) */
+                    : es == 2 ? 0x3C00u | (h & 0x3FF)
+                              : 1 + (h & 0x7F);
+            store(in, (uint64_t)k, es, v);
+        }
+        break;
+    }
+    }
+    return 1;
+}
+
+/* ---- measuring ----------------------------------------------------------------- */
+
+typedef struct result {
+    const bench_case *c;
+    uint32_t threads;
+    double median_ms, min_ms, gbps, copy_gbps, ratio;
+    uint64_t bytes, copy_bytes, nnz;
+    uint32_t calls, copy_calls, reps;
+} result;
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median_of(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Calls that make one timed run last at least 2 ms, given one call's time. */
+static uint32_t calls_for(double one_call)
+{
+    double want = 2e-3 / (one_call > 1e-7 ? one_call : 1e-7);
+    return want <= 1 ? 1 : want >= 1000 ? 1000 : (uint32_t)ceil(want);
+}
+
+/* The copy's buffers for one size class and thread count, kept across cases. */
+typedef struct copy_buffers {
+    void *src, *dst;
+    size_t bytes;
+    uint32_t threads, size_log2;
+} copy_buffers;
+
+static void copy_release(copy_buffers *b)
+{
+    free(b->src), free(b->dst);
+    memset(b, 0, sizeof *b);
+}
+
+static int copy_prepare(copy_buffers *b, uint32_t size_log2, uint32_t threads)
+{
+    if (b->src && b->size_log2 == size_log2 && b->threads == threads)
+        return 1;
+    copy_release(b);
+    b->bytes = (size_t)4 << size_log2;
+    b->src = bench_alloc(b->bytes, threads, 0);
+    b->dst = bench_alloc(b->bytes, threads, 1);
+    b->threads = threads;
+    b->size_log2 = size_log2;
+    if (!b->src || !b->dst) {
+        copy_release(b);
+        return 0;
+    }
+    fill_random(b->src, b->bytes / 8, 8, 4, threads);
+    return 1;
+}
+
+static int run_case(const bench_case *c, uint32_t threads, uint32_t reps,
+                    dmlref_oob_policy policy, copy_buffers *cb, result *r)
+{
+    prepared p;
+    dmlref_execute_options options;
+    dmlref_error err;
+    dmlref_status status;
+    size_t copy_bytes;
+    void *src, *dst;
+    double *times, *copies, t0, t1;
+    uint32_t i, k;
+
+    if (!prepare(c, threads, &p)) {
+        fprintf(stderr, "dmlref: bench: %s: out of memory\n", c->name);
+        return 0;
+    }
+    times = malloc(2 * (size_t)reps * sizeof *times);
+    if (!times || !copy_prepare(cb, c->size_log2, threads)) {
+        fprintf(stderr, "dmlref: bench: %s: out of memory\n", c->name);
+        free(times), release(&p);
+        return 0;
+    }
+    src = cb->src, dst = cb->dst, copy_bytes = cb->bytes;
+    copies = times + reps;
+
+    memset(&options, 0, sizeof options);
+    options.oob_policy = policy;
+    options.num_threads = threads;
+
+    /* the unmeasured run: the descriptor must be accepted */
+    t0 = now_seconds();
+    status = dmlref_execute_with_options(&p.op, (dmlref_feature_level)0, &options, p.in,
+                                         p.input_count, p.out, p.output_count, &err);
+    t1 = now_seconds();
+    if (status != DMLREF_OK) {
+        fprintf(stderr, "dmlref: bench: %s: %s: %s\n", c->name, dmlref_status_name(status),
+                err.message);
+        free(times), release(&p);
+        exit(EXIT_BAD_INPUT);
+    }
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    r->threads = threads;
+    r->reps = reps;
+    if (t1 - t0 < 2e-3) /* short: the fastest of a few more calls sets the repeat count */
+        for (k = 0; k < 3; ++k) {
+            double t2 = now_seconds();
+            dmlref_execute_with_options(&p.op, (dmlref_feature_level)0, &options, p.in,
+                                        p.input_count, p.out, p.output_count, &err);
+            if (now_seconds() - t2 < t1 - t0)
+                t1 = t0 + (now_seconds() - t2);
+        }
+    r->calls = calls_for(t1 - t0);
+    if (c->op == OP_NONZERO) {
+        r->nnz = *(const uint32_t *)p.buf[1];
+        p.bytes += r->nnz * c->rank * 4;
+    }
+    r->bytes = p.bytes;
+    r->copy_bytes = copy_bytes;
+    t1 = 1e9;
+    for (k = 0; k < 3; ++k) {
+        t0 = now_seconds();
+        parallel_copy(dst, src, copy_bytes, threads);
+        t0 = now_seconds() - t0;
+        t1 = t0 < t1 ? t0 : t1;
+        if (t1 >= 2e-3)
+            break;
+    }
+    r->copy_calls = calls_for(t1);
+
+    for (i = 0; i < reps; ++i) {
+        t0 = now_seconds();
+        for (k = 0; k < r->copy_calls; ++k)
+            parallel_copy(dst, src, copy_bytes, threads);
+        copies[i] = (now_seconds() - t0) / r->copy_calls;
+        t0 = now_seconds();
+        for (k = 0; k < r->calls; ++k)
+            status = dmlref_execute_with_options(&p.op, (dmlref_feature_level)0, &options,
+                                                 p.in, p.input_count, p.out, p.output_count,
+                                                 &err);
+        times[i] = (now_seconds() - t0) / r->calls;
+        if (status != DMLREF_OK) {
+            fprintf(stderr, "dmlref: bench: %s: %s\n", c->name, err.message);
+            free(times), release(&p);
+            exit(EXIT_BAD_INPUT);
+        }
+    }
+    r->median_ms = 1e3 * median_of(times, reps);
+    r->min_ms = 1e3 * times[0];
+    r->gbps = (double)r->bytes / (r->median_ms * 1e6);
+    r->copy_gbps = 2.0 * (double)copy_bytes / (median_of(copies, reps) * 1e9);
+    r->ratio = r->gbps / r->copy_gbps;
+    free(times), release(&p);
+    return 1;
+}
+
+/* ---- reports --------------------------------------------------------------------- */
+
+static void shape_text(const bench_case *c, char *text, size_t size)
+{
+    uint32_t i;
+    size_t used = 0;
+    for (i = 0; i < c->rank && used < size; ++i)
+        used += (size_t)snprintf(text + used, size - used, "%s%u", i ? "," : "", c->shape[i]);
+}
+
+static const char *compiler_text(void)
+{
+#if defined(__clang__)
+    return "clang " __clang_version__;
+#elif defined(__GNUC__)
+    return "gcc " __VERSION__;
+#else
+    return "unknown";
+#endif
+}
+
+static void cpu_model(char *text, size_t size)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    snprintf(text, size, "unknown");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            colon += 1 + (colon[1] == ' ');
+            colon[strcspn(colon, "\n\"\\")] = '\0';
+            snprintf(text, size, "%s", colon);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static void write_json(FILE *f, const result *r, size_t count, const uint32_t *threads,
+                       size_t thread_count_, uint32_t reps, dmlref_oob_policy policy)
+{
+    char cpu[256], shape[128];
+    size_t i;
+    cpu_model(cpu, sizeof cpu);
+    fprintf(f, "{\n  \"machine\": {\"cpus\": %ld, \"cpu_model\": \"%s\", \"threads\": [",
+            sysconf(_SC_NPROCESSORS_ONLN), cpu);
+    for (i = 0; i < thread_count_; ++i)
+        fprintf(f, "%s%u", i ? ", " : "", threads[i]);
+    fprintf(f, "], \"compiler\": \"%s\", \"openmp\": %s, \"dmlref_version\": \"%s\", "
+               "\"reps\": %u, \"oob\": \"%s\"},\n  \"cases\": [",
+            compiler_text(),
+#ifdef _OPENMP
+            "true",
+#else
+            "false",
+#endif
+            dmlref_version_string(), reps, policy == DMLREF_OOB_CLAMP ? "clamp" : "error");
+    for (i = 0; i < count; ++i) {
+        const bench_case *c = r[i].c;
+        shape_text(c, shape, sizeof shape);
+        fprintf(f,
+                "%s\n    {\"name\": \"%s\", \"op\": \"%s\", \"pattern\": \"%s\", "
+                "\"layout\": \"%s\", \"element_size\": %u, \"index_bytes\": %u, "
+                "\"elements\": %llu, \"threads\": %u, \"median_ms\": %.6f, \"min_ms\": %.6f, "
+                "\"gbps\": %.4f, \"copy_gbps\": %.4f, \"ratio\": %.4f, \"bytes\": %llu, "
+                "\"copy_bytes\": %llu, \"size_log2\": %u, \"shape\": [%s], \"axis\": %u, "
+                "\"slice\": %u, \"batch\": %u, \"density\": %g, \"nnz\": %llu, "
+                "\"calls_per_rep\": %u, \"copy_calls_per_rep\": %u, \"reps\": %u}",
+                i ? "," : "", c->name, k_op_names[c->op], k_pattern_names[c->pattern],
+                k_layout_names[c->layout], c->es, c->ib,
+                (unsigned long long)elements_of(c->rank, c->shape), r[i].threads,
+                r[i].median_ms, r[i].min_ms, r[i].gbps, r[i].copy_gbps, r[i].ratio,
+                (unsigned long long)r[i].bytes, (unsigned long long)r[i].copy_bytes,
+                c->size_log2, shape, c->axis, c->slice, c->batch, c->density,
+                (unsigned long long)r[i].nnz, r[i].calls, r[i].copy_calls, r[i].reps);
+    }
+    fprintf(f, "\n  ]\n}\n");
+}
+
+static void write_csv(FILE *f, const result *r, size_t count)
+{
+    char shape[128];
+    size_t i;
+    fprintf(f, "name,op,pattern,layout,element_size,index_bytes,elements,threads,median_ms,"
+               "min_ms,gbps,copy_gbps,ratio,bytes,copy_bytes,size_log2,shape,axis,slice,batch,"
+               "density,nnz,calls_per_rep,copy_calls_per_rep,reps\n");
+    for (i = 0; i < count; ++i) {
+        const bench_case *c = r[i].c;
+        shape_text(c, shape, sizeof shape);
+        fprintf(f, "%s,%s,%s,%s,%u,%u,%llu,%u,%.6f,%.6f,%.4f,%.4f,%.4f,%llu,%llu,%u,\"%s\",%u,%u,"
+                   "%u,%g,%llu,%u,%u,%u\n",
+                c->name, k_op_names[c->op], k_pattern_names[c->pattern],
+                k_layout_names[c->layout], c->es, c->ib,
+                (unsigned long long)elements_of(c->rank, c->shape), r[i].threads, r[i].median_ms,
+                r[i].min_ms, r[i].gbps, r[i].copy_gbps, r[i].ratio,
+                (unsigned long long)r[i].bytes, (unsigned long long)r[i].copy_bytes,
+                c->size_log2, shape, c->axis, c->slice, c->batch, c->density,
+                (unsigned long long)r[i].nnz, r[i].calls, r[i].copy_calls, r[i].reps);
+    }
+}
+
+/* gnuplot on PATH? */
+static int have_gnuplot(void)
+{
+    const char *path = getenv("PATH");
+    char dir[4096];
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        if (n > 0 && n + sizeof "/gnuplot" <= sizeof dir) {
+            memcpy(dir, path, n);
+            strcpy(dir + n, "/gnuplot");
+            if (access(dir, X_OK) == 0)
+                return 1;
+        }
+        path += n + (path[n] == ':');
+    }
+    return 0;
+}
+
+/* A gnuplot single-quoted string: quotes doubled. */
+static void put_gnuplot_string(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; ++s) {
+        if (*s == '\'')
+            fputc('\'', f);
+        fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+/* GB/s of the cases of the largest size, one bar series per thread count, and
+   each thread count's copy rate as a line. */
+static int write_plot(const char *png, const result *r, size_t count, const uint32_t *threads,
+                      size_t nthreads, uint32_t size_log2)
+{
+    char data[] = "/tmp/dmlref-bench-data-XXXXXX", script[] = "/tmp/dmlref-bench-plot-XXXXXX";
+    int fd_data = mkstemp(data), fd_script = fd_data >= 0 ? mkstemp(script) : -1, status = -1;
+    FILE *fd = NULL, *fs = NULL;
+    size_t i, j, rows = 0;
+    pid_t child;
+
+    if (fd_data < 0 || fd_script < 0 || !(fd = fdopen(fd_data, "w")) ||
+        !(fs = fdopen(fd_script, "w"))) {
+        fprintf(stderr, "dmlref: bench: cannot write temporary files for the plot\n");
+        if (fd)
+            fclose(fd);
+        else if (fd_data >= 0)
+            close(fd_data);
+        if (fd_script >= 0)
+            close(fd_script);
+        if (fd_data >= 0)
+            remove(data);
+        if (fd_script >= 0)
+            remove(script);
+        return 0;
+    }
+    /* rows: name, then GB/s and copy GB/s per thread count ("?" when missing) */
+    for (i = 0; i < count; ++i) {
+        if (r[i].c->size_log2 != size_log2 || (i > 0 && r[i - 1].c == r[i].c))
+            continue;
+        /* the label: the name without its size, which the title gives */
+        fprintf(fd, "%.*s", (int)(strrchr(r[i].c->name, '/') - r[i].c->name), r[i].c->name);
+        for (j = 0; j < nthreads; ++j) {
+            size_t k;
+            for (k = i; k < count && r[k].c == r[i].c && r[k].threads != threads[j]; ++k)
+                ;
+            if (k < count && r[k].c == r[i].c)
+                fprintf(fd, "\t%.4f\t%.4f", r[k].gbps, r[k].copy_gbps);
+            else
+                fprintf(fd, "\t?\t?");
+        }
+        fputc('\n', fd);
+        ++rows;
+    }
+    fclose(fd);
+    fprintf(fs,
+            "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+            "    set terminal pngcairo size %lu,1000 font ',9'\n"
+            "} else {\n"
+            "    set terminal png size %lu,1000\n"
+            "}\n"
+            "set output ",
+            (unsigned long)(400 + 16 * rows), (unsigned long)(400 + 16 * rows));
+    put_gnuplot_string(fs, png);
+    fprintf(fs,
+            "\nset datafile separator '\\t'\nset datafile missing '?'\n"
+            "set title 'dmlref bench: effective throughput (logical bytes), 2^%u elements' "
+            "noenhanced\n"
+            "set ylabel 'GB/s'\nset yrange [0:*]\nset grid ytics\n"
+            "set key outside top center horizontal\n"
+            "set xtics rotate by 90 right noenhanced\nset bmargin 27\n"
+            "set style data histogram\nset style histogram clustered gap 1\n"
+            "set style fill solid 0.8 border -1\nset boxwidth 0.9\nplot ",
+            size_log2);
+    put_gnuplot_string(fs, data);
+    for (j = 0; j < nthreads; ++j)
+        fprintf(fs, "%s using %lu%s title '%u thread%s'", j ? ", ''" : "",
+                (unsigned long)(2 + 2 * j), j ? "" : ":xtic(1)", threads[j],
+                threads[j] == 1 ? "" : "s");
+    for (j = 0; j < nthreads; ++j)
+        fprintf(fs, ", '' using 0:%lu with lines lw 2 dt %lu title 'copy, %u thread%s'",
+                (unsigned long)(3 + 2 * j), (unsigned long)(2 + j), threads[j],
+                threads[j] == 1 ? "" : "s");
+    fputc('\n', fs);
+    fclose(fs);
+
+    fflush(stdout);
+    child = fork();
+    if (child == 0) {
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    if (child > 0)
+        waitpid(child, &status, 0);
+    remove(data);
+    remove(script);
+    if (child < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "dmlref: bench: gnuplot failed to draw %s\n", png);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- the command ------------------------------------------------------------------- */
+
+#define MAX_THREAD_LIST 32
+
+static int parse_threads(const char *text, uint32_t *list, size_t *count)
+{
+    *count = 0;
+    while (*text) {
+        char *end;
+        unsigned long v;
+        if (*text < '0' || *text > '9' || *count == MAX_THREAD_LIST)
+            return 0;
+        errno = 0;
+        v = strtoul(text, &end, 10);
+        if (errno || v < 1 || v > DMLREF_MAX_THREADS || (*end && *end != ','))
+            return 0;
+        list[(*count)++] = (uint32_t)v;
+        text = *end ? end + 1 : end;
+        if (*end && !*text)
+            return 0;
+    }
+    return *count > 0;
+}
+
+static int parse_number(const char *text, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+    char *end;
+    unsigned long v;
+    if (*text < '0' || *text > '9')
+        return 0;
+    errno = 0;
+    v = strtoul(text, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int is_sequential(const bench_case *c)
+{
+    return (c->op == OP_GATHER_ELEMENTS || c->op == OP_SCATTER) && c->pattern == P_SEQ &&
+           c->layout == L_PACKED;
+}
+
+int command_bench(int argc, char **argv)
+{
+    const char *filter = NULL, *json = NULL, *csv = NULL, *plot = NULL;
+    uint32_t threads[MAX_THREAD_LIST];
+    size_t nthreads = 0, i, j, nresults = 0;
+    unsigned long size = 0, reps = 0;
+    int quick = 0, list_only = 0, k, code = EXIT_OK;
+    dmlref_oob_policy policy = DMLREF_OOB_ERROR;
+    case_list cases = {NULL, 0, 0}, chosen = {NULL, 0, 0};
+    result *results;
+    copy_buffers copies[MAX_THREAD_LIST];
+    FILE *fjson = NULL, *fcsv = NULL;
+    uint32_t largest = 0;
+    double worst = -1;
+
+    for (k = 0; k < argc; ++k) {
+        const char *a = argv[k], *next = k + 1 < argc ? argv[k + 1] : NULL;
+        if (strcmp(a, "--quick") == 0) {
+            quick = 1;
+            continue;
+        }
+        if (strcmp(a, "--list") == 0) {
+            list_only = 1;
+            continue;
+        }
+        if (strcmp(a, "--threads") != 0 && strcmp(a, "--size") != 0 &&
+            strcmp(a, "--filter") != 0 && strcmp(a, "--reps") != 0 &&
+            strcmp(a, "--json") != 0 && strcmp(a, "--csv") != 0 && strcmp(a, "--plot") != 0 &&
+            strcmp(a, "--oob") != 0)
+            return usage_error("bench: unknown option");
+        if (!next)
+            return usage_error("bench: an option lacks its value");
+        ++k;
+        if (strcmp(a, "--threads") == 0) {
+            if (!parse_threads(next, threads, &nthreads))
+                return usage_error("bench: --threads takes a list of numbers from 1 to 1024, "
+                                   "such as 1,2");
+        } else if (strcmp(a, "--size") == 0) {
+            if (!parse_number(next, 12, 28, &size))
+                return usage_error("bench: --size takes a log2 element count from 12 to 28");
+        } else if (strcmp(a, "--reps") == 0) {
+            if (!parse_number(next, 1, 1000, &reps))
+                return usage_error("bench: --reps takes a number from 1 to 1000");
+        } else if (strcmp(a, "--oob") == 0) {
+            if (strcmp(next, "error") != 0 && strcmp(next, "clamp") != 0)
+                return usage_error("bench: --oob takes error or clamp");
+            policy = strcmp(next, "clamp") == 0 ? DMLREF_OOB_CLAMP : DMLREF_OOB_ERROR;
+        } else if (strcmp(a, "--filter") == 0)
+            filter = next;
+        else if (strcmp(a, "--json") == 0)
+            json = next;
+        else if (strcmp(a, "--csv") == 0)
+            csv = next;
+        else
+            plot = next;
+    }
+
+    /* the matrix: the large size and the in-cache size, or --size's class */
+    if (size) {
+        if (!build_matrix(&cases, (uint32_t)size))
+            goto out_of_memory;
+    } else if (!build_matrix(&cases, 24) || !build_matrix(&cases, 16))
+        goto out_of_memory;
+    for (i = 0; i < cases.count; ++i) {
+        const bench_case *c = &cases.items[i];
+        unsigned want = !quick ? 1u : size ? (QUICK_LARGE | QUICK_SMALL) & c->quick
+                                    : c->size_log2 == 24 ? QUICK_LARGE & c->quick
+                                                         : QUICK_SMALL & c->quick;
+        if (want && (!filter || strstr(c->name, filter)))
+            if (!add_case(&chosen, *c))
+                goto out_of_memory;
+    }
+    free(cases.items);
+    cases.items = NULL;
+    if (list_only) {
+        for (i = 0; i < chosen.count; ++i)
+            printf("%s\n", chosen.items[i].name);
+        free(chosen.items);
+        return EXIT_OK;
+    }
+
+    if (!nthreads) {
+#ifdef _OPENMP
+        uint32_t max = (uint32_t)omp_get_max_threads(), t;
+        for (t = 1; t < max && nthreads < MAX_THREAD_LIST - 1; t *= 2)
+            threads[nthreads++] = t;
+        threads[nthreads++] = max;
+#else
+        threads[nthreads++] = 1;
+#endif
+    }
+    if (!reps)
+        reps = quick ? 5 : 11;
+
+    /* everything that can fail before the timing fails now */
+    if (plot && !have_gnuplot()) {
+        fprintf(stderr, "dmlref: bench: --plot needs gnuplot, which is not on PATH "
+                        "(apt-get install gnuplot-nox)\n");
+        free(chosen.items);
+        return EXIT_BAD_INPUT;
+    }
+    if ((json && !(fjson = fopen(json, "w"))) || (csv && !(fcsv = fopen(csv, "w")))) {
+        fprintf(stderr, "dmlref: bench: %s: cannot write: %s\n", json && !fjson ? json : csv,
+                strerror(errno));
+        if (fjson)
+            fclose(fjson);
+        free(chosen.items);
+        return EXIT_BAD_INPUT;
+    }
+    results = calloc(chosen.count * nthreads + 1, sizeof *results);
+    if (!results)
+        goto out_of_memory;
+    memset(copies, 0, sizeof copies);
+
+    printf("%-56s %7s %10s %10s %8s %9s %6s\n", "case", "threads", "median_ms", "min_ms",
+           "GB/s", "copy_GB/s", "ratio");
+    fflush(stdout);
+    for (i = 0; i < chosen.count; ++i) {
+        if (chosen.items[i].size_log2 > largest)
+            largest = chosen.items[i].size_log2;
+        for (j = 0; j < nthreads; ++j) {
+            result *r = &results[nresults];
+            if (!run_case(&chosen.items[i], threads[j], (uint32_t)reps, policy, &copies[j], r)) {
+                code = EXIT_BAD_INPUT;
+                goto done;
+            }
+            ++nresults;
+            printf("%-56s %7u %10.3f %10.3f %8.2f %9.2f %6.2f\n", r->c->name, r->threads,
+                   r->median_ms, r->min_ms, r->gbps, r->copy_gbps, r->ratio);
+            fflush(stdout);
+        }
+    }
+
+done:
+    for (j = 0; j < nthreads; ++j)
+        copy_release(&copies[j]);
+    for (i = 0; i < nresults; ++i)
+        if (results[i].c->size_log2 == largest && is_sequential(results[i].c) &&
+            (worst < 0 || results[i].ratio < worst))
+            worst = results[i].ratio;
+    if (fjson) {
+        write_json(fjson, results, nresults, threads, nthreads, (uint32_t)reps, policy);
+        if (fclose(fjson) != 0) {
+            fprintf(stderr, "dmlref: bench: %s: cannot write\n", json);
+            code = EXIT_BAD_INPUT;
+        }
+    }
+    if (fcsv) {
+        write_csv(fcsv, results, nresults);
+        if (fclose(fcsv) != 0) {
+            fprintf(stderr, "dmlref: bench: %s: cannot write\n", csv);
+            code = EXIT_BAD_INPUT;
+        }
+    }
+    if (!chosen.count)
+        fprintf(stderr, "dmlref: bench: no case matches --filter\n");
+    else if (plot && nresults &&
+             !write_plot(plot, results, nresults, threads, nthreads, largest))
+        code = EXIT_BAD_INPUT;
+    if (worst < 0)
+        printf("worst ratio to copy (sequential cases): n/a\n");
+    else
+        printf("worst ratio to copy (sequential cases): %.2f\n", worst);
+    free(results);
+    free(chosen.items);
+    return code;
+
+out_of_memory:
+    fprintf(stderr, "dmlref: bench: out of memory\n");
+    free(cases.items);
+    free(chosen.items);
+    return EXIT_BAD_INPUT;
+}

@@ -1,0 +1,137 @@
+#!/bin/sh
+# tests/test_bench.sh BUILD
+#
+# End-to-end checks of `dmlref bench` (BUILD/dmlref), each able to fail:
+#   - one small in-cache case with --json, --csv and --plot exits 0; the JSON
+#     parses and has the expected fields with positive numbers, the CSV has a
+#     header and rows, the PNG starts with the PNG signature, and the last line
+#     of standard output is the worst-ratio line;
+#   - --oob clamp is recorded in the report;
+#   - --threads 0, --reps x, --oob sometimes and an unknown option are usage
+#     errors: exit 3 with one line on standard error;
+#   - --list names at least 60 cases.
+# Needs python3 and gnuplot.  Ends with "bench: N passed, N failed"; exits 1
+# if any check failed.
+
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 BUILD" >&2
+    exit 3
+fi
+bin=$1/dmlref
+if ! [ -x "$bin" ]; then
+    echo "$0: $bin is not an executable" >&2
+    exit 3
+fi
+python=${PYTHON:-/usr/bin/python3}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmlref-bench.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM HUP
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() {
+    failed=$((failed + 1))
+    printf 'FAIL %s\n' "$1"
+    shift
+    for f in "$@"; do
+        [ -s "$f" ] && sed -n '1,6s/^/    | /p' "$f"
+    done
+}
+
+# run NAME ARGS...: runs the binary, output in $tmp/NAME.out and .err, status in $rc
+run() {
+    name=$1
+    shift
+    "$bin" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    rc=$?
+}
+
+case_name=gather_elements/axis1_seq/packed/e4_i64/2^16
+run one bench --filter "$case_name" --size 16 --threads 1 --reps 3 \
+    --json "$tmp/r.json" --csv "$tmp/r.csv" --plot "$tmp/r.png"
+if [ "$rc" -eq 0 ]; then ok; else bad "bench of one case exits 0 (got $rc)" "$tmp/one.err"; fi
+
+if "$python" - "$tmp/r.json" "$case_name" >"$tmp/json.err" 2>&1 <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+machine = doc["machine"]
+assert machine["cpus"] >= 1 and machine["threads"] == [1] and machine["compiler"], machine
+assert machine["oob"] == "error", machine  # the strict policy unless --oob clamp
+cases = doc["cases"]
+assert len(cases) == 1, len(cases)
+c = cases[0]
+assert c["name"] == sys.argv[2], c["name"]
+assert (c["op"], c["pattern"], c["layout"]) == ("gather_elements", "seq", "packed"), c
+assert (c["element_size"], c["index_bytes"], c["elements"], c["threads"]) == (4, 8, 65536, 1), c
+for key in ("median_ms", "min_ms", "gbps", "copy_gbps", "ratio"):
+    assert isinstance(c[key], (int, float)) and c[key] > 0, (key, c[key])
+assert c["min_ms"] <= c["median_ms"], c
+assert c["bytes"] == 65536 * (2 * 4 + 8), c["bytes"]
+EOF
+then ok; else bad "the JSON report parses and holds the case" "$tmp/json.err"; fi
+
+if [ "$(sed -n 1p "$tmp/r.csv" | cut -d, -f1-4)" = "name,op,pattern,layout" ] &&
+   [ "$(wc -l <"$tmp/r.csv")" -eq 2 ] && grep -q "^$case_name," "$tmp/r.csv"; then
+    ok
+else
+    bad "the CSV report has a header and one row" "$tmp/r.csv"
+fi
+
+if [ "$(od -An -tx1 -N8 "$tmp/r.png" 2>/dev/null | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+    ok
+else
+    bad "--plot writes a PNG" "$tmp/one.err"
+fi
+
+if tail -n 1 "$tmp/one.out" | grep -Eq '^worst ratio to copy \(sequential cases\): ([0-9]+\.[0-9][0-9]|n/a)$'; then
+    ok
+else
+    bad "the last line is the worst ratio to copy" "$tmp/one.out"
+fi
+
+run clamp bench --filter "$case_name" --size 16 --threads 1 --reps 1 --oob clamp --json "$tmp/c.json"
+if [ "$rc" -eq 0 ] && grep -q '"oob": "clamp"' "$tmp/c.json"; then
+    ok
+else
+    bad "--oob clamp runs and the report says so" "$tmp/clamp.err"
+fi
+
+# a filter that leaves no sequential case: the line says n/a
+run nonseq bench --filter gather_nd/S16_random/packed/e4_i64/2^16 --size 16 --threads 1 --reps 1
+if [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$tmp/nonseq.out")" = "worst ratio to copy (sequential cases): n/a" ]; then
+    ok
+else
+    bad "without a sequential case the worst ratio is n/a" "$tmp/nonseq.out" "$tmp/nonseq.err"
+fi
+
+usage_case() {
+    label=$1
+    shift
+    run usage bench "$@"
+    if [ "$rc" -eq 3 ] && [ "$(wc -l <"$tmp/usage.err")" -eq 1 ] && ! [ -s "$tmp/usage.out" ]; then
+        ok
+    else
+        bad "$label: exit 3 with one line on stderr (got $rc)" "$tmp/usage.err"
+    fi
+}
+usage_case "--threads 0" --threads 0 --list
+usage_case "--reps x" --reps x --list
+usage_case "an unknown option" --frobnicate
+usage_case "--size out of range" --size 40 --list
+usage_case "an option without its value" --json
+usage_case "--oob with an unknown policy" --oob sometimes --list
+
+run list bench --list
+n=$(wc -l <"$tmp/list.out")
+if [ "$rc" -eq 0 ] && [ "$n" -ge 60 ] && ! grep -qv '^[a-z_]*/[A-Za-z0-9_.]*/[a-z_]*/e[1248]\(_i[36][24]\)\{0,1\}/2^[0-9]*$' "$tmp/list.out"; then
+    ok
+else
+    bad "--list names at least 60 cases, one per line (got $n)" "$tmp/list.err"
+fi
+
+echo "bench: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
