@@ -48,6 +48,7 @@ NOTES = [
     "Scatter is out of place in DirectML: the peers time a copy of the input into a "
     "preallocated output followed by the in-place scatter (put_along_axis, scatter_)",
     "strided_output for numpy: take_along_axis, then an assignment into the strided view",
+    "every timed call (dmlref's and the peers') follows an untimed 64 MiB copy",
 ]
 
 DTYPES = {1: (np.uint8, torch.uint8), 2: (np.float16, torch.float16),
@@ -88,12 +89,22 @@ def run_dmlref(args, name, threads):
     return found, doc["machine"]
 
 
+# `dmlref bench` runs a 64 MiB copy before every timed call (its baseline), so
+# each call starts with caches full of other data; the peers get the same
+# untimed copy before each of their calls, or back-to-back calls would find
+# their tensors still in a large last-level cache.
+FLUSH_SRC = np.ones(1 << 24, dtype=np.float32)
+FLUSH_DST = np.empty_like(FLUSH_SRC)
+
+
 def time_call(fn, reps, warm_up):
-    """Median seconds of `reps` calls (after one unmeasured call when warm_up)."""
+    """Median seconds of `reps` calls (after one unmeasured call when warm_up),
+    each after an untimed copy like the one dmlref bench alternates with."""
     if warm_up:
         fn()
     times = []
     for _ in range(reps):
+        np.copyto(FLUSH_DST, FLUSH_SRC)
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)

@@ -109,7 +109,7 @@ void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned c
     FOR_INDEX_AND_ELEMENT(axis->type, element_size, SCATTER_LOOP)
 }
 
-/* 1 when some index of the block lies outside its range.  An OR over the
+/* 1 when some index of the block lies outside its range: an OR over the
  * block rather than an early exit, so the loop has no branch to predict. */
 static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
                                   dmlref_tensor_data_type type, uint64_t size, uint64_t n)
@@ -150,6 +150,48 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
     return bad;
 }
 
+/* A quick test of a full block of contiguous indices that passes when all
+ * are in range, and may fail when some value is close to the bound: the OR
+ * of every index shifted into [0, 2 size) (signed) or [0, size) (unsigned)
+ * bounds their maximum, and an OR and an add are what plain SSE2 vector
+ * code does 64 bits at a time (a 64-bit compare is not).  Where it fails,
+ * the exact test above decides. */
+static int block_surely_in_range(const unsigned char *idx, dmlref_tensor_data_type type,
+                                 uint64_t size)
+{
+    uint64_t any = 0, j;
+    switch (type) {
+    case DMLREF_TENSOR_DATA_TYPE_INT32:
+        for (j = 0; j < RUN_BLOCK; ++j) {
+            int32_t v;
+            memcpy(&v, idx + j * 4, 4);
+            any |= (uint64_t)((int64_t)v + (int64_t)size); /* [-size, size) -> [0, 2 size) */
+        }
+        return any < 2 * size;
+    case DMLREF_TENSOR_DATA_TYPE_INT64:
+        for (j = 0; j < RUN_BLOCK; ++j) {
+            uint64_t v;
+            memcpy(&v, idx + j * 8, 8);
+            any |= v + size; /* modulo 2^64: [-size, size) -> [0, 2 size) */
+        }
+        return any < 2 * size;
+    case DMLREF_TENSOR_DATA_TYPE_UINT32:
+        for (j = 0; j < RUN_BLOCK; ++j) {
+            uint32_t v;
+            memcpy(&v, idx + j * 4, 4);
+            any |= v;
+        }
+        return any < size;
+    default:
+        for (j = 0; j < RUN_BLOCK; ++j) {
+            uint64_t v;
+            memcpy(&v, idx + j * 8, 8);
+            any |= v;
+        }
+        return any < size;
+    }
+}
+
 uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
                                 dmlref_tensor_data_type type, uint64_t size, uint64_t n)
 {
@@ -158,6 +200,8 @@ uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
     for (done = 0; done < n; done += RUN_BLOCK) {
         uint64_t count = n - done < RUN_BLOCK ? n - done : RUN_BLOCK;
         const unsigned char *block = idx + done * idx_step * index_size;
+        if (idx_step == 1 && count == RUN_BLOCK && block_surely_in_range(block, type, size))
+            continue;
         if (!block_has_out_of_range(block, idx_step, type, size, count))
             continue;
         for (j = 0; j < count; ++j) /* rare: find which one */

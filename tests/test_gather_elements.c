@@ -261,6 +261,64 @@ static void run_oob(void **state)
     tt_free(&in), tt_free(&idx), tt_free(&out);
 }
 
+/* Ensure the first out-of-range index is found wherever it sits in a long
+   contiguous run (the check tests whole blocks of 256 indices at once and
+   looks closer only at a block that may hold one): in-range values close to
+   the bound that make that block test look twice, then one bad value at a
+   block's first or last place or in the tail, for every index type (D1). */
+static void test_gather_elements_finds_first_bad_index_in_long_runs(void **state)
+{
+    static const dmlref_tensor_data_type types[4] = {
+        DMLREF_TENSOR_DATA_TYPE_UINT32, DMLREF_TENSOR_DATA_TYPE_INT32,
+        DMLREF_TENSOR_DATA_TYPE_UINT64, DMLREF_TENSOR_DATA_TYPE_INT64};
+    static const uint64_t bad_at[5] = {0, 255, 256, 1023, 1999};
+    enum { SIZE = 1000, COUNT = 2000 };
+    uint32_t in_size = SIZE, idx_size = COUNT, t, b, i;
+    double *in_values = malloc(SIZE * sizeof *in_values);
+    int64_t *indices = malloc(COUNT * sizeof *indices);
+    (void)state;
+    assert_non_null(in_values), assert_non_null(indices);
+    for (i = 0; i < SIZE; ++i)
+        in_values[i] = i;
+    for (t = 0; t < 4; ++t) {
+        int is_signed = types[t] == DMLREF_TENSOR_DATA_TYPE_INT32 ||
+                        types[t] == DMLREF_TENSOR_DATA_TYPE_INT64;
+        for (b = 0; b < 6; ++b) { /* b == 5: no bad index at all */
+            test_tensor in, idx, out;
+            test_tensor *inputs[2] = {&in, &idx}, *outputs[1] = {&out};
+            dmlref_gather_elements_desc d;
+            dmlref_error err;
+            dmlref_status status;
+            char where[64];
+            for (i = 0; i < COUNT; ++i) /* 999, 24, -1000 (signed): all valid */
+                indices[i] = i % 3 == 0 ? SIZE - 1 : i % 3 == 1 ? 24 : is_signed ? -SIZE : 0;
+            if (b < 5)
+                indices[bad_at[b]] = is_signed && b % 2 ? -SIZE - 1 : SIZE;
+            tt_init(&in, DMLREF_TENSOR_DATA_TYPE_FLOAT32, 1, &in_size, NULL, 0);
+            tt_init(&idx, types[t], 1, &idx_size, NULL, 0);
+            tt_init(&out, DMLREF_TENSOR_DATA_TYPE_FLOAT32, 1, &idx_size, NULL, 0);
+            tt_set_values(&in, in_values);
+            tt_set_indices(&idx, indices);
+            d.InputTensor = &in.desc, d.IndicesTensor = &idx.desc, d.OutputTensor = &out.desc;
+            d.Axis = 0;
+            status = tt_execute(DMLREF_OPERATOR_GATHER_ELEMENTS, &d, DMLREF_FEATURE_LEVEL_LATEST,
+                                DMLREF_OOB_ERROR, inputs, 2, outputs, 1, &err);
+            if (b == 5) {
+                assert_int_equal(status, DMLREF_OK);
+            } else {
+                assert_int_equal(status, DMLREF_ERROR_INDEX_OUT_OF_RANGE);
+                snprintf(where, sizeof where, "IndicesTensor[%u] = ", (unsigned)bad_at[b]);
+                if (!strstr(err.message, where))
+                    fail_msg("type %d, bad at %u: \"%s\"", (int)types[t], (unsigned)bad_at[b],
+                             err.message);
+                assert_true(tt_untouched(&out));
+            }
+            tt_free(&in), tt_free(&idx), tt_free(&out);
+        }
+    }
+    free(in_values), free(indices);
+}
+
 /* Ensure under DMLREF_OOB_CLAMP an index past either end reads the nearest
    element and nothing fails: DirectML's observed behaviour (R-IX-5, R-IX-6);
    each output element depends only on its own index (R-GE-8). */
@@ -321,6 +379,7 @@ int main(void)
     const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_gather_elements_moves_bits_exactly),
         cmocka_unit_test(test_gather_elements_clamp_policy),
+        cmocka_unit_test(test_gather_elements_finds_first_bad_index_in_long_runs),
         cmocka_unit_test(test_gather_elements_runs_at_feature_level_2_1),
     };
     int failed = run_table_tests("gather_elements/out_of_range", k_oob, sizeof k_oob[0],
