@@ -159,6 +159,11 @@ static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
 #define prefetch_line(p) ((void)(p))
 #endif
 
+/* prefetch_line(p + bytes), where p + bytes may lie past p's buffer: the
+ * sum is formed as an integer, since pointer arithmetic may not leave its
+ * object, and a prefetch of any address is harmless. */
+#define prefetch_ahead(p, bytes) prefetch_line((const void *)((uintptr_t)(p) + (bytes)))
+
 /* ---- element moves -----------------------------------------------------
  * Gathers and scatters move bits, never values (D12): an element is 1, 2, 4
  * or 8 bytes copied with a fixed-size memcpy, so -0.0, NaN payloads and

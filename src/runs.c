@@ -79,9 +79,16 @@ static inline uint64_t index_uint64(const unsigned char *p, uint64_t size)
         FOR_ELEMENT_SIZE(element_size, loop(index_uint64, 8)) break;                              \
     }
 
+/* Index elements are requested this many ahead of their use.  The hardware
+ * prefetchers follow the streams of a plain loop, but measured on the
+ * machines of docs/performance.md an explicit request for the index stream
+ * made the sequential gather about 10% faster (128 beat 64). */
+#define INDEX_PREFETCH 128
+
 #define GATHER_LOOP(I, IB)                                                                        \
     for (j = 0; j < n; ++j) {                                                                     \
         uint64_t at = I(idx + j * idx_step * IB, size) * stride + j * in_step;                    \
+        prefetch_ahead(idx, (j + INDEX_PREFETCH) * idx_step * IB);                                \
         memcpy(out + j * out_step * sizeof(T), in + at * sizeof(T), sizeof(T));                  \
     }
 
@@ -97,6 +104,7 @@ void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned ch
 #define SCATTER_LOOP(I, IB)                                                                       \
     for (j = 0; j < n; ++j) { /* ascending: the later update stays (D4) */                       \
         uint64_t at = I(idx + j * idx_step * IB, size) * stride + j * out_step;                   \
+        prefetch_ahead(idx, (j + INDEX_PREFETCH) * idx_step * IB);                                \
         memcpy(out + at * sizeof(T), upd + j * upd_step * sizeof(T), sizeof(T));                 \
     }
 
@@ -200,6 +208,9 @@ uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
     for (done = 0; done < n; done += RUN_BLOCK) {
         uint64_t count = n - done < RUN_BLOCK ? n - done : RUN_BLOCK;
         const unsigned char *block = idx + done * idx_step * index_size;
+        uint64_t line;
+        for (line = 0; line < RUN_BLOCK * index_size; line += 64) /* the block after next */
+            prefetch_ahead(block, (2 * RUN_BLOCK * idx_step * index_size) + line * idx_step);
         if (idx_step == 1 && count == RUN_BLOCK && block_surely_in_range(block, type, size))
             continue;
         if (!block_has_out_of_range(block, idx_step, type, size, count))
