@@ -22,7 +22,8 @@ counted with those widths.  The ratios dmlref/numpy and dmlref/torch are time
 ratios (peer time / dmlref time): above 1, dmlref is faster.
 
 Usage: scripts/bench_peers.py [--dmlref build/dmlref] [--quick] [--threads 1,2]
-           [--size LOG2] [--filter TEXT] [--rounds 3] [--reps N] [--json FILE]
+           [--size LOG2] [--filter TEXT] [--rounds 3] [--reps N] [--oob error|clamp]
+           [--json FILE]
 """
 
 import argparse
@@ -74,7 +75,8 @@ def run_dmlref(args, name, threads):
         path = f.name
     try:
         cmd = [args.dmlref, "bench", "--size", name.rsplit("2^", 1)[1], "--filter", name, "--threads",
-               ",".join(str(t) for t in threads), "--reps", str(args.reps), "--json", path]
+               ",".join(str(t) for t in threads), "--reps", str(args.reps), "--oob", args.oob,
+               "--json", path]
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if proc.returncode != 0:
             sys.exit("bench_peers: %s failed (%d): %s" % (" ".join(cmd), proc.returncode,
@@ -234,6 +236,9 @@ def main():
     p.add_argument("--filter", help="only the cases whose name contains this text")
     p.add_argument("--rounds", type=int, default=3, help="rounds; the median is reported (3)")
     p.add_argument("--reps", type=int, help="timed runs per measurement (quick 3, else 11)")
+    p.add_argument("--oob", choices=("error", "clamp"), default="error",
+                   help="dmlref's out-of-range policy: error (its default: the indices are "
+                        "checked in a pass of their own) or clamp (one pass, like the peers' kernels)")
     p.add_argument("--json", help="write the results here")
     args = p.parse_args()
     try:
@@ -263,6 +268,7 @@ def main():
 
     for note in NOTES:
         print("note: " + note)
+    print("note: dmlref runs with the out-of-range policy " + args.oob)
     header = "%-56s %3s %8s %8s %8s %8s %8s" % ("case", "T", "dmlref", "numpy", "torch",
                                                "d/numpy", "d/torch")
     print(header + "   (GB/s; d/x = x time / dmlref time)")
