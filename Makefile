@@ -48,7 +48,7 @@ TEST_HDR = tests/testlib.h tests/model.h
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-.PHONY: all lib check test check-sanitize check-noopenmp check-clang check-rules check-example \
+.PHONY: all lib check test check-sanitize check-noopenmp check-clang check-tsan check-rules check-example \
         check-symbols vectors check-vectors check-cross check-loaders check-roundtrip check-cli \
         check-conformance backends fuzz-smoke check-valgrind \
         install uninstall clean help deps
@@ -81,11 +81,12 @@ test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZ
 	$(Q)ROUNDTRIP_DIR=$(BUILD)/roundtrip sh scripts/run_tests.sh "$(BUILD)" $(BUILD)/tests.log \
 	    $(BUILD)/tests.summary $(TEST_BIN)
 
-check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
+check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, TSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory test
 	$(Q)$(MAKE) --no-print-directory check-clang
 	$(Q)$(MAKE) --no-print-directory check-noopenmp
 	$(Q)$(MAKE) --no-print-directory check-sanitize
+	$(Q)$(MAKE) --no-print-directory check-tsan
 	$(Q)$(MAKE) --no-print-directory check-rules
 	$(Q)$(MAKE) --no-print-directory check-example
 	$(Q)$(MAKE) --no-print-directory check-symbols
@@ -99,7 +100,7 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
-	    build/sanitize/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
+	    build/sanitize/tests.summary build/tsan/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
 check-clang: ## the tests built with clang -fopenmp
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang
@@ -112,6 +113,16 @@ check-sanitize: ## the tests under AddressSanitizer and UndefinedBehaviorSanitiz
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp DMLREF_TEST_QUICK=1 \
 	    $(MAKE) --no-print-directory test CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+# LLVM's OpenMP tool that tells ThreadSanitizer about parallel regions (libomp-dev)
+ARCHER ?= $(firstword $(wildcard /usr/lib/llvm-*/lib/libarcher.so))
+
+check-tsan: ## the tests under ThreadSanitizer (clang, libomp and its Archer tool): no data races
+	$(Q)test -n "$(ARCHER)" || { echo "check-tsan: libarcher.so not found (libomp-dev)"; exit 1; }
+	$(Q)OMP_TOOL_LIBRARIES=$(ARCHER) DMLREF_TEST_QUICK=1 \
+	    TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/tsan.supp" \
+	    $(MAKE) --no-print-directory test CC=clang BUILD=build/tsan OPT="-O1 -g" \
+	    SANITIZE="-fsanitize=thread"
 
 check-rules: ## every rule id and decision of docs/rules.md is named by a test
 	$(Q)sh scripts/check_rule_coverage.sh

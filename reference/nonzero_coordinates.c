@@ -166,7 +166,7 @@ dmlref_status dmlref_ref_nonzero_coordinates(const kernel_context *ctx,
     const unsigned char *in = input;
     layout in_l, co_l;
     uint64_t total, *chunk_rows, line_sizes[MAX_RANK];
-    uint32_t D, N, moving, d, count, bits, es;
+    uint32_t D, N, moving, count, bits, es;
     walker flat_full, lines_full;
     runs flat;
     int team = team_size(ctx->num_threads), team_used = 1;
@@ -233,6 +233,7 @@ dmlref_status dmlref_ref_nonzero_coordinates(const kernel_context *ctx,
         /* pass 2: write the rows of the same chunk */
         if (chunk_rows[t + 1] > chunk_rows[t]) {
             row_writer writer; /* 1 KiB of stack per thread */
+            uint32_t column;
             writer.columns = N;
             writer.moving = N - 1 - (D - 1 - moving);
             writer.kept = 0;
@@ -245,8 +246,8 @@ dmlref_status dmlref_ref_nonzero_coordinates(const kernel_context *ctx,
             j = e % line_length;
             while (e < end) {
                 uint64_t c = line_length - j < end - e ? line_length - j : end - e;
-                for (d = 0; d < N; ++d) /* right-aligned columns (D8) */
-                    writer.line[d] = (uint32_t)lines.coord[D - N + d];
+                for (column = 0; column < N; ++column) /* right-aligned columns (D8) */
+                    writer.line[column] = (uint32_t)lines.coord[D - N + column];
                 keep_nonzero_rows(&writer, in + (lines.offset[0] + j * in_l.strides[moving]) * es,
                                   in_l.strides[moving], c, (uint32_t)j, es, bits);
                 flush_rows(&writer); /* the next line has other columns */

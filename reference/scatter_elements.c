@@ -205,6 +205,7 @@ dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
 #pragma omp parallel num_threads(team) if (line_count * out_axis_length >= PARALLEL_MIN_ELEMENTS)
     {
         int t_id = thread_index(), n = thread_total();
+        uint32_t slot; /* a walker slot: UPD, IDX, OUT or IN */
         uint64_t line = chunk_begin(line_count, t_id, n), end = chunk_begin(line_count, t_id + 1, n);
 
         if (trail_count >= TRAIL_RUN_MIN) {
@@ -218,13 +219,13 @@ dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
                                                                     : trail_count;
                 uint64_t i, base[4];
                 for (i = 0; i < out_axis_length; ++i) { /* output = input */
-                    for (t = 0; t < 4; ++t)
-                        base[t] = my_lead.offset[t] + i * walk.axis_step[t];
+                    for (slot = 0; slot < 4; ++slot)
+                        base[slot] = my_lead.offset[slot] + i * walk.axis_step[slot];
                     trail_pass(&walk, base, first, last, 1);
                 }
                 for (i = 0; i < line_length; ++i) { /* ascending: the last update wins (D4) */
-                    for (t = 0; t < 4; ++t)
-                        base[t] = my_lead.offset[t] + (t == OUT ? 0 : i * walk.axis_step[t]);
+                    for (slot = 0; slot < 4; ++slot)
+                        base[slot] = my_lead.offset[slot] + (slot == OUT ? 0 : i * walk.axis_step[slot]);
                     trail_pass(&walk, base, first, last, 0);
                 }
                 line = l * trail_count + last;
@@ -234,8 +235,8 @@ dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
             uint64_t j = runs_seek(&my, line);
             for (; line < end; ++line) {
                 uint64_t at[4];
-                for (t = 0; t < 4; ++t)
-                    at[t] = my.outer.offset[t] + j * my.step[t];
+                for (slot = 0; slot < 4; ++slot)
+                    at[slot] = my.outer.offset[slot] + j * my.step[slot];
                 /* the line of the output = the input's */
                 copy_run(out + at[OUT] * es, axis_step[OUT], in + at[IN] * es, axis_step[IN],
                              out_axis_length, es);
