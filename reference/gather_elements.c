@@ -85,20 +85,8 @@ dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
 #pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS)
     {
         int t = thread_index(), n = thread_total();
-        uint64_t o = chunk_begin(total, t, n), end = chunk_begin(total, t + 1, n);
-        runs my = r;
-        uint64_t j = runs_seek(&my, o);
-        while (o < end) {
-            uint64_t count = run_length(&my, j, end - o);
-            const uint64_t *at = my.outer.offset;
-            gather_indexed_run(out + (at[0] + j * my.step[0]) * es, my.step[0],
-                               in + (at[2] + j * my.step[2]) * es, my.step[2],
-                               idx + (at[1] + j * my.step[1]) * idx_l.element_size, my.step[1],
-                               &selector, count, es);
-            o += count;
-            j = 0;
-            walker_next(&my.outer);
-        }
+        gather_over_runs(&r, chunk_begin(total, t, n), chunk_begin(total, t + 1, n), out, in, idx,
+                         &selector, es);
     }
     return DMLREF_OK;
 }

@@ -117,8 +117,8 @@ dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gath
     }
 
     walker_init(&grid_full, q - 1, grid_sizes);
-    walker_add(&grid_full, grid_idx_strides); /* slot 0 */
-    walker_add(&grid_full, grid_out_strides); /* slot 1 */
+    walker_add(&grid_full, grid_out_strides); /* slot 0 */
+    walker_add(&grid_full, grid_idx_strides); /* slot 1 */
     walker_add(&grid_full, grid_in_strides);  /* slot 2 */
     walker_init(&slice_full, r, slice_sizes);
     walker_add(&slice_full, slice_in_strides);  /* slot 0 */
@@ -138,20 +138,8 @@ dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gath
 #pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS)
         {
             int t = thread_index(), n = thread_total();
-            uint64_t tuple = chunk_begin(total, t, n), end = chunk_begin(total, t + 1, n);
-            runs my = grid;
-            uint64_t j = runs_seek(&my, tuple);
-            while (tuple < end) {
-                uint64_t count = run_length(&my, j, end - tuple);
-                const uint64_t *at = my.outer.offset;
-                gather_indexed_run(out + (at[1] + j * my.step[1]) * es, my.step[1],
-                                   in + (at[2] + j * my.step[2]) * es, my.step[2],
-                                   idx + (at[0] + j * my.step[0]) * idx_l.element_size,
-                                   my.step[0], &selector, count, es);
-                tuple += count;
-                j = 0;
-                walker_next(&my.outer);
-            }
+            gather_over_runs(&grid, chunk_begin(total, t, n), chunk_begin(total, t + 1, n), out,
+                             in, idx, &selector, es);
         }
         return DMLREF_OK;
     }
@@ -183,12 +171,12 @@ dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gath
                 for (c = 0; c < k; ++c) {
                     uint64_t v;
                     const unsigned char *component =
-                        idx + (grid.offset[0] + c * tuple_component_stride) * idx_l.element_size;
+                        idx + (grid.offset[1] + c * tuple_component_stride) * idx_l.element_size;
                     normalize_index(read_index(component, index_type), tuple_bounds[c], 1, &v);
                     base += v * tuple_strides[c];
                 }
                 in_base[u] = base;
-                out_base[u] = grid.offset[1];
+                out_base[u] = grid.offset[0];
                 prefetch_line(in + (base + first_in) * es);
             }
             for (u = 0; u < count; ++u, ++tuple, first = 0) {

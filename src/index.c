@@ -113,12 +113,15 @@ uint64_t find_out_of_range(const layout *indices, const void *data,
             if (bound_count == 1) {
                 bad = first_out_of_range_run(run, my.step[0], type, bounds[0], count);
             } else { /* GatherND: the bound changes with the tuple component */
+                uint64_t component = pos % bound_count; /* one division per run */
                 for (i = 0; i < count && bad == count; ++i) {
                     uint64_t ignored;
                     index_value v = read_index(run + i * my.step[0] * indices->element_size,
                                                type);
-                    if (!normalize_index(v, bounds[(pos + i) % bound_count], 0, &ignored))
+                    if (!normalize_index(v, bounds[component], 0, &ignored))
                         bad = i;
+                    if (++component == bound_count)
+                        component = 0;
                 }
             }
             if (bad < count)

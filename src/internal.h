@@ -32,6 +32,7 @@
 #define copy_run dmlref__copy_run
 #define gather_indexed_run dmlref__gather_indexed_run
 #define scatter_indexed_run dmlref__scatter_indexed_run
+#define gather_over_runs dmlref__gather_over_runs
 #define first_out_of_range_run dmlref__first_out_of_range_run
 #define read_index dmlref__read_index
 #define normalize_index dmlref__normalize_index
@@ -212,6 +213,14 @@ typedef struct index_axis {
 void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *in,
                         uint64_t in_step, const unsigned char *idx, uint64_t idx_step,
                         const index_axis *axis, uint64_t n, uint32_t element_size);
+
+/* gather_indexed_run over positions [begin, end) of a walk whose tensors
+ * are, in slot order, the output, the indices and the input (its selected
+ * dimension's stride left out): the whole loop of GatherElements, and of
+ * GatherND when a tuple is one coordinate and a slice one element. */
+void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
+                      const unsigned char *in, const unsigned char *idx, const index_axis *axis,
+                      uint32_t element_size);
 
 /* Scatter's row: out[j * out_step + i(j) * axis->stride] = upd[j * upd_step],
  * j ascending, so of two updates to one element the later one stays. */

@@ -117,6 +117,26 @@ void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned c
     FOR_INDEX_AND_ELEMENT(axis->type, element_size, SCATTER_LOOP)
 }
 
+void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
+                      const unsigned char *in, const unsigned char *idx, const index_axis *axis,
+                      uint32_t element_size)
+{
+    const uint32_t index_size = dmlref_data_type_size(axis->type);
+    runs my = *shape;
+    uint64_t j = runs_seek(&my, begin);
+    while (begin < end) {
+        uint64_t count = run_length(&my, j, end - begin);
+        const uint64_t *at = my.outer.offset;
+        gather_indexed_run(out + (at[0] + j * my.step[0]) * element_size, my.step[0],
+                           in + (at[2] + j * my.step[2]) * element_size, my.step[2],
+                           idx + (at[1] + j * my.step[1]) * index_size, my.step[1], axis, count,
+                           element_size);
+        begin += count;
+        j = 0;
+        walker_next(&my.outer);
+    }
+}
+
 /* 1 when some index of the block lies outside its range: an OR over the
  * block rather than an early exit, so the loop has no branch to predict. */
 static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
