@@ -54,6 +54,16 @@
  *                              (the vectors allow any_of), a control
  *   OFF_BY_ONE_AXIS            GatherElements/Scatter work along Axis - 1
  *   NONZERO_COUNT_OFF_BY_ONE   NonZero reports count - 1
+ *   SKIPS_VALIDATION           supports() accepts every description and
+ *                              execute() computes without validating: every
+ *                              must-refuse case is accepted (or crashes)
+ *   NONZERO_FLUSHES_SUBNORMALS NonZero counts float subnormals as zero, as a
+ *                              GPU in flush-to-zero mode does: R-NZ-10 allows
+ *                              it, a control that passes with the variant
+ *   COPY_FLUSHES_SUBNORMALS    the gathers and Scatter flush float
+ *                              subnormals to zero: the copies must be exact
+ *   MINUS_S_OUT_OF_RANGE       a signed index of exactly -s is refused as out
+ *                              of range instead of meaning element 0
  */
 #include "dmlref/backend.h"
 
@@ -83,11 +93,15 @@
 #define FAULT_SCATTER_FIRST_WINS 15       /* negative control: must pass */
 #define FAULT_OFF_BY_ONE_AXIS 16          /* GatherElements/Scatter on Axis-1 */
 #define FAULT_NONZERO_COUNT_OFF_BY_ONE 17 /* NonZero: count is the last row */
+#define FAULT_SKIPS_VALIDATION 18         /* accepts every description */
+#define FAULT_NONZERO_FLUSHES_SUBNORMALS 19 /* control: R-NZ-10 allows it */
+#define FAULT_COPY_FLUSHES_SUBNORMALS 20  /* gathers/Scatter flush subnormals */
+#define FAULT_MINUS_S_OUT_OF_RANGE 21     /* -s refused */
 
 #ifndef FAULT
 #define FAULT FAULT_NONE
 #endif
-#if FAULT < FAULT_NONE || FAULT > FAULT_NONZERO_COUNT_OFF_BY_ONE
+#if FAULT < FAULT_NONE || FAULT > FAULT_MINUS_S_OUT_OF_RANGE
 #error "FAULT must be one of the FAULT_* names of naive_backend.c"
 #endif
 
@@ -125,6 +139,14 @@
 #define BACKEND_NAME "dmlref-naive-faulty-off_by_one_axis"
 #elif FAULT == FAULT_NONZERO_COUNT_OFF_BY_ONE
 #define BACKEND_NAME "dmlref-naive-faulty-nonzero_count_off_by_one"
+#elif FAULT == FAULT_SKIPS_VALIDATION
+#define BACKEND_NAME "dmlref-naive-faulty-skips_validation"
+#elif FAULT == FAULT_NONZERO_FLUSHES_SUBNORMALS
+#define BACKEND_NAME "dmlref-naive-faulty-nonzero_flushes_subnormals"
+#elif FAULT == FAULT_COPY_FLUSHES_SUBNORMALS
+#define BACKEND_NAME "dmlref-naive-faulty-copy_flushes_subnormals"
+#elif FAULT == FAULT_MINUS_S_OUT_OF_RANGE
+#define BACKEND_NAME "dmlref-naive-faulty-minus_s_out_of_range"
 #endif
 
 #define MAX_DIMS 8
@@ -311,6 +333,29 @@ static uint16_t float_bits_to_half(uint32_t f)
 }
 #endif
 
+#if FAULT == FAULT_NONZERO_FLUSHES_SUBNORMALS || FAULT == FAULT_COPY_FLUSHES_SUBNORMALS
+/* 1 when a float element is subnormal (exponent bits all 0, mantissa not). */
+static int is_subnormal(dmlref_tensor_data_type type, const unsigned char *p)
+{
+    if (type == DMLREF_TENSOR_DATA_TYPE_FLOAT16) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return (h & 0x7C00u) == 0 && (h & 0x03FFu) != 0;
+    }
+    if (type == DMLREF_TENSOR_DATA_TYPE_FLOAT32) {
+        uint32_t f;
+        memcpy(&f, p, 4);
+        return (f & 0x7F800000u) == 0 && (f & 0x007FFFFFu) != 0;
+    }
+    if (type == DMLREF_TENSOR_DATA_TYPE_FLOAT64) {
+        uint64_t d;
+        memcpy(&d, p, 8);
+        return (d & 0x7FF0000000000000u) == 0 && (d & 0x000FFFFFFFFFFFFFu) != 0;
+    }
+    return 0;
+}
+#endif
+
 /* Copies one element's bytes. */
 static void copy_element(dmlref_tensor_data_type type, unsigned char *dst,
                          const unsigned char *src)
@@ -334,6 +379,16 @@ static void copy_element(dmlref_tensor_data_type type, unsigned char *dst,
         memcpy(&h, src, 2);
         h = float_bits_to_half(half_to_float_bits(h));
         memcpy(dst, &h, 2);
+        return;
+    }
+#endif
+#if FAULT == FAULT_COPY_FLUSHES_SUBNORMALS
+    /* BUG: the shader runs with denormals flushed and moves float elements
+       through float registers: a subnormal arrives as a zero of its sign. */
+    if (is_subnormal(type, src)) {
+        size_t size = element_size(type);
+        memset(dst, 0, size);
+        dst[size - 1] = src[size - 1] & 0x80u; /* the sign, little-endian */
         return;
     }
 #endif
@@ -377,6 +432,12 @@ static void copy_element(dmlref_tensor_data_type type, unsigned char *dst,
 /* 1 when the element is not numerically zero. */
 static int is_nonzero(dmlref_tensor_data_type type, const unsigned char *p)
 {
+#if FAULT == FAULT_NONZERO_FLUSHES_SUBNORMALS
+    /* Not a bug: the comparison runs with denormals flushed to zero, which
+       Direct3D's float rules allow (R-NZ-10); the vectors state the variant. */
+    if (is_subnormal(type, p))
+        return 0;
+#endif
     switch (type) {
     case DMLREF_TENSOR_DATA_TYPE_FLOAT32: {
         uint32_t bits;
@@ -423,8 +484,15 @@ static int signed_index(int64_t v, uint64_t bound, uint64_t *out)
 {
     if (v < 0) {
         uint64_t magnitude = (uint64_t)(-(v + 1)) + 1; /* no overflow at INT64_MIN */
+#if FAULT == FAULT_MINUS_S_OUT_OF_RANGE
+        /* BUG: the range check was written as -s < v < s, so -s, which
+           means element 0, is refused. */
+        if (magnitude >= bound)
+            return 0;
+#else
         if (magnitude > bound)
             return 0;
+#endif
 #if FAULT == FAULT_NO_NEGATIVE_INDICES
         /* BUG: the range check was written from the documentation, but the
            kernel uses the raw value as the coordinate, and the GPU's
@@ -863,7 +931,15 @@ static dmlref_status naive_supports(void *context, const dmlref_operator_desc *o
     /* Everything dmlref accepts; UNSUPPORTED_* from validation is passed on
        as "cannot run it" (skip), any other error refuses the description. */
     (void)context;
+#if FAULT == FAULT_SKIPS_VALIDATION
+    /* BUG: "the framework above us validates": every description of a known
+       operator is accepted. */
+    (void)feature_level;
+    return op && op->Type >= DMLREF_OPERATOR_SCATTER_ELEMENTS ? DMLREF_OK
+                                                              : DMLREF_ERROR_UNSUPPORTED_OPERATOR;
+#else
     return dmlref_validate(op, feature_level, NULL);
+#endif
 }
 
 /* Checks the number, presence and size of the bindings. */
@@ -905,9 +981,13 @@ static dmlref_status naive_execute(void *context, const dmlref_operator_desc *op
     msg.text = message;
     msg.capacity = message_capacity;
     memset(&err, 0, sizeof err);
+#if FAULT == FAULT_SKIPS_VALIDATION
+    (void)feature_level; /* BUG: no validation, as in supports() */
+#else
     status = dmlref_validate(op, feature_level, &err);
     if (status != DMLREF_OK)
         return fail(&msg, status, "%s", err.message);
+#endif
 
     switch (op->Type) {
     case DMLREF_OPERATOR_GATHER_ELEMENTS: {
