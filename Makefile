@@ -56,7 +56,7 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
 
-lib: $(BUILD)/libdmlref.a $(BUILD)/libdmlref.so
+lib: $(BUILD)/libdmlref.a $(BUILD)/libdmlref.so $(BUILD)/libdmlref.so.$(MAJOR)
 
 $(BUILD)/dmlref: $(CLI_SRC) $(CLI_HDR) $(LIB_HDR) $(BUILD)/libdmlref.a
 	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L -Iconformance $(CLI_SRC) $(BUILD)/libdmlref.a \
@@ -69,8 +69,13 @@ $(BUILD)/obj/%.o: %.c $(LIB_HDR)
 $(BUILD)/libdmlref.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# The soname's link beside the library, so a program linked with -Lbuild -ldmlref runs
+# from the build tree (LD_LIBRARY_PATH=build) as it does after make install.
 $(BUILD)/libdmlref.so: $(LIB_OBJ)
 	$(Q)$(CC) -shared -Wl,-soname,libdmlref.so.$(MAJOR) -o $@ $^ $(LIB_DEPS) $(LDFLAGS_ALL)
+
+$(BUILD)/libdmlref.so.$(MAJOR): $(BUILD)/libdmlref.so
+	$(Q)ln -sf libdmlref.so $@
 
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
@@ -128,12 +133,16 @@ check-tsan: ## the tests under ThreadSanitizer (clang, libomp and its Archer too
 check-rules: ## every rule id and decision of docs/rules.md is named by a test
 	$(Q)sh scripts/check_rule_coverage.sh
 
-check-example: $(BUILD)/libdmlref.a ## the README's example prints what README.md says
+check-example: lib ## the README's example prints what README.md says, linked statically and from the build tree
 	@mkdir -p $(BUILD)/examples
 	$(Q)$(CC) -std=c99 -pedantic $(WARNINGS) $(OPENMP) -Iinclude docs/examples/gather_elements.c \
 	    $(BUILD)/libdmlref.a $(LIB_DEPS) $(LDFLAGS_ALL) -o $(BUILD)/examples/gather_elements
 	$(Q)$(BUILD)/examples/gather_elements | diff -u docs/examples/gather_elements.expected -
-	@echo "check-example: docs/examples/gather_elements.c prints the expected output"
+	$(Q)$(CC) -std=c99 -pedantic $(WARNINGS) -Iinclude docs/examples/gather_elements.c \
+	    -L$(BUILD) -ldmlref $(LDFLAGS) -o $(BUILD)/examples/gather_elements_shared
+	$(Q)LD_LIBRARY_PATH=$(BUILD) $(BUILD)/examples/gather_elements_shared \
+	    | diff -u docs/examples/gather_elements.expected -
+	@echo "check-example: docs/examples/gather_elements.c prints the expected output (static, and -L$(BUILD) -ldmlref)"
 
 check-symbols: lib ## every global symbol of the libraries starts with dmlref_
 	$(Q)bad=$$( (nm -g --defined-only $(BUILD)/libdmlref.a; nm -D --defined-only $(BUILD)/libdmlref.so) \

@@ -40,11 +40,19 @@ typedef struct request {
     char path[4096];
 } request;
 
-typedef struct reply {
-    int32_t kind;   /* 0 ran, 1 unsupported, 2 refused */
+typedef struct worker_reply {
+    int32_t kind;   /* REPLY_* */
     int32_t status;
     char message[512];
-} reply;
+} worker_reply;
+
+enum {
+    REPLY_RAN = 0,
+    REPLY_UNSUPPORTED = 1,
+    REPLY_REFUSED = 2,
+    REPLY_WORKER_FAILED = 3, /* dmlref's side of the worker failed: not the backend's answer */
+    REPLY_CREATE_FAILED = 4  /* the plug-in's create() failed: it cannot run at all */
+};
 
 typedef struct worker {
     const dmlref_backend_v1 *table;
@@ -115,14 +123,15 @@ static void worker_serve(worker *w, int in, int out)
     char message[512] = "";
     request q;
     if (w->table->create(w->options, &context, message, sizeof message) != DMLREF_OK) {
-        reply a;
-        a.kind = 2, a.status = -1;
-        snprintf(a.message, sizeof a.message, "create failed: %s", message);
+        worker_reply a;
+        memset(&a, 0, sizeof a);
+        a.kind = REPLY_CREATE_FAILED;
+        snprintf(a.message, sizeof a.message, "the plug-in's create() failed: %s", message);
         write_all(out, &a, sizeof a);
         _exit(1);
     }
     while (read_all(in, &q, sizeof q, -1) == 1) {
-        reply a;
+        worker_reply a;
         dmlref_vector *v = NULL;
         dmlref_error err;
         dmlref_binding inputs[3], outputs[2];
@@ -130,7 +139,7 @@ static void worker_serve(worker *w, int in, int out)
         memset(&a, 0, sizeof a);
         dmlref_vector_read_options read = read_options(0);
         if (dmlref_vector_load(q.path, &read, &v, &err) != DMLREF_OK) {
-            a.kind = 2, a.status = err.status;
+            a.kind = REPLY_WORKER_FAILED, a.status = err.status;
             snprintf(a.message, sizeof a.message, "dmlref: %s", err.message);
             write_all(out, &a, sizeof a);
             continue;
@@ -149,18 +158,18 @@ static void worker_serve(worker *w, int in, int out)
         if (a.status == DMLREF_OK && !dmlref_vector_has_data(v)) {
             /* a case refused by validation has no buffers: supports() is
                where a backend must refuse it */
-            a.kind = 0;
+            a.kind = REPLY_RAN;
             snprintf(a.message, sizeof a.message, "supports() accepted it");
         } else if (a.status == DMLREF_OK) {
             a.status = w->table->execute(context, dmlref_vector_operator(v),
                                          (dmlref_feature_level)q.level, inputs, n_in, outputs,
                                          n_out, a.message, sizeof a.message);
-            a.kind = a.status == DMLREF_OK ? 0 : 2;
+            a.kind = a.status == DMLREF_OK ? REPLY_RAN : REPLY_REFUSED;
         } else {
             a.kind = (a.status >= DMLREF_ERROR_UNSUPPORTED_OPERATOR &&
                       a.status <= DMLREF_ERROR_UNSUPPORTED_LAYOUT)
-                         ? 1
-                         : 2;
+                         ? REPLY_UNSUPPORTED
+                         : REPLY_REFUSED;
             snprintf(a.message, sizeof a.message, "supports: %s", dmlref_status_name(a.status));
         }
         dmlref_vector_free(v);
@@ -240,7 +249,7 @@ static void run_plugin(worker *w, double timeout, dmlref_vector *v, const char *
     /* page-aligned buffers honour any GuaranteedBaseOffsetAlignment up to 4096 */
     size_t offsets[4], cursor = 0, alignment = 4096;
     request q;
-    reply a;
+    worker_reply a;
     int got;
 
     memset(run, 0, sizeof *run);
@@ -293,7 +302,13 @@ static void run_plugin(worker *w, double timeout, dmlref_vector *v, const char *
     }
     a.message[sizeof a.message - 1] = '\0';
     snprintf(run->message, sizeof run->message, "%s", a.message);
-    run->kind = a.kind == 0 ? RUN_OUTPUTS : a.kind == 1 ? RUN_UNSUPPORTED : RUN_REFUSED;
+    if (a.kind == REPLY_WORKER_FAILED || a.kind == REPLY_CREATE_FAILED) {
+        run->kind = RUN_ERROR;
+        run->fatal = a.kind == REPLY_CREATE_FAILED;
+        return;
+    }
+    run->kind = a.kind == REPLY_RAN ? RUN_OUTPUTS : a.kind == REPLY_UNSUPPORTED ? RUN_UNSUPPORTED
+                                                                                : RUN_REFUSED;
     run->status = (dmlref_status)a.status;
     run->from_supports = strncmp(a.message, "supports: ", 10) == 0;
     if (run->kind != RUN_OUTPUTS || !dmlref_vector_has_data(v))
@@ -328,6 +343,8 @@ static void run_plugin(worker *w, double timeout, dmlref_vector *v, const char *
 
 typedef struct process {
     const char *command;
+    FILE *log;            /* the process's stderr, kept to explain how it ended */
+    long log_from;        /* where the case at hand began in it */
     pid_t pid;
     FILE *to_child;
     int from_child;
@@ -336,6 +353,30 @@ typedef struct process {
     size_t held;          /* bytes in line[] after the last line returned */
     size_t held_from;
 } process;
+
+/* The last line the process wrote on stderr since the case began, appended
+   to `message` as "; its stderr ends: ...". */
+static void append_stderr_tail(process *p, char *message, size_t capacity)
+{
+    char tail[256];
+    long end, from;
+    size_t n, used = strlen(message);
+    if (!p->log || fflush(p->log) != 0 || fseek(p->log, 0, SEEK_END) != 0 ||
+        (end = ftell(p->log)) <= p->log_from)
+        return;
+    from = end - (long)(sizeof tail - 1) > p->log_from ? end - (long)(sizeof tail - 1) : p->log_from;
+    if (fseek(p->log, from, SEEK_SET) != 0)
+        return;
+    n = fread(tail, 1, sizeof tail - 1, p->log);
+    while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == '\r' || tail[n - 1] == ' '))
+        --n; /* the last line, without its newline */
+    tail[n] = '\0';
+    if (n == 0)
+        return;
+    while (n > 0 && tail[n - 1] != '\n')
+        --n;
+    snprintf(message + used, capacity - used, "; its stderr ends: %s", tail + n);
+}
 
 static void process_stop(process *p)
 {
@@ -352,6 +393,8 @@ static int process_start(process *p)
 {
     int down[2], up[2];
     p->held = 0;
+    if (!p->log)
+        p->log = tmpfile(); /* without one, the process keeps dmlref's stderr */
     if (pipe(down) != 0 || pipe(up) != 0)
         return 0;
     fflush(stdout);
@@ -362,6 +405,8 @@ static int process_start(process *p)
     if (p->pid == 0) {
         dup2(down[0], 0);
         dup2(up[1], 1);
+        if (p->log)
+            dup2(fileno(p->log), 2);
         close(down[0]), close(down[1]), close(up[0]), close(up[1]);
         execl("/bin/sh", "sh", "-c", p->command, (char *)NULL);
         _exit(127);
@@ -428,7 +473,7 @@ static void run_process(process *p, double timeout, dmlref_vector *v,
     char *text;
     size_t length, i;
     dmlref_error err;
-    dmlref_reply_kind kind;
+    dmlref_reply reply;
     int got;
 
     memset(run, 0, sizeof *run);
@@ -437,6 +482,8 @@ static void run_process(process *p, double timeout, dmlref_vector *v,
         snprintf(run->message, sizeof run->message, "cannot start: %s", p->command);
         return;
     }
+    if (p->log && fseek(p->log, 0, SEEK_END) == 0)
+        p->log_from = ftell(p->log);
     dmlref_vector_set_feature_level(v, level); /* --feature-level reaches the process too */
     if (dmlref_vector_write_with(v, DMLREF_VECTOR_WRITE_CASE | DMLREF_VECTOR_WRITE_ONE_LINE, &text,
                                  &length, &err) != DMLREF_OK) {
@@ -451,16 +498,16 @@ static void run_process(process *p, double timeout, dmlref_vector *v,
         got = read_line(p, timeout, &length);
     if (got != 1) {
         run->kind = RUN_ERROR;
-        if (got < 0)
+        if (got < 0) {
             snprintf(run->message, sizeof run->message, "timed out after %g s", timeout);
-        else {
+            process_stop(p);
+        } else {
             fclose(p->to_child);
             close(p->from_child);
             child_end(p->pid, run->message, sizeof run->message);
             p->pid = 0;
-            return;
         }
-        process_stop(p);
+        append_stderr_tail(p, run->message, sizeof run->message);
         return;
     }
     for (i = 0; i < dmlref_vector_output_count(v); ++i) /* outputs start poisoned */
@@ -468,16 +515,18 @@ static void run_process(process *p, double timeout, dmlref_vector *v,
             memset(dmlref_vector_outputs(v)[i].data, OUTPUT_FILL,
                    (size_t)dmlref_vector_outputs(v)[i].size_in_bytes);
     if (dmlref_vector_read_reply(v, p->line, length, dmlref_vector_outputs(v),
-                                 dmlref_vector_output_count(v), &kind, run->message,
-                                 sizeof run->message, &err) != DMLREF_OK) {
+                                 dmlref_vector_output_count(v), &reply, &err) != DMLREF_OK) {
         run->kind = RUN_ERROR;
         snprintf(run->message, sizeof run->message, "malformed reply: %s", err.message);
         process_stop(p); /* its next line could belong to this case */
         return;
     }
-    run->kind = kind == DMLREF_REPLY_OUTPUTS     ? RUN_OUTPUTS
-                : kind == DMLREF_REPLY_UNSUPPORTED ? RUN_UNSUPPORTED
-                                                   : RUN_REFUSED;
+    run->kind = reply.kind == DMLREF_REPLY_OUTPUTS       ? RUN_OUTPUTS
+                : reply.kind == DMLREF_REPLY_UNSUPPORTED ? RUN_UNSUPPORTED
+                                                         : RUN_REFUSED;
+    run->status = reply.refusal_status;
+    snprintf(run->rule, sizeof run->rule, "%s", reply.refusal_rule);
+    snprintf(run->message, sizeof run->message, "%s", reply.message);
 }
 
 /* ---- a backend, whichever kind ---------------------------------------------- */
@@ -551,6 +600,8 @@ void backend_close(backend *b)
     worker_stop(&b->w);
     process_stop(&b->p);
     free(b->p.line);
+    if (b->p.log)
+        fclose(b->p.log);
     if (b->w.arena)
         munmap(b->w.arena, b->w.arena_size);
     free(b);

@@ -1,53 +1,66 @@
 /*
  * check.c - dmlref check: runs another implementation over golden vectors
- * and judges every case.
+ * and judges every case (the backends are in backend.c, the judge in
+ * judge.c).
  *
  *   dmlref check (--backend LIB.so | --exec 'CMD') [options] PATH...
  *
- * Two ways to reach an implementation:
- *   - a plug-in (include/dmlref/backend.h), run in a child process that
- *     serves one case at a time: its buffers lie in memory shared with dmlref,
- *     each between guard bytes, so dmlref sees a write past an output or into
- *     an input; a crash or a hang costs the case at hand, and the child is
- *     started again for the next;
- *   - a process speaking JSON Lines (docs/conformance.md): one case per line
- *     on its stdin, one reply per line on its stdout, a timeout per case, a
- *     restart after a crash, a hang or a malformed reply.
- *
  * Each case ends as pass, fail (wrong bits in a defined element, a write
  * outside an output, a valid case refused, an invalid case accepted), skip
- * (unsupported, or beyond the feature level asked) or error (crash, timeout,
- * malformed reply).  Exit 0 when no case failed or errored, 1 otherwise, 2
- * when a vector could not be read, 3 for a usage error.
+ * (unsupported, or out-of-range data whose outputs DirectML leaves undefined)
+ * or error (crash, timeout, malformed reply).  What is right is decided by
+ * the oracle at the level the backend runs: a vector valid at 3_0 is a
+ * must-refuse case for a backend at 2_1.
+ *
+ * Nothing comes out green by accident: a selection of no case, a run in which
+ * every case was skipped, a backend that fails its first cases the same way
+ * before answering any, and a report that cannot be written all end with
+ * exit 2 and the reason.  Exit 0 when cases were judged and none failed or
+ * errored, 1 otherwise, 3 for a usage error.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, strsignal */
-#define _DEFAULT_SOURCE /* mkstemp */
+#define _DEFAULT_SOURCE /* mkstemp, fileno */
 #include "conformance.h"
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* A backend that fails this many cases in a row, the same way, before it has
+   answered any, cannot run: the run stops. */
+#define FAILURES_BEFORE_GIVING_UP 3
+#define MAX_JOBS 64
 
 /* ---- options --------------------------------------------------------------- */
 
 typedef struct options {
-    const char *backend, *exec, *backend_options, *filter, *junit, *json;
-    dmlref_feature_level level; /* 0: each vector's own */
+    const char *backend, *exec, *backend_options, *junit, *json, *rerun;
+    path_list filters, excludes, rerun_names;
+    dmlref_feature_level level; /* 0: the backend's own */
     double timeout;
-    int verbose;
+    unsigned long max_failures; /* 0: no limit */
+    unsigned long shard, shards; /* this run takes file k when k % shards == shard - 1 */
+    unsigned long jobs;
+    int verbose, strict_status, list;
 } options;
 
 /* ---- results --------------------------------------------------------------- */
 
 typedef struct result {
-    char *name;
+    size_t file; /* index into the file list: reports keep the files' order */
+    char name[256];
+    char op[24]; /* the suite a JUnit report puts it in */
     case_result outcome;
-    char message[DMLREF_ERROR_MESSAGE_CAPACITY + 128];
+    int bad_input;
     double seconds;
+    char message[DMLREF_ERROR_MESSAGE_CAPACITY + 768];
 } result;
 
 typedef struct results {
@@ -59,42 +72,484 @@ typedef struct results {
 
 static const char *const k_outcome_names[] = {"PASS", "FAIL", "SKIP", "ERROR"};
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 5, 6)))
-#endif
-static void record(results *all, const options *o, const char *name, case_result outcome,
-                   const char *format, ...)
+/* Copies text as valid UTF-8 on one line: invalid bytes become U+FFFD, control
+   characters a space.  Reports quote backends' messages, which can be any
+   bytes. */
+static void clean_text(char *out, size_t capacity, const char *text)
 {
-    result *r;
-    va_list args;
-    if (all->count == all->capacity) {
-        all->capacity = all->capacity ? 2 * all->capacity : 256;
-        all->items = realloc(all->items, all->capacity * sizeof *all->items);
-        if (!all->items) {
-            fprintf(stderr, "dmlref check: out of memory\n");
-            exit(EXIT_BAD_INPUT);
+    const unsigned char *s = (const unsigned char *)text;
+    size_t used = 0;
+    while (*s && used + 4 < capacity) {
+        size_t length = *s < 0x80 ? 1 : (*s & 0xE0) == 0xC0 ? 2 : (*s & 0xF0) == 0xE0 ? 3
+                                      : (*s & 0xF8) == 0xF0 ? 4 : 0;
+        size_t k;
+        int valid = length > 0;
+        for (k = 1; valid && k < length; ++k)
+            valid = (s[k] & 0xC0) == 0x80;
+        if (valid && length > 1) { /* no overlong forms, surrogates or values past U+10FFFF */
+            unsigned long c = length == 2 ? (s[0] & 0x1Fu) : length == 3 ? (s[0] & 0x0Fu) : (s[0] & 0x07u);
+            for (k = 1; k < length; ++k)
+                c = (c << 6) | (s[k] & 0x3Fu);
+            valid = !((length == 2 && c < 0x80) || (length == 3 && c < 0x800) ||
+                      (length == 4 && c < 0x10000) || (c >= 0xD800 && c <= 0xDFFF) ||
+                      c > 0x10FFFF || c == 0xFFFE || c == 0xFFFF);
+        }
+        if (!valid) {
+            memcpy(out + used, "\xEF\xBF\xBD", 3);
+            used += 3, s += 1;
+        } else if (length == 1) {
+            out[used++] = *s < 0x20 || *s == 0x7F ? ' ' : (char)*s;
+            s += 1;
+        } else {
+            memcpy(out + used, s, length);
+            used += length, s += length;
         }
     }
-    r = &all->items[all->count++];
-    r->name = malloc(strlen(name) + 1);
-    if (!r->name)
-        exit(EXIT_BAD_INPUT);
-    strcpy(r->name, name);
-    r->outcome = outcome;
-    r->seconds = 0;
-    va_start(args, format);
-    vsnprintf(r->message, sizeof r->message, format, args);
-    va_end(args);
-    switch (outcome) {
+    out[used] = '\0';
+}
+
+static void count(results *all, const result *r)
+{
+    switch (r->outcome) {
     case CASE_PASS: ++all->passed; break;
     case CASE_FAIL: ++all->failed; break;
     case CASE_SKIP: ++all->skipped; break;
     default: ++all->errors; break;
     }
-    if (outcome != CASE_PASS || o->verbose)
-        printf("%-5s %s%s%s\n", k_outcome_names[outcome], name, r->message[0] ? ": " : "",
+    all->bad_input |= r->bad_input;
+}
+
+static int add(results *all, const result *r)
+{
+    if (all->count == all->capacity) {
+        size_t capacity = all->capacity ? 2 * all->capacity : 256;
+        result *grown = realloc(all->items, capacity * sizeof *grown);
+        if (!grown)
+            return 0;
+        all->items = grown;
+        all->capacity = capacity;
+    }
+    all->items[all->count++] = *r;
+    count(all, r);
+    return 1;
+}
+
+/* ---- progress on a terminal ------------------------------------------------- */
+
+typedef struct progress {
+    int on; /* stderr is a terminal */
+    size_t done, total;
+} progress;
+
+static void progress_clear(const progress *p)
+{
+    if (p->on)
+        fputs("\r\033[K", stderr);
+}
+
+static void progress_show(const progress *p, const results *all)
+{
+    if (p->on)
+        fprintf(stderr, "\rdmlref check: %zu/%zu files, %lu passed, %lu failed, %lu skipped",
+                p->done, p->total, all->passed, all->failed + all->errors, all->skipped);
+}
+
+static void print_result(const options *o, const result *r)
+{
+    if (r->outcome != CASE_PASS || o->verbose)
+        printf("%-5s %s%s%s\n", k_outcome_names[r->outcome], r->name, r->message[0] ? ": " : "",
                r->message);
     fflush(stdout);
+}
+
+/* ---- selection ------------------------------------------------------------- */
+
+static int matches_any(const path_list *globs, const char *name)
+{
+    size_t i;
+    for (i = 0; i < globs->count; ++i)
+        if (fnmatch(globs->items[i], name, 0) == 0)
+            return 1;
+    return 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int selected(const options *o, const char *name)
+{
+    const char *key = name;
+    if (o->filters.count && !matches_any(&o->filters, name))
+        return 0;
+    if (matches_any(&o->excludes, name))
+        return 0;
+    return !o->rerun || bsearch(&key, o->rerun_names.items, o->rerun_names.count,
+                                sizeof *o->rerun_names.items, compare_names) != NULL;
+}
+
+/* The names of the failed and erroring cases of a --json report. */
+static int read_rerun_list(const char *path, path_list *names)
+{
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr), *list, *item;
+    size_t i;
+    if (!root) {
+        fprintf(stderr, "dmlref check: %s: line %d: %s\n", path, jerr.line, jerr.text);
+        return 0;
+    }
+    list = json_object_get(root, "results");
+    if (!json_is_array(list)) {
+        fprintf(stderr, "dmlref check: %s: $.results: a dmlref check --json report has an array "
+                        "of results\n", path);
+        json_decref(root);
+        return 0;
+    }
+    json_array_foreach(list, i, item) {
+        const char *name = json_string_value(json_object_get(item, "name"));
+        const char *outcome = json_string_value(json_object_get(item, "result"));
+        if (!name || !outcome) {
+            fprintf(stderr, "dmlref check: %s: $.results[%zu]: needs \"name\" and \"result\"\n",
+                    path, i);
+            json_decref(root);
+            return 0;
+        }
+        if ((strcmp(outcome, "fail") == 0 || strcmp(outcome, "error") == 0) &&
+            !list_add(names, name)) {
+            json_decref(root);
+            return 0;
+        }
+    }
+    json_decref(root);
+    qsort(names->items, names->count, sizeof *names->items, compare_names);
+    return 1;
+}
+
+/* ---- one case ------------------------------------------------------------------ */
+
+typedef struct runner {
+    const options *o;
+    backend *b;
+    int answered;           /* the backend has answered a case */
+    unsigned long same_failures;
+    char last_failure[sizeof ((backend_run *)0)->message];
+    int fatal;              /* the backend cannot run: stop */
+    char fatal_reason[DMLREF_ERROR_MESSAGE_CAPACITY + 768];
+} runner;
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+/* Notes a backend that fails every case the same way before it answers any. */
+static void watch_for_a_dead_backend(runner *rn, const backend_run *run)
+{
+    if (run->kind != RUN_ERROR) {
+        rn->answered = 1;
+        return;
+    }
+    if (run->fatal) {
+        rn->fatal = 1;
+        snprintf(rn->fatal_reason, sizeof rn->fatal_reason, "%s", run->message);
+        return;
+    }
+    if (rn->answered)
+        return;
+    if (strcmp(run->message, rn->last_failure) == 0) {
+        ++rn->same_failures;
+    } else {
+        rn->same_failures = 1;
+        snprintf(rn->last_failure, sizeof rn->last_failure, "%s", run->message);
+    }
+    if (rn->same_failures >= FAILURES_BEFORE_GIVING_UP) {
+        rn->fatal = 1;
+        snprintf(rn->fatal_reason, sizeof rn->fatal_reason,
+                 "the backend failed its first %d cases the same way without answering any: %s",
+                 FAILURES_BEFORE_GIVING_UP, run->message);
+    }
+}
+
+/* Runs the vector of files[index] if the selection takes it: 1 with *r set,
+   0 when it is not selected. */
+static int run_file(runner *rn, const char *path, size_t index, result *r)
+{
+    const options *o = rn->o;
+    dmlref_vector *v;
+    dmlref_error err;
+    dmlref_feature_level level;
+    dmlref_vector_read_options read = read_options(0);
+    expectation e;
+    backend_run run;
+    struct timespec t0;
+    char message[sizeof r->message];
+
+    memset(r, 0, sizeof *r);
+    r->file = index;
+    if (dmlref_vector_load(path, &read, &v, &err) != DMLREF_OK) {
+        clean_text(r->name, sizeof r->name, path);
+        snprintf(r->op, sizeof r->op, "unreadable");
+        r->outcome = CASE_ERROR;
+        r->bad_input = 1;
+        snprintf(message, sizeof message, "cannot read the vector: %s", err.message);
+        clean_text(r->message, sizeof r->message, message);
+        return 1;
+    }
+    if (!selected(o, dmlref_vector_name(v))) {
+        dmlref_vector_free(v);
+        return 0;
+    }
+    clean_text(r->name, sizeof r->name, dmlref_vector_name(v));
+    snprintf(r->op, sizeof r->op, "%s", dmlref_operator_name(dmlref_vector_operator(v)->Type));
+    /* the vector's own level, or the backend's when that is lower */
+    level = dmlref_vector_feature_level(v);
+    if (o->level && o->level < level)
+        level = o->level;
+    if (backend_max_level(rn->b) < level)
+        level = backend_max_level(rn->b);
+    expectation_at(v, level, &e);
+    if (!e.must_refuse && !dmlref_vector_has_data(v)) {
+        r->outcome = CASE_ERROR;
+        r->bad_input = 1;
+        snprintf(r->message, sizeof r->message, "the vector has no data");
+        dmlref_vector_free(v);
+        return 1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    backend_run_case(rn->b, v, path, level, &run);
+    r->seconds = seconds_since(&t0);
+    watch_for_a_dead_backend(rn, &run);
+    r->outcome = judge_run(v, &e, &run, o->strict_status, message, sizeof message);
+    clean_text(r->message, sizeof r->message, message);
+    dmlref_vector_free(v);
+    return 1;
+}
+
+/* ---- running the selection: serially, or in --jobs child processes ------------- */
+
+typedef struct run_state {
+    results all;
+    progress shown;
+    int stopped_fatal;
+    char fatal_reason[sizeof ((runner *)0)->fatal_reason];
+    int stopped_at_max;
+} run_state;
+
+static int reached_max_failures(const options *o, const results *all)
+{
+    return o->max_failures && all->failed + all->errors >= o->max_failures;
+}
+
+/* Takes one result: counts, prints, stores; 0 when memory ran out. */
+static int take(run_state *st, const options *o, const result *r)
+{
+    progress_clear(&st->shown);
+    print_result(o, r);
+    if (!add(&st->all, r))
+        return 0;
+    progress_show(&st->shown, &st->all);
+    return 1;
+}
+
+static int in_shard(const options *o, size_t index)
+{
+    return index % o->shards == o->shard - 1;
+}
+
+static void run_serially(run_state *st, const options *o, backend *b, const path_list *files)
+{
+    runner rn;
+    size_t i;
+    memset(&rn, 0, sizeof rn);
+    rn.o = o, rn.b = b;
+    for (i = 0; i < files->count && !st->stopped_fatal && !st->stopped_at_max; ++i) {
+        result r;
+        if (!in_shard(o, i))
+            continue;
+        ++st->shown.done;
+        if (run_file(&rn, files->items[i], i, &r) && !take(st, o, &r)) {
+            st->stopped_fatal = 1;
+            snprintf(st->fatal_reason, sizeof st->fatal_reason, "out of memory");
+        }
+        if (rn.fatal) {
+            st->stopped_fatal = 1;
+            snprintf(st->fatal_reason, sizeof st->fatal_reason, "%s", rn.fatal_reason);
+        }
+        st->stopped_at_max = reached_max_failures(o, &st->all);
+    }
+}
+
+/* A job's records to the parent, one line each, fields split by tabs (the
+   text fields are clean_text()'s output, which holds no tab):
+     R <file> <outcome> <bad_input> <seconds> <name> <op> <message>
+     F <reason>          the backend cannot run
+     N                   a file not selected (for the progress count) */
+static void job_serve(const options *o, backend *b, const path_list *files, unsigned long job,
+                      int out)
+{
+    FILE *f = fdopen(out, "w");
+    runner rn;
+    size_t i, k = 0;
+    memset(&rn, 0, sizeof rn);
+    rn.o = o, rn.b = b;
+    for (i = 0; f && i < files->count; ++i) {
+        result r;
+        if (!in_shard(o, i) || k++ % o->jobs != job)
+            continue;
+        if (!run_file(&rn, files->items[i], i, &r))
+            fprintf(f, "N\n");
+        else
+            fprintf(f, "R\t%zu\t%d\t%d\t%.6f\t%s\t%s\t%s\n", r.file, (int)r.outcome,
+                    r.bad_input, r.seconds, r.name, r.op, r.message);
+        if (rn.fatal) {
+            char reason[sizeof rn.fatal_reason];
+            clean_text(reason, sizeof reason, rn.fatal_reason);
+            fprintf(f, "F\t%s\n", reason);
+        }
+        if (fflush(f) != 0 || rn.fatal)
+            break;
+    }
+    backend_close(b);
+    _exit(0);
+}
+
+/* One record line of a job; 0 when it is not one. */
+static int parse_record(run_state *st, const options *o, char *line)
+{
+    char *field[8], *cursor = line;
+    int n = 0;
+    result r;
+    while (n < 8 && (field[n] = cursor) != NULL) {
+        cursor = strchr(cursor, '\t');
+        ++n;
+        if (cursor)
+            *cursor++ = '\0';
+    }
+    if (n == 1 && strcmp(field[0], "N") == 0) {
+        ++st->shown.done;
+        progress_show(&st->shown, &st->all);
+        return 1;
+    }
+    if (n == 2 && strcmp(field[0], "F") == 0) {
+        st->stopped_fatal = 1;
+        snprintf(st->fatal_reason, sizeof st->fatal_reason, "%s", field[1]);
+        return 1;
+    }
+    if (n != 8 || strcmp(field[0], "R") != 0)
+        return 0;
+    memset(&r, 0, sizeof r);
+    r.file = (size_t)strtoull(field[1], NULL, 10);
+    r.outcome = (case_result)atoi(field[2]);
+    r.bad_input = atoi(field[3]);
+    r.seconds = strtod(field[4], NULL);
+    snprintf(r.name, sizeof r.name, "%s", field[5]);
+    snprintf(r.op, sizeof r.op, "%s", field[6]);
+    snprintf(r.message, sizeof r.message, "%s", field[7]);
+    ++st->shown.done;
+    return take(st, o, &r);
+}
+
+static int by_file(const void *a, const void *b)
+{
+    const result *x = a, *y = b;
+    return x->file < y->file ? -1 : x->file > y->file;
+}
+
+/* --jobs N: N child processes, each with its own backend, take every Nth
+   file of the selection; the parent prints their results as they come and
+   sorts them back into the files' order for the reports. */
+static void run_in_jobs(run_state *st, const options *o, backend *b, const path_list *files)
+{
+    pid_t pids[MAX_JOBS];
+    struct pollfd fds[MAX_JOBS];
+    char *pending[MAX_JOBS]; /* bytes of a job's line not yet complete */
+    size_t held[MAX_JOBS], capacity[MAX_JOBS];
+    unsigned long j, open_jobs = 0;
+
+    fflush(stdout);
+    fflush(stderr);
+    for (j = 0; j < o->jobs; ++j) {
+        int pipe_fds[2];
+        pids[j] = -1, fds[j].fd = -1, fds[j].events = POLLIN;
+        pending[j] = NULL, held[j] = capacity[j] = 0;
+        if (pipe(pipe_fds) != 0)
+            continue;
+        pids[j] = fork();
+        if (pids[j] == 0) {
+            unsigned long k;
+            close(pipe_fds[0]);
+            for (k = 0; k < j; ++k) /* the other jobs' pipes are not this one's */
+                if (fds[k].fd >= 0)
+                    close(fds[k].fd);
+            job_serve(o, b, files, j, pipe_fds[1]);
+        }
+        close(pipe_fds[1]);
+        if (pids[j] < 0) {
+            close(pipe_fds[0]);
+            continue;
+        }
+        fds[j].fd = pipe_fds[0];
+        ++open_jobs;
+    }
+    if (open_jobs < o->jobs) {
+        st->stopped_fatal = 1;
+        snprintf(st->fatal_reason, sizeof st->fatal_reason, "cannot start %lu jobs", o->jobs);
+    }
+    while (open_jobs && !st->stopped_fatal && !st->stopped_at_max) {
+        if (poll(fds, (nfds_t)o->jobs, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (j = 0; j < o->jobs && !st->stopped_fatal && !st->stopped_at_max; ++j) {
+            char *start, *newline;
+            ssize_t n;
+            if (fds[j].fd < 0 || !(fds[j].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            if (capacity[j] - held[j] < 65536) {
+                char *grown = realloc(pending[j], capacity[j] + 65536);
+                if (!grown)
+                    break;
+                pending[j] = grown, capacity[j] += 65536;
+            }
+            n = read(fds[j].fd, pending[j] + held[j], capacity[j] - held[j] - 1);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                close(fds[j].fd);
+                fds[j].fd = -1;
+                --open_jobs;
+                continue;
+            }
+            held[j] += (size_t)n;
+            pending[j][held[j]] = '\0';
+            for (start = pending[j]; (newline = strchr(start, '\n')) != NULL; start = newline + 1) {
+                *newline = '\0';
+                if (!parse_record(st, o, start)) {
+                    st->stopped_fatal = 1;
+                    snprintf(st->fatal_reason, sizeof st->fatal_reason,
+                             "a job sent a record dmlref cannot read");
+                }
+                st->stopped_at_max = reached_max_failures(o, &st->all);
+            }
+            held[j] -= (size_t)(start - pending[j]);
+            memmove(pending[j], start, held[j]);
+        }
+    }
+    for (j = 0; j < o->jobs; ++j) {
+        if (fds[j].fd >= 0)
+            close(fds[j].fd);
+        free(pending[j]);
+        if (pids[j] > 0) {
+            if (st->stopped_fatal || st->stopped_at_max)
+                kill(pids[j], SIGKILL);
+            waitpid(pids[j], NULL, 0);
+        }
+    }
+    qsort(st->all.items, st->all.count, sizeof *st->all.items, by_file);
 }
 
 /* ---- reports ----------------------------------------------------------------- */
@@ -107,9 +562,7 @@ static void xml_text(FILE *f, const char *s)
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
-        default:
-            if ((unsigned char)*s >= 0x20)
-                fputc(*s, f);
+        default: fputc(*s, f); /* clean_text() left no control character */
         }
     }
 }
@@ -129,194 +582,495 @@ static void json_text(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static int write_junit(const char *path, const results *all, const char *tested)
+/* A shell word: 'text' with every ' written as '\''. */
+static void shell_word(char *out, size_t capacity, const char *text)
 {
-    FILE *f = fopen(path, "w");
-    size_t i;
-    if (!f)
-        return 0;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(f, "<testsuites tests=\"%zu\" failures=\"%lu\" errors=\"%lu\" skipped=\"%lu\">\n",
-            all->count, all->failed, all->errors, all->skipped);
-    fprintf(f, "  <testsuite name=\"dmlref check ");
-    xml_text(f, tested);
-    fprintf(f, "\" tests=\"%zu\" failures=\"%lu\" errors=\"%lu\" skipped=\"%lu\">\n", all->count,
-            all->failed, all->errors, all->skipped);
-    for (i = 0; i < all->count; ++i) {
-        const result *r = &all->items[i];
-        const char *slash = strchr(r->name, '/');
-        fprintf(f, "    <testcase classname=\"");
-        if (slash)
-            fprintf(f, "%.*s", (int)(slash - r->name), r->name);
-        fprintf(f, "\" name=\"");
-        xml_text(f, r->name);
-        fprintf(f, "\"");
-        if (r->outcome == CASE_PASS) {
-            fprintf(f, "/>\n");
-            continue;
+    size_t used = 0;
+    out[used++] = '\'';
+    for (; *text && used + 6 < capacity; ++text) {
+        if (*text == '\'') {
+            memcpy(out + used, "'\\''", 4);
+            used += 4;
+        } else {
+            out[used++] = *text;
         }
-        fprintf(f, ">\n      <%s message=\"", r->outcome == CASE_FAIL   ? "failure"
-                                             : r->outcome == CASE_SKIP ? "skipped"
-                                                                       : "error");
-        xml_text(f, r->message);
-        fprintf(f, "\"/>\n    </testcase>\n");
     }
-    fprintf(f, "  </testsuite>\n</testsuites>\n");
-    return fclose(f) == 0;
+    out[used++] = '\'';
+    out[used] = '\0';
 }
 
-static int write_json(const char *path, const results *all, const char *tested,
-                      const char *tested_version)
+/* The command that runs one vector again on the same backend. */
+static void reproduce_command(const options *o, const char *path, char *out, size_t capacity)
+{
+    char backend_word[1024], options_word[1024] = "", path_word[1024];
+    shell_word(backend_word, sizeof backend_word, o->backend ? o->backend : o->exec);
+    if (o->backend_options) {
+        char quoted[1000];
+        shell_word(quoted, sizeof quoted, o->backend_options);
+        snprintf(options_word, sizeof options_word, " --backend-options %s", quoted);
+    }
+    shell_word(path_word, sizeof path_word, path);
+    snprintf(out, capacity, "dmlref check %s %s%s%s%s%s %s", o->backend ? "--backend" : "--exec",
+             backend_word, options_word, o->level ? " --feature-level " : "",
+             o->level ? dmlref_feature_level_name(o->level) : "",
+             o->strict_status ? " --strict-status" : "", path_word);
+}
+
+typedef struct report {
+    const options *o;
+    const results *all;
+    const path_list *files;
+    const char *tested, *tested_version;
+} report;
+
+static void tally_suite(const results *all, const char *op, unsigned long *n, unsigned long *failed,
+                        unsigned long *errors, unsigned long *skipped, double *seconds)
+{
+    size_t i;
+    *n = *failed = *errors = *skipped = 0, *seconds = 0;
+    for (i = 0; i < all->count; ++i) {
+        const result *r = &all->items[i];
+        if (strcmp(r->op, op) != 0)
+            continue;
+        ++*n, *seconds += r->seconds;
+        *failed += r->outcome == CASE_FAIL;
+        *errors += r->outcome == CASE_ERROR;
+        *skipped += r->outcome == CASE_SKIP;
+    }
+}
+
+/* JUnit XML: one <testsuite> per operator, each case with its time; a failure
+   or error names the vector's file and the command that reproduces it. */
+static int write_junit(FILE *f, const report *rep)
+{
+    const results *all = rep->all;
+    size_t i, k;
+    double total = 0;
+    for (i = 0; i < all->count; ++i)
+        total += all->items[i].seconds;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dmlref check ");
+    xml_text(f, rep->tested);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%lu\" errors=\"%lu\" skipped=\"%lu\" time=\"%.6f\">\n",
+            all->count, all->failed, all->errors, all->skipped, total);
+    for (i = 0; i < all->count; ++i) {
+        const char *op = all->items[i].op;
+        unsigned long n, failed, errors, skipped;
+        double seconds;
+        for (k = 0; k < i && strcmp(all->items[k].op, op) != 0; ++k)
+            ;
+        if (k < i)
+            continue; /* this operator's suite is written */
+        tally_suite(all, op, &n, &failed, &errors, &skipped, &seconds);
+        fprintf(f, "  <testsuite name=\"%s\" tests=\"%lu\" failures=\"%lu\" errors=\"%lu\" "
+                   "skipped=\"%lu\" time=\"%.6f\">\n", op, n, failed, errors, skipped, seconds);
+        for (k = i; k < all->count; ++k) {
+            const result *r = &all->items[k];
+            const char *path = rep->files->items[r->file];
+            char command[4096], clean[4096];
+            if (strcmp(r->op, op) != 0)
+                continue;
+            fprintf(f, "    <testcase classname=\"%s\" name=\"", op);
+            xml_text(f, r->name);
+            fprintf(f, "\" file=\"");
+            clean_text(clean, sizeof clean, path);
+            xml_text(f, clean);
+            fprintf(f, "\" time=\"%.6f\"", r->seconds);
+            if (r->outcome == CASE_PASS) {
+                fprintf(f, "/>\n");
+                continue;
+            }
+            if (r->outcome == CASE_SKIP) {
+                fprintf(f, ">\n      <skipped message=\"");
+                xml_text(f, r->message);
+                fprintf(f, "\"/>\n    </testcase>\n");
+                continue;
+            }
+            reproduce_command(rep->o, path, command, sizeof command);
+            clean_text(clean, sizeof clean, command);
+            fprintf(f, ">\n      <%s message=\"", r->outcome == CASE_FAIL ? "failure" : "error");
+            xml_text(f, r->message);
+            fprintf(f, "\">");
+            xml_text(f, r->message);
+            fprintf(f, "\nvector: ");
+            clean_text(command, sizeof command, path);
+            xml_text(f, command);
+            fprintf(f, "\nreproduce: ");
+            xml_text(f, clean);
+            fprintf(f, "</%s>\n    </testcase>\n", r->outcome == CASE_FAIL ? "failure" : "error");
+        }
+        fprintf(f, "  </testsuite>\n");
+    }
+    fprintf(f, "</testsuites>\n");
+    return 1;
+}
+
+static int write_json(FILE *f, const report *rep)
 {
     static const char *const lower[] = {"pass", "fail", "skip", "error"};
-    FILE *f = fopen(path, "w");
+    const results *all = rep->all;
     size_t i;
-    if (!f)
-        return 0;
+    char clean[4096];
     fprintf(f, "{\"tool\": \"dmlref check\", \"version\": \"%s\", \"backend\": {\"name\": ",
             dmlref_version_string());
-    json_text(f, tested);
+    clean_text(clean, sizeof clean, rep->tested);
+    json_text(f, clean);
     fprintf(f, ", \"version\": ");
-    json_text(f, tested_version);
+    clean_text(clean, sizeof clean, rep->tested_version);
+    json_text(f, clean);
     fprintf(f, "},\n \"summary\": {\"passed\": %lu, \"failed\": %lu, \"skipped\": %lu, "
                "\"errors\": %lu},\n \"results\": [\n",
             all->passed, all->failed, all->skipped, all->errors);
     for (i = 0; i < all->count; ++i) {
+        const result *r = &all->items[i];
         fprintf(f, "  {\"name\": ");
-        json_text(f, all->items[i].name);
-        fprintf(f, ", \"result\": \"%s\", \"seconds\": %.6f, \"message\": ",
-                lower[all->items[i].outcome], all->items[i].seconds);
-        json_text(f, all->items[i].message);
+        json_text(f, r->name);
+        fprintf(f, ", \"operator\": \"%s\", \"path\": ", r->op);
+        clean_text(clean, sizeof clean, rep->files->items[r->file]);
+        json_text(f, clean);
+        fprintf(f, ", \"result\": \"%s\", \"seconds\": %.6f, \"message\": ", lower[r->outcome],
+                r->seconds);
+        json_text(f, r->message);
         fprintf(f, "}%s\n", i + 1 < all->count ? "," : "");
     }
     fprintf(f, " ]}\n");
-    return fclose(f) == 0;
+    return 1;
+}
+
+/* Writes a report whole or not at all: a temporary file beside it, renamed
+   over it once complete.  0 with a message on stderr when it cannot. */
+static int write_report(const char *path, int (*writer)(FILE *, const report *),
+                        const report *rep)
+{
+    char temporary[4096];
+    int fd, ok;
+    FILE *f;
+    if (snprintf(temporary, sizeof temporary, "%s.XXXXXX", path) >= (int)sizeof temporary) {
+        fprintf(stderr, "dmlref check: %s: the path is too long\n", path);
+        return 0;
+    }
+    if ((fd = mkstemp(temporary)) < 0 || !(f = fdopen(fd, "w"))) {
+        fprintf(stderr, "dmlref check: %s: cannot write: %s\n", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            remove(temporary);
+        }
+        return 0;
+    }
+    ok = writer(f, rep);
+    ok = !ferror(f) && fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
+    ok = fclose(f) == 0 && ok;
+    if (ok && rename(temporary, path) == 0)
+        return 1;
+    fprintf(stderr, "dmlref check: %s: cannot write: %s\n", path, strerror(errno));
+    remove(temporary);
+    return 0;
+}
+
+/* "skipped: N <reason>" lines, most frequent first. */
+static void print_skip_reasons(const results *all)
+{
+    const result **firsts = malloc(all->count * sizeof *firsts);
+    unsigned long *counts = calloc(all->count + 1, sizeof *counts);
+    size_t i, k, reasons = 0, shown;
+    if (!firsts || !counts) {
+        free(firsts);
+        free(counts);
+        return;
+    }
+    for (i = 0; i < all->count; ++i) {
+        const result *r = &all->items[i];
+        if (r->outcome != CASE_SKIP)
+            continue;
+        for (k = 0; k < reasons && strcmp(firsts[k]->message, r->message) != 0; ++k)
+            ;
+        if (k == reasons)
+            firsts[reasons++] = r;
+        ++counts[k];
+    }
+    for (shown = 0; shown < reasons && shown < 10; ++shown) {
+        size_t best = shown;
+        for (k = shown + 1; k < reasons; ++k)
+            if (counts[k] > counts[best])
+                best = k;
+        if (best != shown) { /* selection sort, most frequent first */
+            const result *r = firsts[best];
+            unsigned long c = counts[best];
+            firsts[best] = firsts[shown], counts[best] = counts[shown];
+            firsts[shown] = r, counts[shown] = c;
+        }
+        printf("skipped: %lu %s\n", counts[shown], firsts[shown]->message);
+    }
+    if (reasons > shown)
+        printf("skipped: %lu more reasons (--verbose, or the reports, list every case)\n",
+               (unsigned long)(reasons - shown));
+    free(firsts);
+    free(counts);
 }
 
 /* ---- the command ------------------------------------------------------------- */
+
+const char *const check_help =
+    "usage: dmlref check (--backend LIB.so | --exec 'CMD') [options] PATH...\n"
+    "\n"
+    "Runs another implementation over the vectors under each PATH and judges every\n"
+    "case at the backend's feature level, asking the reference what is right there:\n"
+    "pass, fail (wrong bits in a defined element, a write past an output or into an\n"
+    "input, a valid case refused, an invalid case accepted), skip (unsupported, or\n"
+    "out-of-range data whose outputs DirectML leaves undefined) or error (a crash, a\n"
+    "hang, a malformed reply). See docs/conformance.md.\n"
+    "\n"
+    "  --backend LIB.so        a plug-in (include/dmlref/backend.h), run in a child process\n"
+    "  --exec 'CMD'            a process speaking JSON Lines on its stdin and stdout\n"
+    "  --backend-options TEXT  passed to the plug-in's create()\n"
+    "  --feature-level L       the backend's level (e.g. 3_0): cases invalid there must be\n"
+    "                          refused (a plug-in's max_feature_level lowers it too)\n"
+    "  --filter GLOB           only the cases whose name matches (repeatable: any of them)\n"
+    "  --exclude GLOB          not the cases whose name matches (repeatable)\n"
+    "  --rerun-failed REPORT   only the cases a --json REPORT lists as failed or errored\n"
+    "  --shard K/N             only the files of shard K of N (disjoint; together, all)\n"
+    "  --list                  print the selected cases' names and stop\n"
+    "  --jobs N                run N backends at once (default 1); the same reports\n"
+    "  --max-failures N        stop after N failed cases\n"
+    "  --strict-status         a refusal must name the status dmlref gives (and its rule,\n"
+    "                          when it names one)\n"
+    "  --timeout SECONDS       per case (default 60); a hung backend is killed and restarted\n"
+    "  --junit FILE            a JUnit XML report;  --json FILE  a JSON report\n"
+    "  --verbose               print passing cases too\n"
+    "\n"
+    "Ends with \"N passed, N failed, N skipped\" (errors count as failed). Exit 0 when\n"
+    "cases were judged and none failed; 1 when one failed or errored; 2 when a vector\n"
+    "cannot be read, no case was selected or judged, the backend cannot run (it failed\n"
+    "its first 3 cases the same way before answering any) or a report cannot be\n"
+    "written; 3 for a usage error.\n";
 
 static int parse_seconds(const char *text, double *out)
 {
     char *end;
     double v = strtod(text, &end);
-    if (*end || !(v > 0 && v <= 86400))
+    if (!*text || *end || !(v > 0 && v <= 86400))
         return 0;
     *out = v;
     return 1;
 }
 
+static int parse_number(const char *text, unsigned long low, unsigned long high,
+                        unsigned long *out)
+{
+    char *end;
+    unsigned long v;
+    if (!*text || *text == '-' || *text == '+')
+        return 0;
+    errno = 0;
+    v = strtoul(text, &end, 10);
+    if (*end || errno || v < low || v > high)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* "dmlref: check: OPTION ..." for a usage error. */
+static int bad_option(const char *option, const char *what)
+{
+    char message[512];
+    snprintf(message, sizeof message, "check: %s %s", option, what);
+    return usage_error(message);
+}
+
+static int parse_options(int argc, char **argv, options *o, path_list *paths)
+{
+    int k;
+    for (k = 0; k < argc; ++k) {
+        const char *a = argv[k];
+        const char *next = k + 1 < argc ? argv[k + 1] : NULL;
+        int takes_value = strcmp(a, "--backend") == 0 || strcmp(a, "--exec") == 0 ||
+                          strcmp(a, "--backend-options") == 0 || strcmp(a, "--filter") == 0 ||
+                          strcmp(a, "--exclude") == 0 || strcmp(a, "--rerun-failed") == 0 ||
+                          strcmp(a, "--shard") == 0 || strcmp(a, "--jobs") == 0 ||
+                          strcmp(a, "--max-failures") == 0 || strcmp(a, "--junit") == 0 ||
+                          strcmp(a, "--json") == 0 || strcmp(a, "--feature-level") == 0 ||
+                          strcmp(a, "--timeout") == 0;
+        if (takes_value && !next)
+            return bad_option(a, "needs a value");
+        if (takes_value)
+            ++k;
+        if (strcmp(a, "--backend") == 0)
+            o->backend = next;
+        else if (strcmp(a, "--exec") == 0)
+            o->exec = next;
+        else if (strcmp(a, "--backend-options") == 0)
+            o->backend_options = next;
+        else if (strcmp(a, "--filter") == 0 || strcmp(a, "--exclude") == 0) {
+            if (!list_add(a[2] == 'f' ? &o->filters : &o->excludes, next))
+                return EXIT_BAD_INPUT;
+        } else if (strcmp(a, "--rerun-failed") == 0)
+            o->rerun = next;
+        else if (strcmp(a, "--junit") == 0)
+            o->junit = next;
+        else if (strcmp(a, "--json") == 0)
+            o->json = next;
+        else if (strcmp(a, "--feature-level") == 0) {
+            if (!dmlref_feature_level_from_name(next, &o->level))
+                return bad_option(a, "takes a feature level such as 4_1");
+        } else if (strcmp(a, "--timeout") == 0) {
+            if (!parse_seconds(next, &o->timeout))
+                return bad_option(a, "takes seconds, more than 0 and at most 86400");
+        } else if (strcmp(a, "--jobs") == 0) {
+            if (!parse_number(next, 1, MAX_JOBS, &o->jobs))
+                return bad_option(a, "takes a number from 1 to 64");
+        } else if (strcmp(a, "--max-failures") == 0) {
+            if (!parse_number(next, 1, (unsigned long)-1, &o->max_failures))
+                return bad_option(a, "takes a number, 1 or more");
+        } else if (strcmp(a, "--shard") == 0) {
+            const char *slash = strchr(next, '/');
+            char first[32];
+            if (!slash || (size_t)(slash - next) >= sizeof first)
+                return bad_option(a, "takes K/N, such as 2/4");
+            memcpy(first, next, (size_t)(slash - next));
+            first[slash - next] = '\0';
+            if (!parse_number(slash + 1, 1, 1000000, &o->shards) ||
+                !parse_number(first, 1, o->shards, &o->shard))
+                return bad_option(a, "takes K/N with 1 <= K <= N, such as 2/4");
+        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
+            o->verbose = 1;
+        else if (strcmp(a, "--strict-status") == 0)
+            o->strict_status = 1;
+        else if (strcmp(a, "--list") == 0)
+            o->list = 1;
+        else if (a[0] == '-' && a[1]) {
+            char message[512];
+            snprintf(message, sizeof message, "check: unknown option '%.400s'", a);
+            return usage_error(message);
+        } else if (!list_add(paths, a))
+            return EXIT_BAD_INPUT;
+    }
+    if (!o->list && !o->backend == !o->exec)
+        return usage_error("check takes --backend LIB.so or --exec 'CMD'");
+    if (!paths->count)
+        return usage_error("check needs a path of vectors");
+    return EXIT_OK;
+}
+
+/* --list: the names of the selected cases. */
+static int list_cases(const options *o, const path_list *files)
+{
+    size_t i, n = 0;
+    int bad = 0;
+    for (i = 0; i < files->count; ++i) {
+        dmlref_vector *v;
+        dmlref_error err;
+        dmlref_vector_read_options read = read_options(0);
+        if (!in_shard(o, i))
+            continue;
+        if (dmlref_vector_load(files->items[i], &read, &v, &err) != DMLREF_OK) {
+            fprintf(stderr, "dmlref check: %s\n", err.message);
+            bad = 1;
+            continue;
+        }
+        if (selected(o, dmlref_vector_name(v))) {
+            printf("%s\n", dmlref_vector_name(v));
+            ++n;
+        }
+        dmlref_vector_free(v);
+    }
+    fprintf(stderr, "dmlref check: %zu cases selected\n", n);
+    if (!n)
+        fprintf(stderr, "dmlref check: no case selected\n");
+    return bad || !n ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
+/* Why nothing was judged, in one line. */
+static void say_why_nothing_ran(const options *o, const path_list *files, const results *all)
+{
+    if (!files->count)
+        fprintf(stderr, "dmlref check: no case selected: the paths hold no vector\n");
+    else if (!all->count)
+        fprintf(stderr, "dmlref check: no case selected: %zu vector files, none taken by %s\n",
+                files->count,
+                o->rerun                                    ? "--rerun-failed"
+                : o->filters.count || o->excludes.count ? "--filter and --exclude"
+                                                            : "--shard");
+    else
+        fprintf(stderr, "dmlref check: no case was judged: all %lu selected cases were skipped\n",
+                all->skipped);
+}
+
 int command_check(int argc, char **argv)
 {
     options o;
-    results all;
-    path_list files = {NULL, 0, 0};
-    backend *b;
+    run_state st;
+    path_list paths = {NULL, 0, 0}, files = {NULL, 0, 0};
+    backend *b = NULL;
     size_t i;
-    int k, paths = 0, code;
+    int code, reports_ok = 1;
 
     memset(&o, 0, sizeof o);
-    memset(&all, 0, sizeof all);
-    o.timeout = 60;
-    for (k = 0; k < argc; ++k) {
-        const char *a = argv[k], *next = k + 1 < argc ? argv[k + 1] : NULL;
-        if (strcmp(a, "--backend") == 0 && next)
-            o.backend = argv[++k];
-        else if (strcmp(a, "--exec") == 0 && next)
-            o.exec = argv[++k];
-        else if (strcmp(a, "--backend-options") == 0 && next)
-            o.backend_options = argv[++k];
-        else if (strcmp(a, "--filter") == 0 && next)
-            o.filter = argv[++k];
-        else if (strcmp(a, "--junit") == 0 && next)
-            o.junit = argv[++k];
-        else if (strcmp(a, "--json") == 0 && next)
-            o.json = argv[++k];
-        else if (strcmp(a, "--feature-level") == 0 && next) {
-            if (!dmlref_feature_level_from_name(argv[++k], &o.level))
-                return usage_error("--feature-level takes a level such as 4_1");
-        } else if (strcmp(a, "--timeout") == 0 && next) {
-            if (!parse_seconds(argv[++k], &o.timeout))
-                return usage_error("--timeout takes seconds, more than 0");
-        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
-            o.verbose = 1;
-        else if (a[0] == '-' && a[1])
-            return usage_error("check: unknown option");
-        else {
-            ++paths;
-            if (!collect_vectors(a, &files))
-                all.bad_input = 1;
+    memset(&st, 0, sizeof st);
+    o.timeout = 60, o.jobs = 1, o.shard = 1, o.shards = 1;
+    for (i = 0; i < (size_t)argc; ++i)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(check_help, stdout);
+            return EXIT_OK;
         }
-    }
-    if (!o.backend == !o.exec)
-        return usage_error("check takes --backend LIB.so or --exec 'CMD'");
-    if (!paths)
-        return usage_error("check needs a path of vectors");
-    b = backend_open(o.backend, o.exec, o.backend_options, o.timeout);
-    if (!b)
-        return EXIT_BAD_INPUT;
+    code = parse_options(argc, argv, &o, &paths);
+    if (code == EXIT_OK && o.rerun && !read_rerun_list(o.rerun, &o.rerun_names))
+        code = EXIT_BAD_INPUT;
+    for (i = 0; code == EXIT_OK && i < paths.count; ++i)
+        if (!collect_vectors(paths.items[i], &files))
+            st.all.bad_input = 1;
+    if (code == EXIT_OK && o.list)
+        code = st.all.bad_input ? EXIT_BAD_INPUT : list_cases(&o, &files);
+    else if (code == EXIT_OK && !(b = backend_open(o.backend, o.exec, o.backend_options, o.timeout)))
+        code = EXIT_BAD_INPUT;
+    if (code != EXIT_OK || o.list)
+        goto done;
+
     printf("dmlref check %s: %s%s%s\n", dmlref_version_string(), backend_name(b),
            backend_version(b)[0] ? " " : "", backend_version(b));
+    fflush(stdout);
+    st.shown.on = isatty(2);
+    for (i = 0; i < files.count; ++i)
+        st.shown.total += in_shard(&o, i);
+    if (o.jobs > 1)
+        run_in_jobs(&st, &o, b, &files);
+    else
+        run_serially(&st, &o, b, &files);
+    progress_clear(&st.shown);
 
-    for (i = 0; i < files.count; ++i) {
-        dmlref_vector *v;
-        dmlref_error err;
-        dmlref_feature_level level, lowest;
-        backend_run run;
-        struct timespec t0, t1;
-        dmlref_vector_read_options read = read_options(0);
-        if (dmlref_vector_load(files.items[i], &read, &v, &err) != DMLREF_OK) {
-            record(&all, &o, files.items[i], CASE_ERROR, "cannot read the vector: %s", err.message);
-            all.bad_input = 1;
-            continue;
-        }
-        if (o.filter && fnmatch(o.filter, dmlref_vector_name(v), 0) != 0) {
-            dmlref_vector_free(v);
-            continue;
-        }
-        /* a positive case runs at its own level, or lower with
-           --feature-level; a case that must be refused, at its own */
-        level = dmlref_vector_feature_level(v);
-        if (!dmlref_vector_min_feature_level(v, &lowest) || dmlref_vector_expects_error(v, NULL, NULL))
-            lowest = level;
-        else if (o.level && o.level < level)
-            level = o.level;
-        if (lowest > level || lowest > backend_max_level(b) || (o.level && lowest > o.level)) {
-            record(&all, &o, dmlref_vector_name(v), CASE_SKIP, "needs feature level %s",
-                   dmlref_feature_level_name(lowest));
-            dmlref_vector_free(v);
-            continue;
-        }
-        if (!dmlref_vector_has_data(v) && !dmlref_vector_expects_error(v, NULL, NULL)) {
-            record(&all, &o, dmlref_vector_name(v), CASE_ERROR, "the vector has no data");
-            dmlref_vector_free(v);
-            continue;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        backend_run_case(b, v, files.items[i], level, &run);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        {
-            char message[sizeof run.message + 256];
-            case_result outcome = judge_case(v, &run, message, sizeof message);
-            record(&all, &o, dmlref_vector_name(v), outcome, "%s", message);
-        }
-        all.items[all.count - 1].seconds =
-            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-        dmlref_vector_free(v);
+    {
+        report rep;
+        rep.o = &o, rep.all = &st.all, rep.files = &files;
+        rep.tested = backend_name(b), rep.tested_version = backend_version(b);
+        if (o.junit)
+            reports_ok &= write_report(o.junit, write_junit, &rep);
+        if (o.json)
+            reports_ok &= write_report(o.json, write_json, &rep);
     }
-    if (o.junit && !write_junit(o.junit, &all, backend_name(b)))
-        fprintf(stderr, "dmlref check: %s: cannot write\n", o.junit);
-    if (o.json && !write_json(o.json, &all, backend_name(b), backend_version(b)))
-        fprintf(stderr, "dmlref check: %s: cannot write\n", o.json);
-    if (all.errors)
+    print_skip_reasons(&st.all);
+    if (st.all.errors)
         printf("%lu errors (crashes, timeouts, malformed replies), counted as failed\n",
-               all.errors);
-    printf("%lu passed, %lu failed, %lu skipped\n", all.passed, all.failed + all.errors,
-           all.skipped);
-    code = all.bad_input ? EXIT_BAD_INPUT : (all.failed || all.errors) ? EXIT_DIFFERENCE : EXIT_OK;
-    for (i = 0; i < all.count; ++i)
-        free(all.items[i].name);
-    free(all.items);
+               st.all.errors);
+    if (st.stopped_fatal)
+        fprintf(stderr, "dmlref check: stopped: %s\n", st.fatal_reason);
+    else if (st.stopped_at_max)
+        printf("stopped after %lu failed cases (--max-failures); the rest did not run\n",
+               st.all.failed + st.all.errors);
+    printf("%lu passed, %lu failed, %lu skipped\n", st.all.passed, st.all.failed + st.all.errors,
+           st.all.skipped);
+    if (st.all.bad_input || st.stopped_fatal || !reports_ok)
+        code = EXIT_BAD_INPUT;
+    else if (st.all.failed || st.all.errors)
+        code = EXIT_DIFFERENCE;
+    else if (!st.all.passed) {
+        say_why_nothing_ran(&o, &files, &st.all);
+        code = EXIT_BAD_INPUT;
+    }
+done:
+    free(st.all.items);
     list_free(&files);
+    list_free(&paths);
+    list_free(&o.filters);
+    list_free(&o.excludes);
+    list_free(&o.rerun_names);
     backend_close(b);
     return code;
 }

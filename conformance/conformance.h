@@ -24,8 +24,10 @@ enum { DAMAGE_NONE = 0, DAMAGE_PAST_END, DAMAGE_BEFORE_START, DAMAGE_INPUT_WRITT
 
 typedef struct backend_run {
     run_kind kind;
-    dmlref_status status;  /* RUN_REFUSED: the backend's status */
+    dmlref_status status;  /* RUN_REFUSED: the status the backend named, or DMLREF_OK */
+    char rule[DMLREF_ERROR_RULE_CAPACITY]; /* RUN_REFUSED: the rule it named, or "" */
     int from_supports;     /* a plug-in's supports() declined: a refusal at creation */
+    int fatal;             /* RUN_ERROR: the backend cannot run at all (create() failed) */
     int damage;            /* DAMAGE_*: a write outside an output's bytes */
     size_t damaged_tensor; /* binding order */
     char message[640];
@@ -45,7 +47,25 @@ void backend_run_case(backend *b, dmlref_vector *v, const char *path, dmlref_fea
                       backend_run *run);
 void backend_close(backend *b);
 
-/* What a run of one case comes to, with a one-line message. */
+/* What a case must come to when a backend runs it at `level`, by the oracle:
+   refused (the status and rule dmlref_validate() gives at that level, or the
+   vector's out-of-range refusal), or the vector's outputs.  A vector refused
+   at its own level but valid at `level` states no outputs for it: undecided. */
+typedef struct expectation {
+    dmlref_feature_level level;
+    int must_refuse;
+    dmlref_status status;
+    char rule[DMLREF_ERROR_RULE_CAPACITY];
+    int undecided;
+} expectation;
+void expectation_at(const dmlref_vector *v, dmlref_feature_level level, expectation *e);
+
+/* What a run of one case comes to, with a one-line message.  With
+   strict_status a refusal must name the status the oracle gives (and, if it
+   names a rule, the same rule). */
+case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run *run,
+                      int strict_status, char *message, size_t capacity);
+/* judge_run at the vector's own feature level, statuses not compared. */
 case_result judge_case(dmlref_vector *v, const backend_run *run, char *message,
                        size_t capacity);
 

@@ -60,63 +60,107 @@ static case_result verdict(char *m, size_t capacity, case_result outcome, const 
     return outcome;
 }
 
-case_result judge_case(dmlref_vector *v, const backend_run *run, char *m, size_t capacity)
+void expectation_at(const dmlref_vector *v, dmlref_feature_level level, expectation *e)
 {
     dmlref_status want;
     const char *rule;
-    int must_refuse = dmlref_vector_expects_error(v, &want, &rule);
+    int vector_refuses = dmlref_vector_expects_error(v, &want, &rule);
     dmlref_error err;
+    dmlref_status status = dmlref_validate(dmlref_vector_operator(v), level, &err);
 
-    if (run->kind == RUN_ERROR) {
-        return verdict(m, capacity, CASE_ERROR, "%s", run->message);
+    memset(e, 0, sizeof *e);
+    e->level = level;
+    if (status != DMLREF_OK) { /* the oracle refuses it at this level, whatever the vector's own */
+        e->must_refuse = 1;
+        e->status = status;
+        snprintf(e->rule, sizeof e->rule, "%s", err.rule);
+    } else if (vector_refuses && want == DMLREF_ERROR_INDEX_OUT_OF_RANGE) {
+        e->must_refuse = 1; /* valid descriptors, bad index data */
+        e->status = want;
+        snprintf(e->rule, sizeof e->rule, "%s", rule);
+    } else if (vector_refuses) {
+        e->undecided = 1; /* valid here, refused at the vector's own level: no outputs stated */
     }
-    if (must_refuse) {
+}
+
+/* Compares the outputs with the vector's main expectation, then with each
+   permitted variant; names the variant that matched in *m. */
+static case_result judge_outputs(dmlref_vector *v, char *m, size_t capacity)
+{
+    dmlref_error err;
+    const char *detail;
+    if (dmlref_vector_compare(v, dmlref_vector_outputs(v), dmlref_vector_output_count(v), NULL,
+                              &err) == DMLREF_OK)
+        return verdict(m, capacity, CASE_PASS, "%s", "");
+    /* the message starts "file: $.tensors...": the path is what matters */
+    if (strstr(err.message, "expected digest"))
+        name_first_wrong_element(v, &err);
+    detail = strstr(err.message, ": $.");
+    return verdict(m, capacity, CASE_FAIL, "%s", detail ? detail + 2 : err.message);
+}
+
+case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run *run,
+                      int strict_status, char *m, size_t capacity)
+{
+    if (run->kind == RUN_ERROR)
+        return verdict(m, capacity, CASE_ERROR, "%s", run->message);
+    if (e->undecided)
+        return verdict(m, capacity, CASE_SKIP,
+                       "valid at feature level %s, for which the vector states no outputs",
+                       dmlref_feature_level_name(e->level));
+    if (e->must_refuse) {
         if (run->kind == RUN_UNSUPPORTED && !run->from_supports) {
             /* a process that does not support a case has not refused it */
             return verdict(m, capacity, CASE_SKIP, "unsupported%s%s", run->message[0] ? ": " : "",
-                   run->message);
-        } else if (run->kind != RUN_OUTPUTS) {
-            return verdict(m, capacity, CASE_PASS, "%s", "");
-        } else if (want == DMLREF_ERROR_INDEX_OUT_OF_RANGE) {
-            return verdict(m, capacity, CASE_SKIP,
-                   "out-of-range indices: DirectML's outputs are undefined (%s), not compared", rule);
-        } else if (want == DMLREF_ERROR_UNSUPPORTED_LAYOUT) {
-            return verdict(m, capacity, CASE_SKIP, "a layout dmlref cannot decide (%s): not judged", rule);
+                           run->message);
         }
-        return verdict(m, capacity, CASE_FAIL, "accepted a case that must be refused: %s (%s)",
-                       dmlref_status_name(want), rule);
+        if (run->kind != RUN_OUTPUTS) { /* refused, as it must be */
+            if (strict_status && run->status != e->status)
+                return verdict(m, capacity, CASE_FAIL, "refused with %s, dmlref refuses it with %s (%s)",
+                               run->status == DMLREF_OK ? "no status named"
+                                                        : dmlref_status_name(run->status),
+                               dmlref_status_name(e->status), e->rule);
+            if (strict_status && run->rule[0] && strcmp(run->rule, e->rule) != 0)
+                return verdict(m, capacity, CASE_FAIL, "refused under rule %s, dmlref under %s",
+                               run->rule, e->rule);
+            return verdict(m, capacity, CASE_PASS, "%s", "");
+        }
+        if (e->status == DMLREF_ERROR_INDEX_OUT_OF_RANGE)
+            return verdict(m, capacity, CASE_SKIP,
+                           "accepted out-of-range indices: DirectML's outputs are undefined (%s), "
+                           "not compared", e->rule);
+        if (e->status == DMLREF_ERROR_UNSUPPORTED_LAYOUT)
+            return verdict(m, capacity, CASE_SKIP, "a layout dmlref cannot decide (%s): not judged",
+                           e->rule);
+        return verdict(m, capacity, CASE_FAIL,
+                       "accepted a case that must be refused at feature level %s: %s (%s)",
+                       dmlref_feature_level_name(e->level), dmlref_status_name(e->status), e->rule);
     }
-    if (run->kind == RUN_UNSUPPORTED) {
+    if (run->kind == RUN_UNSUPPORTED)
         return verdict(m, capacity, CASE_SKIP, "unsupported%s%s", run->message[0] ? ": " : "",
-               run->message);
-    }
-    if (run->kind == RUN_REFUSED && dmlref_vector_oob_policy(v) == DMLREF_OOB_CLAMP) {
+                       run->message);
+    if (run->kind == RUN_REFUSED && dmlref_vector_oob_policy(v) == DMLREF_OOB_CLAMP)
         return verdict(m, capacity, CASE_SKIP, "refused out-of-range indices, which this case clamps "
-                                        "(\"oob\": \"clamp\", DirectML's observed behaviour)");
-    }
+                                               "(\"oob\": \"clamp\", DirectML's observed behaviour)");
     if (run->kind == RUN_REFUSED) {
-        if (run->status != DMLREF_OK) /* a plug-in's status; a process gives a message */
+        if (run->status != DMLREF_OK)
             return verdict(m, capacity, CASE_FAIL, "refused a valid case: %s%s%s",
-                   dmlref_status_name(run->status), run->message[0] ? ": " : "", run->message);
-        else
-            return verdict(m, capacity, CASE_FAIL, "refused a valid case: %s", run->message);
+                           dmlref_status_name(run->status), run->message[0] ? ": " : "",
+                           run->message);
+        return verdict(m, capacity, CASE_FAIL, "refused a valid case: %s", run->message);
     }
-    if (run->damage) {
+    if (run->damage)
         return verdict(m, capacity, CASE_FAIL, "%s %s",
-               run->damage == DAMAGE_INPUT_WRITTEN ? "wrote into the input"
-               : run->damage == DAMAGE_PAST_END    ? "wrote past the TotalTensorSizeInBytes of"
-                                                   : "wrote before the start of",
-               tensor_name(v, run->damaged_tensor));
-    }
-    if (dmlref_vector_compare(v, dmlref_vector_outputs(v), dmlref_vector_output_count(v), NULL,
-                              &err) != DMLREF_OK) {
-        /* the message starts "file: $.tensors...": the path is what matters */
-        const char *detail;
-        if (strstr(err.message, "expected digest"))
-            name_first_wrong_element(v, &err);
-        detail = strstr(err.message, ": $.");
-        return verdict(m, capacity, CASE_FAIL, "%s", detail ? detail + 2 : err.message);
-    }
-    return verdict(m, capacity, CASE_PASS, "%s", "");
+                       run->damage == DAMAGE_INPUT_WRITTEN ? "wrote into the input"
+                       : run->damage == DAMAGE_PAST_END    ? "wrote past the TotalTensorSizeInBytes of"
+                                                           : "wrote before the start of",
+                       tensor_name(v, run->damaged_tensor));
+    return judge_outputs(v, m, capacity);
 }
 
+case_result judge_case(dmlref_vector *v, const backend_run *run, char *m, size_t capacity)
+{
+    expectation e;
+    expectation_at(v, dmlref_vector_feature_level(v), &e);
+    return judge_run(v, &e, run, 0, m, capacity);
+}

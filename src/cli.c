@@ -48,27 +48,6 @@ static const char *const k_help_gen =
     "byte for byte, for the same seed and profile, on any thread count.\n"
     "Profiles: default (the committed suite).\n";
 
-static const char *const k_help_check =
-    "usage: dmlref check (--backend LIB.so | --exec 'CMD') [options] PATH...\n"
-    "\n"
-    "Runs another implementation over the vectors under each PATH and judges every\n"
-    "case: pass, fail (wrong bits in a defined element, a write past an output or\n"
-    "into an input, a valid case refused, an invalid case accepted), skip\n"
-    "(unsupported, or above the feature level) or error (a crash, a hang, a\n"
-    "malformed reply). See docs/conformance.md.\n"
-    "\n"
-    "  --backend LIB.so        a plug-in (include/dmlref/backend.h), run in a child process\n"
-    "  --exec 'CMD'            a process speaking JSON Lines on its stdin and stdout\n"
-    "  --backend-options TEXT  passed to the plug-in's create()\n"
-    "  --filter GLOB           only the cases whose name matches\n"
-    "  --feature-level L       run at most at level L (e.g. 4_1); cases that need more are skipped\n"
-    "  --timeout SECONDS       per case (default 60); a hung backend is killed and restarted\n"
-    "  --junit FILE            a JUnit XML report;  --json FILE  a JSON report\n"
-    "  --verbose               print passing cases too\n"
-    "\n"
-    "Ends with \"N passed, N failed, N skipped\" (errors count as failed). Exit 0 when\n"
-    "no case failed or errored, 1 otherwise, 2 when a vector cannot be read.\n";
-
 static const char *const k_help_fuzz =
     "usage: dmlref fuzz (--backend LIB.so | --exec 'CMD') [--seed N] [--cases N | --time S]\n"
     "                   [--operator NAME] [--out DIR] [--timeout S] [--shrink N]\n"
@@ -496,6 +475,10 @@ static int command_verify(int argc, char **argv)
     if (!paths)
         return usage_error("verify needs at least one path");
     printf("%lu passed, %lu failed, %lu skipped\n", t.passed, t.failed, t.skipped);
+    if (!t.passed && !t.failed && !t.skipped) {
+        fprintf(stderr, "dmlref verify: no vector under the paths: nothing was verified\n");
+        return EXIT_BAD_INPUT;
+    }
     return t.bad_input ? EXIT_BAD_INPUT : t.failed ? EXIT_DIFFERENCE : EXIT_OK;
 }
 
@@ -545,7 +528,7 @@ int main(int argc, char **argv)
         else if (strcmp(topic, "gen") == 0)
             fputs(k_help_gen, stdout);
         else if (strcmp(topic, "check") == 0)
-            fputs(k_help_check, stdout);
+            fputs(check_help, stdout);
         else if (strcmp(topic, "fuzz") == 0)
             fputs(k_help_fuzz, stdout);
         else if (strcmp(topic, "bench") == 0)

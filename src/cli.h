@@ -41,8 +41,9 @@ void list_free(path_list *l);
    folder, sorted; 0 (with a message) when the path cannot be read. */
 int collect_vectors(const char *path, path_list *out);
 
-/* dmlref check: returns an exit code. */
+/* dmlref check: returns an exit code; its help text. */
 int command_check(int argc, char **argv);
+extern const char *const check_help;
 
 /* One random case (a case's JSON text, outputs without expected) drawn with
    the suite's own builders; op 0: any operator.  The caller frees *text. */

@@ -1030,10 +1030,10 @@ dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_opti
 
 dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line, size_t length,
                                        const dmlref_binding *outputs, size_t count,
-                                       dmlref_reply_kind *kind, char *message,
-                                       size_t message_capacity, dmlref_error *err)
+                                       dmlref_reply *reply, dmlref_error *err)
 {
-    static const char *const keys[] = {"name", "outputs", "status", "message", NULL};
+    static const char *const keys[] = {"name", "outputs", "status", "message", "error", NULL};
+    static const char *const refusal_keys[] = {"status", "rule", NULL};
     reader r;
     json_error_t jerr;
     json_t *root, *item, *outs;
@@ -1045,9 +1045,9 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
     r.err = err;
     r.memory_cap = 0;
     r.memory_used = 0;
-    if (message && message_capacity)
-        message[0] = '\0';
-    if (!kind || (!outputs && count) || count != v->output_count)
+    if (reply)
+        memset(reply, 0, sizeof *reply);
+    if (!reply || (!outputs && count) || count != v->output_count)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
                          "dmlref_vector_read_reply: %zu output buffers for %zu outputs", count,
                          v->output_count);
@@ -1076,8 +1076,36 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
     }
     if ((item = json_object_get(root, "message"))) {
         REPLY_CHECK(get_string(&r, "$.message", item, &text));
-        if (message && message_capacity)
-            snprintf(message, message_capacity, "%s", text);
+        snprintf(reply->message, sizeof reply->message, "%s", text);
+    }
+    if ((item = json_object_get(root, "error"))) { /* how an error reply refuses the case */
+        json_t *field;
+        const char *status_text = json_string_value(json_object_get(root, "status"));
+        if (!status_text || strcmp(status_text, "error") != 0) {
+            status = SCHEMA(&r, "$.error", "belongs to a reply whose status is \"error\"");
+            goto done;
+        }
+        if (!json_is_object(item)) {
+            status = SCHEMA(&r, "$.error", "must be an object: {\"status\": ..., \"rule\": ...}");
+            goto done;
+        }
+        REPLY_CHECK(only_keys(&r, "$.error", item, refusal_keys));
+        if ((field = json_object_get(item, "status"))) {
+            REPLY_CHECK(get_string(&r, "$.error.status", field, &text));
+            if (!dmlref_status_from_name(text, &reply->refusal_status) ||
+                reply->refusal_status == DMLREF_OK) {
+                status = SCHEMA(&r, "$.error.status", "\"%.60s\" is not a dmlref error status", text);
+                goto done;
+            }
+        }
+        if ((field = json_object_get(item, "rule"))) {
+            REPLY_CHECK(get_string(&r, "$.error.rule", field, &text));
+            if (strlen(text) >= sizeof reply->refusal_rule) {
+                status = SCHEMA(&r, "$.error.rule", "is longer than a rule id");
+                goto done;
+            }
+            snprintf(reply->refusal_rule, sizeof reply->refusal_rule, "%s", text);
+        }
     }
     if ((item = json_object_get(root, "status"))) {
         REPLY_CHECK(get_string(&r, "$.status", item, &text));
@@ -1086,9 +1114,9 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
             goto done;
         }
         if (strcmp(text, "unsupported") == 0)
-            *kind = DMLREF_REPLY_UNSUPPORTED;
+            reply->kind = DMLREF_REPLY_UNSUPPORTED;
         else if (strcmp(text, "error") == 0)
-            *kind = DMLREF_REPLY_ERROR;
+            reply->kind = DMLREF_REPLY_ERROR;
         else
             status = SCHEMA(&r, "$.status", "\"%.40s\" is not \"unsupported\" or \"error\"", text);
         goto done;
@@ -1140,7 +1168,7 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
                            l.element_size, bits);
         }
     }
-    *kind = DMLREF_REPLY_OUTPUTS;
+    reply->kind = DMLREF_REPLY_OUTPUTS;
 done:
 #undef REPLY_CHECK
     json_decref(root);

@@ -7,6 +7,7 @@
 set -u
 dmlref=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)
+backends=$(dirname "$dmlref")/backends
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$root" || exit 1
@@ -40,33 +41,111 @@ $1"; shift; done
 filter='gather_elements/float32/1d/*'
 n=$(ls vectors/gather_elements/float32/1d/*.json | wc -l)
 
-# a process that never answers: every case times out, the run completes
-check "hanging process: errors, run completes" 1 \
+# a process that never answers: the run stops after its first cases, exit 2
+check "hanging process from the start: stopped, exit 2" 2 \
     "ERROR gather_elements/float32/1d/[a-z0-9_]+: timed out after 0.5 s" \
-    "^$n errors" "^0 passed, $n failed, 0 skipped$" -- \
+    "stopped: the backend failed its first 3 cases the same way without answering any" \
+    "^0 passed, 3 failed, 0 skipped$" -- \
     --exec 'sleep 1000' --timeout 0.5 --filter "$filter" vectors
 
-# a process that dies on its first case: an error, then restarted for the next
+# a backend that cannot start (a Python without its module): stopped with its stderr
+check "backend that cannot start: stopped with its stderr, exit 2" 2 \
+    "its stderr ends: ModuleNotFoundError: No module named 'no_such_module_dmlref'" \
+    "stopped: the backend failed its first 3 cases" "^0 passed, 3 failed, 0 skipped$" -- \
+    --exec "/usr/bin/python3 -c 'import no_such_module_dmlref'" vectors
+
+# a process that answers, then hangs: every later case times out, the run completes
+# (the first process answers one case; every later line, and every restarted
+# process, meets the marker file and misbehaves)
+answer_once="/usr/bin/python3 tests/answer_once.py $tmp/answered"
+answer_then="$answer_once hang"
+check "process that answers, then hangs: errors, run completes" 1 \
+    "timed out after 0.5 s" "^0 passed, $((n - 1)) failed, 1 skipped$" -- \
+    --exec "$answer_then" --timeout 0.5 --filter "$filter" vectors
+
+# a process that dies after its first answer: an error, restarted for the next
+rm -f "$tmp/answered"
+answer_then_die="$answer_once exit"
 check "crashing process: errors, restarted, run completes" 1 \
-    "the backend's process exited \(status 3\)" "^0 passed, $n failed, 0 skipped$" -- \
-    --exec 'read line; exit 3' --filter "$filter" vectors
+    "the backend's process exited \(status 3\)" "^0 passed, $((n - 1)) failed, 1 skipped$" -- \
+    --exec "$answer_then_die" --filter "$filter" vectors
 
 # a process killed by a signal
-check "process killed by a signal" 1 "crashed \(signal 9" -- \
+check "process killed by a signal" 2 "crashed \(signal 9" -- \
     --exec 'kill -9 $$' --filter "$filter" vectors
 
 # replies that break the protocol
-check "malformed reply: not JSON" 1 "malformed reply: reply: \\$: " -- \
+check "malformed reply: not JSON" 2 "malformed reply: reply: \\$: " -- \
     --exec 'while read l; do echo "not json"; done' --filter "$filter" vectors
 check "malformed reply: another case's name" 1 'answers another case' -- \
     --exec 'while read l; do echo "{\"name\": \"x\", \"status\": \"error\"}"; done' \
     --filter "$filter" vectors
-check "an unsupported answer is a skip" 0 "^0 passed, 0 failed, $n skipped$" -- \
-    --exec '/usr/bin/python3 -c "
+unsupported='/usr/bin/python3 -c "
 import json, sys
 for line in sys.stdin:
-    print(json.dumps({\"name\": json.loads(line)[\"name\"], \"status\": \"unsupported\"}), flush=True)
-"' --filter "$filter" vectors
+    print(json.dumps({\"name\": json.loads(line)[\"name\"], \"status\": \"unsupported\",
+                      \"message\": \"FLOAT32 is not implemented\"}), flush=True)
+"'
+check "a backend that supports nothing is not green: exit 2, reasons summed" 2 \
+    "^skipped: $n unsupported: FLOAT32 is not implemented$" "^0 passed, 0 failed, $n skipped$" \
+    "no case was judged: all $n selected cases were skipped" -- \
+    --exec "$unsupported" --filter "$filter" vectors
+
+# selections of nothing are errors, not passes
+check "a --filter that matches nothing: exit 2" 2 \
+    "no case selected: [0-9]+ vector files, none taken by --filter" -- \
+    --exec cat --filter 'no/such/*' vectors
+mkdir -p "$tmp/empty"
+check "an empty folder: exit 2" 2 "no case selected: the paths hold no vector" -- \
+    --exec cat "$tmp/empty"
+"$dmlref" verify "$tmp/empty" >"$tmp/out" 2>&1
+if [ $? = 2 ] && grep -q "no vector" "$tmp/out"; then ok "verify of an empty folder: exit 2"
+else bad "verify of an empty folder: exit 2"; fi
+
+# validation is judged at the backend's level, by the oracle
+model="/usr/bin/python3 tests/model_backend.py"
+check "a backend that never validates fails, naming the rules it accepted" 1 \
+    "FAIL gather_elements/float32/2d/error_axis_2_of_2d: accepted a case that must be refused at feature level 6_4: DMLREF_ERROR_INVALID_ATTRIBUTE \(R-GE-2\)" -- \
+    --exec "$model --no-validation" --filter '*/error_*' vectors
+check "the same backend validating passes, statuses compared" 0 "^[0-9]+ passed, 0 failed, 0 skipped$" -- \
+    --exec "$model" --strict-status --filter '*/error_*' vectors
+check "at feature level 3_0, no refusal case is skipped" 1 \
+    "accepted a case that must be refused at feature level 3_0" "^[0-9]+ passed, [0-9]+ failed, 0 skipped$" -- \
+    --exec "$model --no-validation" --feature-level 3_0 --filter '*/error_*' vectors
+check "a vector valid at 4_1 must be refused at 3_0" 1 \
+    "gather_elements/float64/.*accepted a case that must be refused at feature level 3_0: DMLREF_ERROR_UNSUPPORTED_DATA_TYPE \(R-GE-5\)" -- \
+    --exec "$model --no-validation" --feature-level 3_0 --filter 'gather_elements/float64/1d/*' vectors
+check "... and the validating backend refuses it at 3_0" 0 "^[0-9]+ passed, 0 failed, 0 skipped$" -- \
+    --exec "$model" --strict-status --feature-level 3_0 --filter 'gather_elements/float64/1d/*' vectors
+wrong_status='/usr/bin/python3 -c "
+import json, sys
+for line in sys.stdin:
+    print(json.dumps({\"name\": json.loads(line)[\"name\"], \"status\": \"error\",
+                      \"error\": {\"status\": \"DMLREF_ERROR_SIZE_MISMATCH\"}}), flush=True)
+"'
+check "--strict-status: a refusal naming another status fails" 1 \
+    "refused with DMLREF_ERROR_SIZE_MISMATCH, dmlref refuses it with DMLREF_ERROR_INVALID_ATTRIBUTE \(R-GE-2\)" -- \
+    --exec "$wrong_status" --strict-status --filter '*/error_axis_2_of_2d' vectors
+check "without --strict-status any refusal of an invalid case passes" 0 "^1 passed, 0 failed, 0 skipped$" -- \
+    --exec "$wrong_status" --filter 'gather_elements/*/error_axis_2_of_2d' vectors
+
+# reports: valid UTF-8 whatever the backend says, written whole, or exit 2
+garbage='/usr/bin/python3 -c "
+import sys
+sys.stdin.readline()
+sys.stderr.buffer.write(b\"bad bytes \\xff\\xfe\\xc3 and a control \\x01 <&>\\n\")
+sys.exit(1)
+"'
+check "a backend's bytes that are not UTF-8 leave the reports valid" 2 "^0 passed, 3 failed" -- \
+    --exec "$garbage" --filter "$filter" --junit "$tmp/bad.xml" --json "$tmp/bad.json" vectors
+if /usr/bin/python3 -c "
+import json, sys, xml.etree.ElementTree as ET
+ET.parse(sys.argv[1]); r = json.load(open(sys.argv[2], encoding='utf-8'))
+assert '\ufffd' in r['results'][0]['message'], r['results'][0]['message']
+" "$tmp/bad.xml" "$tmp/bad.json" 2>>"$tmp/out"; then ok "reports parse as UTF-8 XML and JSON"
+else bad "reports parse as UTF-8 XML and JSON"; fi
+check "a report that cannot be written: exit 2" 2 "/nonexistent-dir/r.xml: cannot write" -- \
+    --backend $backends/reference.so --filter "$filter" --junit /nonexistent-dir/r.xml vectors
 
 # a correct process backend passes, and the JUnit and JSON reports agree
 check "process example backend passes what it supports" 0 "^[0-9]+ passed, 0 failed, [0-9]+ skipped$" -- \
@@ -76,19 +155,77 @@ summary=$(tail -n 1 "$tmp/out")
 if /usr/bin/python3 - "$tmp/report.xml" "$tmp/report.json" "$summary" <<'PY'
 import json, sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
-suite = root.find("testsuite")
-cases = suite.findall("testcase")
+cases = root.findall("testsuite/testcase")
 passed, failed, skipped = (int(w) for w in sys.argv[3].replace(",", "").split()[::2])
 skips = sum(1 for c in cases if c.find("skipped") is not None)
 fails = sum(1 for c in cases if c.find("failure") is not None or c.find("error") is not None)
-assert int(suite.get("tests")) == len(cases) == passed + failed + skipped, (len(cases), sys.argv[3])
-assert int(suite.get("skipped")) == skips == skipped
-assert int(suite.get("failures")) + int(suite.get("errors")) == fails == failed
+assert int(root.get("tests")) == len(cases) == passed + failed + skipped, (len(cases), sys.argv[3])
+assert int(root.get("skipped")) == skips == skipped
+assert int(root.get("failures")) + int(root.get("errors")) == fails == failed
+assert [s.get("name") for s in root.findall("testsuite")] == ["GATHER_ELEMENTS"]
+assert all(float(c.get("time")) >= 0 and c.get("file").endswith(".json") for c in cases)
 report = json.load(open(sys.argv[2]))
 assert report["summary"] == {"passed": passed, "failed": failed, "skipped": skipped, "errors": 0}
 assert len(report["results"]) == len(cases)
 PY
 then ok "JUnit report well-formed, counts match the summary"; else bad "JUnit report"; fi
+
+# a failure's JUnit body names the vector's file and the command that reproduces it
+check "faulty plug-in: JUnit failure body" 1 "" -- \
+    --backend $backends/faulty_off_by_one_axis.so --filter 'gather_elements/float32/2d/*' \
+    --junit "$tmp/faulty.xml" --json "$tmp/faulty.json" vectors
+if /usr/bin/python3 - "$tmp/faulty.xml" "$backends" <<'PY'
+import sys, xml.etree.ElementTree as ET
+failure = ET.parse(sys.argv[1]).getroot().find("testsuite/testcase/failure")
+body = failure.text
+assert "\nvector: " in body and ".json" in body, body
+assert "\nreproduce: dmlref check --backend '%s/faulty_off_by_one_axis.so' '" % sys.argv[2] in body, body
+PY
+then ok "JUnit failure names the file and the command"; else bad "JUnit failure body"; fi
+
+# --rerun-failed runs exactly the failed cases of a report
+failed_count=$(/usr/bin/python3 -c "
+import json, sys; r = json.load(open(sys.argv[1])); print(sum(x['result'] in ('fail', 'error') for x in r['results']))" "$tmp/faulty.json")
+check "--rerun-failed REPORT runs its failed cases" 1 "^0 passed, $failed_count failed, 0 skipped$" -- \
+    --backend $backends/faulty_off_by_one_axis.so --rerun-failed "$tmp/faulty.json" vectors
+check "--max-failures stops the run" 1 "^stopped after 2 failed cases \(--max-failures\)" \
+    "^[0-9]+ passed, 2 failed" -- \
+    --backend $backends/faulty_off_by_one_axis.so --max-failures 2 vectors
+
+# --shard K/N: disjoint, together one unsharded run; --jobs: the same report
+"$dmlref" check --backend $backends/reference.so --verbose --filter 'gather_nd*' vectors \
+    | grep -E '^(PASS|SKIP) ' | sort >"$tmp/whole"
+: >"$tmp/sharded"
+for k in 1 2 3; do
+    "$dmlref" check --backend $backends/reference.so --verbose --filter 'gather_nd*' \
+        --shard $k/3 vectors | grep -E '^(PASS|SKIP) ' >>"$tmp/sharded"
+done
+if [ -s "$tmp/whole" ] && sort "$tmp/sharded" | cmp -s - "$tmp/whole" \
+    && [ "$(sort "$tmp/sharded" | uniq -d | wc -l)" = 0 ]; then ok "--shard 1/3..3/3: disjoint, the whole run"
+else bad "--shard"; fi
+for jobs in 1 2; do
+    "$dmlref" check --backend $backends/faulty_off_by_one_axis.so --jobs $jobs \
+        --json "$tmp/jobs$jobs.json" vectors >/dev/null 2>&1
+done
+if /usr/bin/python3 -c "
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+strip = lambda r: [(x['name'], x['result'], x['message']) for x in r['results']]
+assert a['summary'] == b['summary'] and strip(a) == strip(b)
+assert a['summary']['failed'] > 0
+" "$tmp/jobs1.json" "$tmp/jobs2.json"; then ok "--jobs 2 gives the report of --jobs 1"
+else bad "--jobs 2 report"; fi
+"$dmlref" check --list --filter 'gather_nd1/*' --exclude '*/error_*' vectors >"$tmp/list" 2>"$tmp/out"
+if [ $? = 0 ] && ! grep -q error_ "$tmp/list" && [ "$(wc -l <"$tmp/list")" -gt 10 ] \
+    && grep -q "^dmlref check: $(wc -l <"$tmp/list" | tr -d ' ') cases selected$" "$tmp/out"; then
+    ok "--list with --filter and --exclude"; else bad "--list"; fi
+
+# usage: errors name the option; --help
+check "usage: an unknown option is named" 3 "unknown option '--fliter'" -- \
+    --exec cat --fliter x vectors
+check "usage: a bad --shard is named" 3 "check: --shard takes K/N" -- --exec cat --shard 4/3 vectors
+check "usage: a bad --jobs is named" 3 "check: --jobs takes a number" -- --exec cat --jobs 0 vectors
+check "check --help" 0 "--rerun-failed REPORT" "--shard K/N" -- --help
 
 # a plug-in that is not one
 check "not a plug-in" 2 "cannot load" -- --backend /nonexistent.so vectors

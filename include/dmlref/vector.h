@@ -139,7 +139,8 @@ DMLREF_API int dmlref_vector_min_feature_level(const dmlref_vector *vector,
 /* ---- the process protocol (dmlref check --exec) ---------------------------
  * A reply line of an implementation: {"name": N, "outputs": {"OutputTensor":
  * [elements...], ...}}, {"name": N, "status": "unsupported", "message": M}
- * or {"name": N, "status": "error", "message": M}; elements are logical,
+ * or {"name": N, "status": "error", "message": M, "error": {"status": S,
+ * "rule": R}}; elements are logical,
  * row-major, encoded as in vectors/FORMAT.md. */
 typedef enum dmlref_reply_kind {
     DMLREF_REPLY_OUTPUTS = 0,
@@ -147,18 +148,26 @@ typedef enum dmlref_reply_kind {
     DMLREF_REPLY_ERROR = 2
 } dmlref_reply_kind;
 
-/* Reads a reply to this vector's case; for outputs, places each element in
- * `outputs` (buffers laid out as the case's outputs) through the strides,
- * leaving other bytes as they are (a binding with NULL data: the elements are
- * only checked).  `message` receives the reply's message
- * (may be NULL).  A malformed reply (not JSON, another case's name, missing
- * or extra outputs, wrong element counts or encodings) is
- * DMLREF_ERROR_VECTOR_SCHEMA or DMLREF_ERROR_VECTOR_PARSE, with a message
- * naming the JSON path. */
+/* What a reply says besides outputs. */
+typedef struct dmlref_reply {
+    dmlref_reply_kind kind;
+    /* An error reply may name how it refuses the case:
+     * "error": {"status": "DMLREF_ERROR_...", "rule": "R-GE-3"}, both optional. */
+    dmlref_status refusal_status; /* DMLREF_OK when it names none */
+    char refusal_rule[DMLREF_ERROR_RULE_CAPACITY];
+    char message[DMLREF_ERROR_MESSAGE_CAPACITY]; /* the reply's "message", or "" */
+} dmlref_reply;
+
+/* Reads a reply to this vector's case into *reply; for outputs, places each
+ * element in `outputs` (buffers laid out as the case's outputs) through the
+ * strides, leaving other bytes as they are (a binding with NULL data: the
+ * elements are only checked).  A malformed reply (not JSON, another case's
+ * name, missing or extra outputs, wrong element counts or encodings, an
+ * unknown status name) is DMLREF_ERROR_VECTOR_SCHEMA or
+ * DMLREF_ERROR_VECTOR_PARSE, with a message naming the JSON path. */
 DMLREF_API dmlref_status dmlref_vector_read_reply(const dmlref_vector *vector, const char *line,
                                                   size_t length, const dmlref_binding *outputs,
-                                                  size_t count, dmlref_reply_kind *kind,
-                                                  char *message, size_t message_capacity,
+                                                  size_t count, dmlref_reply *reply,
                                                   dmlref_error *err);
 
 /* One element's JSON text as vectors/FORMAT.md encodes it ("1.5", "-0.0",
