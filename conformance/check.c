@@ -1024,8 +1024,13 @@ int command_check(int argc, char **argv)
     if (code != EXIT_OK || o.list)
         goto done;
 
-    printf("dmlref check %s: %s%s%s\n", dmlref_version_string(), backend_name(b),
-           backend_version(b)[0] ? " " : "", backend_version(b));
+    {
+        char name[1024], version[256];
+        clean_text(name, sizeof name, backend_name(b));
+        clean_text(version, sizeof version, backend_version(b));
+        printf("dmlref check %s: %s%s%s\n", dmlref_version_string(), name, version[0] ? " " : "",
+               version);
+    }
     fflush(stdout);
     st.shown.on = isatty(2);
     for (i = 0; i < files.count; ++i)

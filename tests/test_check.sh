@@ -102,6 +102,27 @@ check "an empty folder: exit 2" 2 "no case selected: the paths hold no vector" -
 if [ $? = 2 ] && grep -q "no vector" "$tmp/out"; then ok "verify of an empty folder: exit 2"
 else bad "verify of an empty folder: exit 2"; fi
 
+# any reply to any vector: outputs of the right element count (zeros) for every
+# case, the must-refuse ones (sizes of 0, above 2^32 elements) included
+zeros='/usr/bin/python3 -c "
+import json, sys
+outs = {\"GATHER_ELEMENTS\": [\"OutputTensor\"], \"SCATTER_ELEMENTS\": [\"OutputTensor\"],
+        \"SCATTER\": [\"OutputTensor\"], \"GATHER_ND\": [\"OutputTensor\"], \"GATHER_ND1\": [\"OutputTensor\"],
+        \"NONZERO_COORDINATES\": [\"OutputCountTensor\", \"OutputCoordinatesTensor\"]}
+for line in sys.stdin:
+    case = json.loads(line)
+    reply = {}
+    for name in outs[case[\"operator\"]]:
+        n = 1
+        for size in case[\"tensors\"][name].get(\"sizes\", [1]):
+            n *= size
+        reply[name] = [0] * min(n, 1 << 20)
+    print(json.dumps({\"name\": case[\"name\"], \"outputs\": reply}), flush=True)
+"'
+check "outputs for every must-refuse vector: judged, no crash" 1 \
+    "accepted a case that must be refused" "^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" -- \
+    --exec "$zeros" --filter '*/error_*' vectors
+
 # validation is judged at the backend's level, by the oracle
 model="/usr/bin/python3 tests/model_backend.py"
 check "a backend that never validates fails, naming the rules it accepted" 1 \
@@ -117,6 +138,12 @@ check "a vector valid at 4_1 must be refused at 3_0" 1 \
     --exec "$model --no-validation" --feature-level 3_0 --filter 'gather_elements/float64/1d/*' vectors
 check "... and the validating backend refuses it at 3_0" 0 "^[0-9]+ passed, 0 failed, 0 skipped$" -- \
     --exec "$model" --strict-status --feature-level 3_0 --filter 'gather_elements/float64/1d/*' vectors
+check "a plug-in that never validates fails at its level, naming the rules" 1 \
+    "accepted a case that must be refused at feature level 3_0: DMLREF_ERROR_UNSUPPORTED_DATA_TYPE \(R-GE-5\)" -- \
+    --backend "$backends/faulty_skips_validation.so" --feature-level 3_0 vectors
+check "the same plug-in validating passes at that level, statuses compared" 0 \
+    "^[0-9]+ passed, 0 failed, [0-9]+ skipped$" -- \
+    --backend "$backends/naive.so" --feature-level 3_0 --strict-status vectors
 wrong_status='/usr/bin/python3 -c "
 import json, sys
 for line in sys.stdin:
