@@ -247,6 +247,17 @@ if [ $? = 0 ] && ! grep -q error_ "$tmp/list" && [ "$(wc -l <"$tmp/list")" -gt 1
     && grep -q "^dmlref check: $(wc -l <"$tmp/list" | tr -d ' ') cases selected$" "$tmp/out"; then
     ok "--list with --filter and --exclude"; else bad "--list"; fi
 
+# on a terminal, a progress count on stderr; none in a pipe
+if command -v script >/dev/null 2>&1; then
+    script -qec "$dmlref check --backend $backends/reference.so --filter 'gather_nd1/*' vectors" \
+        /dev/null | tr '\r' '\n' >"$tmp/tty"
+    "$dmlref" check --backend "$backends/reference.so" --filter 'gather_nd1/*' vectors \
+        >"$tmp/pipe" 2>&1
+    if grep -Eq '^dmlref check: [0-9]+/[0-9]+ files, [0-9]+ passed' "$tmp/tty" \
+        && ! grep -q 'files, ' "$tmp/pipe"; then ok "progress count on a terminal only"
+    else bad "progress count on a terminal only"; fi
+fi
+
 # usage: errors name the option; --help
 check "usage: an unknown option is named" 3 "unknown option '--fliter'" -- \
     --exec cat --fliter x vectors
