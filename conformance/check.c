@@ -156,7 +156,7 @@ static void progress_show(const progress *p, const results *all)
 
 static void print_result(const options *o, const result *r)
 {
-    if (r->outcome != CASE_PASS || o->verbose)
+    if (r->outcome != CASE_PASS || r->message[0] || o->verbose) /* a pass may name a variant */
         printf("%-5s %s%s%s\n", k_outcome_names[r->outcome], r->name, r->message[0] ? ": " : "",
                r->message);
     fflush(stdout);
@@ -766,8 +766,9 @@ static int write_report(const char *path, int (*writer)(FILE *, const report *),
     return 0;
 }
 
-/* "skipped: N <reason>" lines, most frequent first. */
-static void print_skip_reasons(const results *all)
+/* "<label>: N <message>" for the cases of one outcome, the most frequent
+   message first: why cases were skipped, which variants passed. */
+static void print_reasons(const results *all, case_result outcome, const char *label)
 {
     const result **firsts = malloc(all->count * sizeof *firsts);
     unsigned long *counts = calloc(all->count + 1, sizeof *counts);
@@ -779,7 +780,7 @@ static void print_skip_reasons(const results *all)
     }
     for (i = 0; i < all->count; ++i) {
         const result *r = &all->items[i];
-        if (r->outcome != CASE_SKIP)
+        if (r->outcome != outcome || !r->message[0])
             continue;
         for (k = 0; k < reasons && strcmp(firsts[k]->message, r->message) != 0; ++k)
             ;
@@ -798,10 +799,10 @@ static void print_skip_reasons(const results *all)
             firsts[best] = firsts[shown], counts[best] = counts[shown];
             firsts[shown] = r, counts[shown] = c;
         }
-        printf("skipped: %lu %s\n", counts[shown], firsts[shown]->message);
+        printf("%s: %lu %s\n", label, counts[shown], firsts[shown]->message);
     }
     if (reasons > shown)
-        printf("skipped: %lu more reasons (--verbose, or the reports, list every case)\n",
+        printf("%s: %lu more reasons (the reports list every case)\n", label,
                (unsigned long)(reasons - shown));
     free(firsts);
     free(counts);
@@ -1050,7 +1051,8 @@ int command_check(int argc, char **argv)
         if (o.json)
             reports_ok &= write_report(o.json, write_json, &rep);
     }
-    print_skip_reasons(&st.all);
+    print_reasons(&st.all, CASE_PASS, "passed");
+    print_reasons(&st.all, CASE_SKIP, "skipped");
     if (st.all.errors)
         printf("%lu errors (crashes, timeouts, malformed replies), counted as failed\n",
                st.all.errors);
