@@ -17,7 +17,8 @@
  *     category of their own, D7), N above the effective rank, FL 3_0 shapes;
  *   - the seeds' worked examples, corrected (D20);
  *   - feature-level cases: valid from one level, refused below it;
- *   - one expect_error case per validation rule;
+ *   - one expect_error case per validation rule, each with complete input
+ *     data where its shape allows;
  *   - large cases (a million elements and more) in the generator form.
  */
 #include "cli.h"
@@ -1167,8 +1168,10 @@ static void feature_levels(suite *s)
 
 /* ---- one expect_error case per validation rule ------------------------------------
  * Each starts from a small valid case of its operator and breaks one thing.
- * Cases refused by validation carry no data (FORMAT.md allows it); the
- * out-of-range ones do, since execution refuses them. */
+ * Each carries complete input data (refusal_data), so that a backend that
+ * never validates computes something and is caught, rather than "refusing"
+ * the case because it has nothing to load; only shapes that cannot hold data
+ * go without. */
 
 static void base_gather_elements(case_spec *c)
 {
@@ -1224,11 +1227,99 @@ static void emit_error(suite *s, case_spec *c, dmlref_status error, const char *
     emit(s, c);
 }
 
+static int is_float(dmlref_tensor_data_type type)
+{
+    return type == DMLREF_TENSOR_DATA_TYPE_FLOAT16 || type == DMLREF_TENSOR_DATA_TYPE_FLOAT32 ||
+           type == DMLREF_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+static size_t input_count(dmlref_operator_type op)
+{
+    return op == DMLREF_OPERATOR_SCATTER_ELEMENTS      ? 3
+           : op == DMLREF_OPERATOR_NONZERO_COORDINATES ? 1
+                                                       : 2;
+}
+
+/* 1 when a tensor of this shape can carry data: at most 2^32-1 elements,
+   and a minimum size (DMLCalcBufferTensorSize) that fits 64 bits. */
+static int can_hold_data(const tspec *t)
+{
+    uint64_t n = 1;
+    uint32_t d;
+    for (d = 0; d < t->rank; ++d) {
+        if (t->sizes[d] == 0)
+            return 1; /* no element: "data": [] */
+        n *= t->sizes[d];
+        if (n > 0xFFFFFFFFull)
+            return 0;
+    }
+    return dmlref_calc_buffer_tensor_size(t->type, t->rank, t->sizes,
+                                          t->strided ? t->strides : NULL) != 0;
+}
+
+/* The size of the dimension an index selects in, 1 when the broken case
+   leaves none (an Axis or an attribute out of range, a size of 0). */
+static uint32_t selected_size(const tspec *t, uint64_t d)
+{
+    return d < t->rank && t->sizes[d] ? t->sizes[d] : 1;
+}
+
+/* Index element e of a case that must be refused: in range for the
+   dimension it selects wherever the broken case still says which. */
+static int64_t refusal_index(const case_spec *c, uint64_t e)
+{
+    const tspec *in = &c->t[0], *idx = &c->t[1];
+    switch (c->op) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS: /* along Axis of the input (R-GE-6) */
+        return (int64_t)((e + 1) % selected_size(in, c->attributes[0]));
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS: { /* along Axis of input and output (R-SC-9) */
+        uint32_t a = selected_size(in, c->attributes[0]), b = selected_size(&c->t[3], c->attributes[0]);
+        return (int64_t)((e + 1) % (a < b ? a : b));
+    }
+    default: { /* GatherND/ND1: tuple entry j selects input dimension D-m+b+j (R-GN-9) */
+        uint32_t k = selected_size(idx, idx->rank - 1), j = (uint32_t)(e % k);
+        uint32_t b = c->op == DMLREF_OPERATOR_GATHER_ND1 ? c->attributes[2] : 0;
+        int64_t dim = (int64_t)in->rank - c->attributes[0] + b + j;
+        return (int64_t)((e / k + j) % selected_size(in, dim < 0 ? in->rank : (uint64_t)dim));
+    }
+    }
+}
+
+/* Complete input data for a case that must be refused, as a valid case of
+   its shape would hold: the type's values (NonZero's input with zeros
+   among them), indices in range (refusal_index).  Inputs that already have
+   data keep it.  None when an input cannot hold data (can_hold_data). */
+static void refusal_data(case_spec *c)
+{
+    size_t inputs = input_count(c->op), i;
+    uint64_t n, e;
+    for (i = 0; i < inputs; ++i)
+        if (!c->t[i].data && !c->t[i].generator && !can_hold_data(&c->t[i]))
+            return;
+    for (i = 0; i < inputs; ++i) {
+        tspec *t = &c->t[i];
+        if (t->data || t->generator)
+            continue;
+        t->data = fill(t, i == 2);
+        n = count_of(t);
+        if (c->op == DMLREF_OPERATOR_NONZERO_COORDINATES) {
+            for (e = 0; e < n; ++e)
+                if (canonical_index(t, e) % 3 == 1)
+                    t->data[e] = 0;
+        } else if (i == 1) {
+            for (e = 0; e < n; ++e)
+                if (!is_float(t->type)) /* a float "index" tensor keeps its values */
+                    t->data[e] = index_bits(t->type, refusal_index(c, e));
+        }
+    }
+}
+
 #define BROKEN(base, change, status, rule, scenario)                                           \
     do {                                                                                       \
         case_spec c;                                                                           \
         base(&c);                                                                              \
         change;                                                                                \
+        refusal_data(&c);                                                                      \
         emit_error(s, &c, DMLREF_ERROR_##status, rule, scenario);                              \
     } while (0)
 
