@@ -19,6 +19,8 @@
  *   - feature-level cases: valid from one level, refused below it;
  *   - one expect_error case per validation rule, each with complete input
  *     data where its shape allows;
+ *   - output layouts beyond the stride-order proof (D6): one decided exactly,
+ *     one past what dmlref decides;
  *   - large cases (a million elements and more) in the generator form.
  */
 #include "cli.h"
@@ -1361,11 +1363,6 @@ static void validation_errors(suite *s)
            OUTPUT_ALIASING, "D6", "output_stride_zero_R-TD-16");
     BROKEN(base_gather_elements, (c.t[2].strided = 1, c.t[2].strides[0] = 1, c.t[2].strides[1] = 1),
            OUTPUT_ALIASING, "D6", "output_strides_alias_R-TD-16");
-    BROKEN(base_gather_elements,
-           (c.t[2].sizes[0] = 3, c.t[2].sizes[1] = 2, c.t[1].sizes[0] = 3, c.t[1].sizes[1] = 2,
-            c.t[0].sizes[0] = 3, c.t[2].strided = 1, c.t[2].strides[0] = 134217728u,
-            c.t[2].strides[1] = 201326592u),
-           UNSUPPORTED_LAYOUT, "D6", "output_layout_undecidable");
     /* indices (R-IX-1, D3) */
     BROKEN(base_gather_elements, c.t[1].type = DMLREF_TENSOR_DATA_TYPE_INT16, UNSUPPORTED_DATA_TYPE,
            "R-IX-1", "int16_indices");
@@ -1429,6 +1426,47 @@ static void validation_errors(suite *s)
             c.t[1].rank = 5, c.t[1].sizes[3] = 1, c.t[1].sizes[4] = 1,
             set_sizes(&c.t[2], 3, 1, 1, 6), c.t[2].rank = 4, c.t[2].sizes[3] = 2),
            DIMENSION_COUNT_MISMATCH, "D10", "fl3_0_ranks_differ");
+}
+
+/* Output layouts that fail the stride-order proof and span more than 2^27
+   offsets (D6, R-TD-17): decided exactly when there are at most 2^24
+   elements, left undecided beyond that. */
+static void output_layouts(suite *s)
+{
+    static const uint32_t sizes[2] = {3, 2}, in_nd[2] = {2, 4097}, idx_nd[2] = {4097, 1},
+                          out_nd[2] = {4097, 4097};
+    static const uint64_t indices[6] = {2, 0, 1, 1, 0, 2};
+    case_spec c;
+
+    memset(&c, 0, sizeof c);
+    c.op = DMLREF_OPERATOR_GATHER_ELEMENTS;
+    c.index_type = DMLREF_TENSOR_DATA_TYPE_UINT32;
+    c.notes = "output strides {50331648, 67108864} fail the stride-order proof and span "
+              "167772161 element offsets, yet put the 6 elements at distinct addresses: a valid "
+              "layout (R-TD-17), which dmlref decides exactly (D6)";
+    set_tensor(&c.t[0], DMLREF_TENSOR_DATA_TYPE_UINT8, 2, sizes);
+    set_tensor(&c.t[1], DMLREF_TENSOR_DATA_TYPE_UINT32, 2, sizes);
+    set_tensor(&c.t[2], DMLREF_TENSOR_DATA_TYPE_UINT8, 2, sizes);
+    c.t[2].strided = 1, c.t[2].strides[0] = 3u << 24, c.t[2].strides[1] = 1u << 26;
+    c.t[0].data = fill(&c.t[0], 0);
+    c.t[1].data = u64_array(indices, 6);
+    case_name(&c, DMLREF_TENSOR_DATA_TYPE_UINT8, 2, "output_sparse_strides_distinct");
+    emit(s, &c);
+
+    memset(&c, 0, sizeof c);
+    c.op = DMLREF_OPERATOR_GATHER_ND;
+    c.attributes[0] = 2, c.attributes[1] = 2;
+    c.notes = "the limit of D6: an output of 16785409 elements (more than 2^24) whose strides "
+              "{16385, 16384} fail the stride-order proof and span 134221825 element offsets "
+              "(more than 2^27); dmlref does not decide whether two elements share an address "
+              "(in fact none do)";
+    set_tensor(&c.t[0], DMLREF_TENSOR_DATA_TYPE_UINT8, 2, in_nd);
+    set_tensor(&c.t[1], DMLREF_TENSOR_DATA_TYPE_UINT32, 2, idx_nd);
+    set_tensor(&c.t[2], DMLREF_TENSOR_DATA_TYPE_UINT8, 2, out_nd);
+    c.t[2].strided = 1, c.t[2].strides[0] = 16385, c.t[2].strides[1] = 16384;
+    c.t[0].generator = "{\"kind\": \"bits\", \"seed\": 9}";
+    c.t[1].generator = "{\"kind\": \"index\", \"seed\": 10, \"low\": [0], \"high\": [1]}";
+    emit_error(s, &c, DMLREF_ERROR_UNSUPPORTED_LAYOUT, "D6", "output_layout_undecidable_large");
 }
 
 /* Out-of-range indices: refused at execution under the strict policy (D1,
@@ -1658,6 +1696,7 @@ int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint
     seed_examples(s);
     feature_levels(s);
     validation_errors(s);
+    output_layouts(s);
     index_errors(s);
     large_cases(s);
     if (!write_manifest(s) || !write_readme(s))
