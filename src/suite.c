@@ -21,6 +21,8 @@
  *     data where its shape allows;
  *   - output layouts beyond the stride-order proof (D6): one decided exactly,
  *     one past what dmlref decides;
+ *   - out-of-range indices (D1, D2) and unsigned indices that are never
+ *     negative (R-IX-3), refused and clamped;
  *   - large cases (a million elements and more) in the generator form.
  */
 #include "cli.h"
@@ -1520,6 +1522,121 @@ static void index_errors(suite *s)
     }
 }
 
+/* ---- R-IX-3: an unsigned index is never negative ------------------------------------
+ * UINT32 0x80000000 and 0xFFFFFFFF, UINT64 2^63 and 2^64-1 are above every
+ * range: refused under the strict policy (D1, D2), clamped to s-1 under
+ * "clamp".  A backend that reads them as signed sees -2^31 or -2^63 (below
+ * the range: clamped to 0, not s-1) and -1 (s-1 by R-IX-2, in range: not
+ * refused), so the clamp vectors hold both kinds. */
+
+/* A small valid case of `op` with index type `itype`, its input data and
+   in-range indices; returns the number of index elements. */
+static size_t unsigned_index_case(case_spec *c, dmlref_operator_type op,
+                                  dmlref_tensor_data_type itype)
+{
+    static const uint32_t ge_in[2] = {2, 4}, ge_idx[2] = {2, 3}, sc_idx[2] = {2, 2},
+                          nd_in[2] = {4, 3}, nd_idx[2] = {3, 1}, nd1_in[3] = {2, 4, 3},
+                          nd1_idx[3] = {2, 2, 1}, nd1_out[3] = {2, 2, 3};
+    static const uint64_t ge_values[6] = {0, 3, 1, 2, 1, 0}, sc_values[4] = {0, 2, 1, 3},
+                          nd_values[3] = {2, 0, 1}, nd1_values[4] = {1, 0, 3, 2};
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    c->index_type = itype;
+    switch (op) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS: /* along Axis 1, s = 4 */
+        c->attributes[0] = 1;
+        set_tensor(&c->t[0], DMLREF_TENSOR_DATA_TYPE_FLOAT32, 2, ge_in);
+        set_tensor(&c->t[1], itype, 2, ge_idx);
+        set_tensor(&c->t[2], DMLREF_TENSOR_DATA_TYPE_FLOAT32, 2, ge_idx);
+        c->t[0].data = fill(&c->t[0], 0);
+        c->t[1].data = u64_array(ge_values, 6);
+        return 6;
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS: /* along Axis 1, s = 4 */
+        c->attributes[0] = 1;
+        set_tensor(&c->t[0], DMLREF_TENSOR_DATA_TYPE_INT32, 2, ge_in);
+        set_tensor(&c->t[1], itype, 2, sc_idx);
+        set_tensor(&c->t[2], DMLREF_TENSOR_DATA_TYPE_INT32, 2, sc_idx);
+        set_tensor(&c->t[3], DMLREF_TENSOR_DATA_TYPE_INT32, 2, ge_in);
+        c->t[0].data = fill(&c->t[0], 0);
+        c->t[1].data = u64_array(sc_values, 4);
+        c->t[2].data = fill(&c->t[2], 1);
+        return 4;
+    case DMLREF_OPERATOR_GATHER_ND: /* rows of a {4, 3} input, s = 4 */
+        c->attributes[0] = 2, c->attributes[1] = 2;
+        set_tensor(&c->t[0], DMLREF_TENSOR_DATA_TYPE_FLOAT16, 2, nd_in);
+        set_tensor(&c->t[1], itype, 2, nd_idx);
+        set_tensor(&c->t[2], DMLREF_TENSOR_DATA_TYPE_FLOAT16, 2, nd_idx);
+        c->t[2].sizes[1] = 3;
+        c->t[0].data = fill(&c->t[0], 0);
+        c->t[1].data = u64_array(nd_values, 3);
+        return 3;
+    default: /* GATHER_ND1, one batch dimension: rows of each {4, 3} batch, s = 4 */
+        c->attributes[0] = 3, c->attributes[1] = 3, c->attributes[2] = 1;
+        set_tensor(&c->t[0], DMLREF_TENSOR_DATA_TYPE_UINT16, 3, nd1_in);
+        set_tensor(&c->t[1], itype, 3, nd1_idx);
+        set_tensor(&c->t[2], DMLREF_TENSOR_DATA_TYPE_UINT16, 3, nd1_out);
+        c->t[0].data = fill(&c->t[0], 0);
+        c->t[1].data = u64_array(nd1_values, 4);
+        return 4;
+    }
+}
+
+static void unsigned_indices(suite *s)
+{
+    static const struct {
+        dmlref_tensor_data_type type;
+        uint64_t values[2];          /* negative when read as signed: -2^(bits-1), -1 */
+        const char *names[2], *text[2], *as_signed[2];
+    } kinds[2] = {
+        {DMLREF_TENSOR_DATA_TYPE_UINT32, {0x80000000u, 0xFFFFFFFFu},
+         {"uint32_0x80000000", "uint32_0xffffffff"},
+         {"UINT32 0x80000000 is 2147483648", "UINT32 0xFFFFFFFF is 4294967295"},
+         {"-2147483648", "-1"}},
+        {DMLREF_TENSOR_DATA_TYPE_UINT64, {0x8000000000000000ull, UINT64_MAX},
+         {"uint64_2_63", "uint64_2_64_minus_1"},
+         {"UINT64 2^63 is 9223372036854775808", "UINT64 2^64-1 is 18446744073709551615"},
+         {"-9223372036854775808", "-1"}}};
+    static const dmlref_operator_type ops[4] = {
+        DMLREF_OPERATOR_GATHER_ELEMENTS, DMLREF_OPERATOR_SCATTER_ELEMENTS,
+        DMLREF_OPERATOR_GATHER_ND, DMLREF_OPERATOR_GATHER_ND1};
+    static char notes[4][2][2][256]; /* alive until the case is emitted */
+    size_t o, k, v;
+    for (o = 0; o < 4; ++o) {
+        const char *rule = ops[o] == DMLREF_OPERATOR_SCATTER_ELEMENTS ? "D2" : "D1";
+        for (k = 0; k < 2; ++k) {
+            case_spec c;
+            size_t n;
+            for (v = 0; v < 2; ++v) { /* strict: one such index, refused */
+                char scenario[64];
+                n = unsigned_index_case(&c, ops[o], kinds[k].type);
+                c.t[1].data[n / 2] = kinds[k].values[v];
+                snprintf(notes[o][k][v], sizeof notes[o][k][v],
+                         "R-IX-3: an unsigned index is never negative: %s, above the range, "
+                         "not %s; refused under the strict policy (%s)",
+                         kinds[k].text[v], kinds[k].as_signed[v], rule);
+                c.notes = notes[o][k][v];
+                snprintf(scenario, sizeof scenario, "r-ix-3_unsigned_%s", kinds[k].names[v]);
+                emit_error(s, &c, DMLREF_ERROR_INDEX_OUT_OF_RANGE, rule, scenario);
+            }
+            /* clamp: both, each clamped to s-1 */
+            n = unsigned_index_case(&c, ops[o], kinds[k].type);
+            c.t[1].data[0] = kinds[k].values[0];
+            c.t[1].data[n - 1] = kinds[k].values[1];
+            c.oob_clamp = 1;
+            snprintf(notes[o][k][0], sizeof notes[o][k][0],
+                     "R-IX-3: an unsigned index is never negative: %s and %s lie above the "
+                     "range and clamp to s-1 under the clamp policy; read as signed they would "
+                     "be %s (clamped to 0) and %s",
+                     kinds[k].text[0], kinds[k].text[1] + 7, kinds[k].as_signed[0],
+                     kinds[k].as_signed[1]);
+            c.notes = notes[o][k][0];
+            case_name(&c, c.t[0].type, c.t[0].rank, "r-ix-3_unsigned_%s_clamped",
+                      k ? "uint64" : "uint32");
+            emit(s, &c);
+        }
+    }
+}
+
 /* ---- large cases, in the generator form ----------------------------------------- */
 
 static void large_cases(suite *s)
@@ -1698,6 +1815,7 @@ int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint
     validation_errors(s);
     output_layouts(s);
     index_errors(s);
+    unsigned_indices(s);
     large_cases(s);
     if (!write_manifest(s) || !write_readme(s))
         ++s->failures;
