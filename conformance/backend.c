@@ -156,8 +156,9 @@ static void worker_serve(worker *w, int in, int out)
         a.status = w->table->supports(context, dmlref_vector_operator(v),
                                       (dmlref_feature_level)q.level);
         if (a.status == DMLREF_OK && !dmlref_vector_has_data(v)) {
-            /* a case refused by validation has no buffers: supports() is
-               where a backend must refuse it */
+            /* a case that must be refused and lacks buffers (a shape that
+               cannot hold data): supports() is where a backend must
+               refuse it */
             a.kind = REPLY_RAN;
             snprintf(a.message, sizeof a.message, "supports() accepted it");
         } else if (a.status == DMLREF_OK) {

@@ -68,10 +68,13 @@ typedef struct layout {
 
 void layout_from_desc(const dmlref_tensor_desc *desc, layout *out);
 
-/* Product of sizes; the caller knows it fits (validation capped it). */
+/* Product of sizes: 0 when a size is 0, UINT64_MAX when the product does not
+ * fit 64 bits (only a shape validation refuses can get there). */
 uint64_t layout_element_count(const layout *l);
 
-/* Logical (row-major) coordinates of flat position `pos` within `sizes`. */
+/* Logical (row-major) coordinates of flat position `pos` within `sizes`; a
+ * size of 0 (a shape validation refuses) gives coordinate 0 there, never a
+ * division by zero. */
 void coordinates_of(uint64_t pos, uint32_t rank, const uint64_t *sizes, uint64_t *coord);
 
 /* ---- the odometer -------------------------------------------------------

@@ -17,7 +17,12 @@
  *     category of their own, D7), N above the effective rank, FL 3_0 shapes;
  *   - the seeds' worked examples, corrected (D20);
  *   - feature-level cases: valid from one level, refused below it;
- *   - one expect_error case per validation rule;
+ *   - one expect_error case per validation rule, each with complete input
+ *     data where its shape allows;
+ *   - output layouts beyond the stride-order proof (D6): one decided exactly,
+ *     one past what dmlref decides;
+ *   - out-of-range indices (D1, D2) and unsigned indices that are never
+ *     negative (R-IX-3), refused and clamped;
  *   - large cases (a million elements and more) in the generator form.
  */
 #include "cli.h"
@@ -1167,8 +1172,10 @@ static void feature_levels(suite *s)
 
 /* ---- one expect_error case per validation rule ------------------------------------
  * Each starts from a small valid case of its operator and breaks one thing.
- * Cases refused by validation carry no data (FORMAT.md allows it); the
- * out-of-range ones do, since execution refuses them. */
+ * Each carries complete input data (refusal_data), so that a backend that
+ * never validates computes something and is caught, rather than "refusing"
+ * the case because it has nothing to load; only shapes that cannot hold data
+ * go without. */
 
 static void base_gather_elements(case_spec *c)
 {
@@ -1224,11 +1231,99 @@ static void emit_error(suite *s, case_spec *c, dmlref_status error, const char *
     emit(s, c);
 }
 
+static int is_float(dmlref_tensor_data_type type)
+{
+    return type == DMLREF_TENSOR_DATA_TYPE_FLOAT16 || type == DMLREF_TENSOR_DATA_TYPE_FLOAT32 ||
+           type == DMLREF_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+static size_t input_count(dmlref_operator_type op)
+{
+    return op == DMLREF_OPERATOR_SCATTER_ELEMENTS      ? 3
+           : op == DMLREF_OPERATOR_NONZERO_COORDINATES ? 1
+                                                       : 2;
+}
+
+/* 1 when a tensor of this shape can carry data: at most 2^32-1 elements,
+   and a minimum size (DMLCalcBufferTensorSize) that fits 64 bits. */
+static int can_hold_data(const tspec *t)
+{
+    uint64_t n = 1;
+    uint32_t d;
+    for (d = 0; d < t->rank; ++d) {
+        if (t->sizes[d] == 0)
+            return 1; /* no element: "data": [] */
+        n *= t->sizes[d];
+        if (n > 0xFFFFFFFFull)
+            return 0;
+    }
+    return dmlref_calc_buffer_tensor_size(t->type, t->rank, t->sizes,
+                                          t->strided ? t->strides : NULL) != 0;
+}
+
+/* The size of the dimension an index selects in, 1 when the broken case
+   leaves none (an Axis or an attribute out of range, a size of 0). */
+static uint32_t selected_size(const tspec *t, uint64_t d)
+{
+    return d < t->rank && t->sizes[d] ? t->sizes[d] : 1;
+}
+
+/* Index element e of a case that must be refused: in range for the
+   dimension it selects wherever the broken case still says which. */
+static int64_t refusal_index(const case_spec *c, uint64_t e)
+{
+    const tspec *in = &c->t[0], *idx = &c->t[1];
+    switch (c->op) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS: /* along Axis of the input (R-GE-6) */
+        return (int64_t)((e + 1) % selected_size(in, c->attributes[0]));
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS: { /* along Axis of input and output (R-SC-9) */
+        uint32_t a = selected_size(in, c->attributes[0]), b = selected_size(&c->t[3], c->attributes[0]);
+        return (int64_t)((e + 1) % (a < b ? a : b));
+    }
+    default: { /* GatherND/ND1: tuple entry j selects input dimension D-m+b+j (R-GN-9) */
+        uint32_t k = selected_size(idx, idx->rank - 1), j = (uint32_t)(e % k);
+        uint32_t b = c->op == DMLREF_OPERATOR_GATHER_ND1 ? c->attributes[2] : 0;
+        int64_t dim = (int64_t)in->rank - c->attributes[0] + b + j;
+        return (int64_t)((e / k + j) % selected_size(in, dim < 0 ? in->rank : (uint64_t)dim));
+    }
+    }
+}
+
+/* Complete input data for a case that must be refused, as a valid case of
+   its shape would hold: the type's values (NonZero's input with zeros
+   among them), indices in range (refusal_index).  Inputs that already have
+   data keep it.  None when an input cannot hold data (can_hold_data). */
+static void refusal_data(case_spec *c)
+{
+    size_t inputs = input_count(c->op), i;
+    uint64_t n, e;
+    for (i = 0; i < inputs; ++i)
+        if (!c->t[i].data && !c->t[i].generator && !can_hold_data(&c->t[i]))
+            return;
+    for (i = 0; i < inputs; ++i) {
+        tspec *t = &c->t[i];
+        if (t->data || t->generator)
+            continue;
+        t->data = fill(t, i == 2);
+        n = count_of(t);
+        if (c->op == DMLREF_OPERATOR_NONZERO_COORDINATES) {
+            for (e = 0; e < n; ++e)
+                if (canonical_index(t, e) % 3 == 1)
+                    t->data[e] = 0;
+        } else if (i == 1) {
+            for (e = 0; e < n; ++e)
+                if (!is_float(t->type)) /* a float "index" tensor keeps its values */
+                    t->data[e] = index_bits(t->type, refusal_index(c, e));
+        }
+    }
+}
+
 #define BROKEN(base, change, status, rule, scenario)                                           \
     do {                                                                                       \
         case_spec c;                                                                           \
         base(&c);                                                                              \
         change;                                                                                \
+        refusal_data(&c);                                                                      \
         emit_error(s, &c, DMLREF_ERROR_##status, rule, scenario);                              \
     } while (0)
 
@@ -1270,11 +1365,6 @@ static void validation_errors(suite *s)
            OUTPUT_ALIASING, "D6", "output_stride_zero_R-TD-16");
     BROKEN(base_gather_elements, (c.t[2].strided = 1, c.t[2].strides[0] = 1, c.t[2].strides[1] = 1),
            OUTPUT_ALIASING, "D6", "output_strides_alias_R-TD-16");
-    BROKEN(base_gather_elements,
-           (c.t[2].sizes[0] = 3, c.t[2].sizes[1] = 2, c.t[1].sizes[0] = 3, c.t[1].sizes[1] = 2,
-            c.t[0].sizes[0] = 3, c.t[2].strided = 1, c.t[2].strides[0] = 134217728u,
-            c.t[2].strides[1] = 201326592u),
-           UNSUPPORTED_LAYOUT, "D6", "output_layout_undecidable");
     /* indices (R-IX-1, D3) */
     BROKEN(base_gather_elements, c.t[1].type = DMLREF_TENSOR_DATA_TYPE_INT16, UNSUPPORTED_DATA_TYPE,
            "R-IX-1", "int16_indices");
@@ -1340,6 +1430,47 @@ static void validation_errors(suite *s)
            DIMENSION_COUNT_MISMATCH, "D10", "fl3_0_ranks_differ");
 }
 
+/* Output layouts that fail the stride-order proof and span more than 2^27
+   offsets (D6, R-TD-17): decided exactly when there are at most 2^24
+   elements, left undecided beyond that. */
+static void output_layouts(suite *s)
+{
+    static const uint32_t sizes[2] = {3, 2}, in_nd[2] = {2, 4097}, idx_nd[2] = {4097, 1},
+                          out_nd[2] = {4097, 4097};
+    static const uint64_t indices[6] = {2, 0, 1, 1, 0, 2};
+    case_spec c;
+
+    memset(&c, 0, sizeof c);
+    c.op = DMLREF_OPERATOR_GATHER_ELEMENTS;
+    c.index_type = DMLREF_TENSOR_DATA_TYPE_UINT32;
+    c.notes = "output strides {50331648, 67108864} fail the stride-order proof and span "
+              "167772161 element offsets, yet put the 6 elements at distinct addresses: a valid "
+              "layout (R-TD-17), which dmlref decides exactly (D6)";
+    set_tensor(&c.t[0], DMLREF_TENSOR_DATA_TYPE_UINT8, 2, sizes);
+    set_tensor(&c.t[1], DMLREF_TENSOR_DATA_TYPE_UINT32, 2, sizes);
+    set_tensor(&c.t[2], DMLREF_TENSOR_DATA_TYPE_UINT8, 2, sizes);
+    c.t[2].strided = 1, c.t[2].strides[0] = 3u << 24, c.t[2].strides[1] = 1u << 26;
+    c.t[0].data = fill(&c.t[0], 0);
+    c.t[1].data = u64_array(indices, 6);
+    case_name(&c, DMLREF_TENSOR_DATA_TYPE_UINT8, 2, "output_sparse_strides_distinct");
+    emit(s, &c);
+
+    memset(&c, 0, sizeof c);
+    c.op = DMLREF_OPERATOR_GATHER_ND;
+    c.attributes[0] = 2, c.attributes[1] = 2;
+    c.notes = "the limit of D6: an output of 16785409 elements (more than 2^24) whose strides "
+              "{16385, 16384} fail the stride-order proof and span 134221825 element offsets "
+              "(more than 2^27); dmlref does not decide whether two elements share an address "
+              "(in fact none do)";
+    set_tensor(&c.t[0], DMLREF_TENSOR_DATA_TYPE_UINT8, 2, in_nd);
+    set_tensor(&c.t[1], DMLREF_TENSOR_DATA_TYPE_UINT32, 2, idx_nd);
+    set_tensor(&c.t[2], DMLREF_TENSOR_DATA_TYPE_UINT8, 2, out_nd);
+    c.t[2].strided = 1, c.t[2].strides[0] = 16385, c.t[2].strides[1] = 16384;
+    c.t[0].generator = "{\"kind\": \"bits\", \"seed\": 9}";
+    c.t[1].generator = "{\"kind\": \"index\", \"seed\": 10, \"low\": [0], \"high\": [1]}";
+    emit_error(s, &c, DMLREF_ERROR_UNSUPPORTED_LAYOUT, "D6", "output_layout_undecidable_large");
+}
+
 /* Out-of-range indices: refused at execution under the strict policy (D1,
    D2), computed with clamped indices under "clamp" (R-IX-5). */
 static void index_errors(suite *s)
@@ -1387,6 +1518,121 @@ static void index_errors(suite *s)
             emit(s, &c);
         } else {
             emit_error(s, &c, DMLREF_ERROR_INDEX_OUT_OF_RANGE, "D1", "index_out_of_range");
+        }
+    }
+}
+
+/* ---- R-IX-3: an unsigned index is never negative ------------------------------------
+ * UINT32 0x80000000 and 0xFFFFFFFF, UINT64 2^63 and 2^64-1 are above every
+ * range: refused under the strict policy (D1, D2), clamped to s-1 under
+ * "clamp".  A backend that reads them as signed sees -2^31 or -2^63 (below
+ * the range: clamped to 0, not s-1) and -1 (s-1 by R-IX-2, in range: not
+ * refused), so the clamp vectors hold both kinds. */
+
+/* A small valid case of `op` with index type `itype`, its input data and
+   in-range indices; returns the number of index elements. */
+static size_t unsigned_index_case(case_spec *c, dmlref_operator_type op,
+                                  dmlref_tensor_data_type itype)
+{
+    static const uint32_t ge_in[2] = {2, 4}, ge_idx[2] = {2, 3}, sc_idx[2] = {2, 2},
+                          nd_in[2] = {4, 3}, nd_idx[2] = {3, 1}, nd1_in[3] = {2, 4, 3},
+                          nd1_idx[3] = {2, 2, 1}, nd1_out[3] = {2, 2, 3};
+    static const uint64_t ge_values[6] = {0, 3, 1, 2, 1, 0}, sc_values[4] = {0, 2, 1, 3},
+                          nd_values[3] = {2, 0, 1}, nd1_values[4] = {1, 0, 3, 2};
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    c->index_type = itype;
+    switch (op) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS: /* along Axis 1, s = 4 */
+        c->attributes[0] = 1;
+        set_tensor(&c->t[0], DMLREF_TENSOR_DATA_TYPE_FLOAT32, 2, ge_in);
+        set_tensor(&c->t[1], itype, 2, ge_idx);
+        set_tensor(&c->t[2], DMLREF_TENSOR_DATA_TYPE_FLOAT32, 2, ge_idx);
+        c->t[0].data = fill(&c->t[0], 0);
+        c->t[1].data = u64_array(ge_values, 6);
+        return 6;
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS: /* along Axis 1, s = 4 */
+        c->attributes[0] = 1;
+        set_tensor(&c->t[0], DMLREF_TENSOR_DATA_TYPE_INT32, 2, ge_in);
+        set_tensor(&c->t[1], itype, 2, sc_idx);
+        set_tensor(&c->t[2], DMLREF_TENSOR_DATA_TYPE_INT32, 2, sc_idx);
+        set_tensor(&c->t[3], DMLREF_TENSOR_DATA_TYPE_INT32, 2, ge_in);
+        c->t[0].data = fill(&c->t[0], 0);
+        c->t[1].data = u64_array(sc_values, 4);
+        c->t[2].data = fill(&c->t[2], 1);
+        return 4;
+    case DMLREF_OPERATOR_GATHER_ND: /* rows of a {4, 3} input, s = 4 */
+        c->attributes[0] = 2, c->attributes[1] = 2;
+        set_tensor(&c->t[0], DMLREF_TENSOR_DATA_TYPE_FLOAT16, 2, nd_in);
+        set_tensor(&c->t[1], itype, 2, nd_idx);
+        set_tensor(&c->t[2], DMLREF_TENSOR_DATA_TYPE_FLOAT16, 2, nd_idx);
+        c->t[2].sizes[1] = 3;
+        c->t[0].data = fill(&c->t[0], 0);
+        c->t[1].data = u64_array(nd_values, 3);
+        return 3;
+    default: /* GATHER_ND1, one batch dimension: rows of each {4, 3} batch, s = 4 */
+        c->attributes[0] = 3, c->attributes[1] = 3, c->attributes[2] = 1;
+        set_tensor(&c->t[0], DMLREF_TENSOR_DATA_TYPE_UINT16, 3, nd1_in);
+        set_tensor(&c->t[1], itype, 3, nd1_idx);
+        set_tensor(&c->t[2], DMLREF_TENSOR_DATA_TYPE_UINT16, 3, nd1_out);
+        c->t[0].data = fill(&c->t[0], 0);
+        c->t[1].data = u64_array(nd1_values, 4);
+        return 4;
+    }
+}
+
+static void unsigned_indices(suite *s)
+{
+    static const struct {
+        dmlref_tensor_data_type type;
+        uint64_t values[2];          /* negative when read as signed: -2^(bits-1), -1 */
+        const char *names[2], *text[2], *as_signed[2];
+    } kinds[2] = {
+        {DMLREF_TENSOR_DATA_TYPE_UINT32, {0x80000000u, 0xFFFFFFFFu},
+         {"uint32_0x80000000", "uint32_0xffffffff"},
+         {"UINT32 0x80000000 is 2147483648", "UINT32 0xFFFFFFFF is 4294967295"},
+         {"-2147483648", "-1"}},
+        {DMLREF_TENSOR_DATA_TYPE_UINT64, {0x8000000000000000ull, UINT64_MAX},
+         {"uint64_2_63", "uint64_2_64_minus_1"},
+         {"UINT64 2^63 is 9223372036854775808", "UINT64 2^64-1 is 18446744073709551615"},
+         {"-9223372036854775808", "-1"}}};
+    static const dmlref_operator_type ops[4] = {
+        DMLREF_OPERATOR_GATHER_ELEMENTS, DMLREF_OPERATOR_SCATTER_ELEMENTS,
+        DMLREF_OPERATOR_GATHER_ND, DMLREF_OPERATOR_GATHER_ND1};
+    static char notes[4][2][2][256]; /* alive until the case is emitted */
+    size_t o, k, v;
+    for (o = 0; o < 4; ++o) {
+        const char *rule = ops[o] == DMLREF_OPERATOR_SCATTER_ELEMENTS ? "D2" : "D1";
+        for (k = 0; k < 2; ++k) {
+            case_spec c;
+            size_t n;
+            for (v = 0; v < 2; ++v) { /* strict: one such index, refused */
+                char scenario[64];
+                n = unsigned_index_case(&c, ops[o], kinds[k].type);
+                c.t[1].data[n / 2] = kinds[k].values[v];
+                snprintf(notes[o][k][v], sizeof notes[o][k][v],
+                         "R-IX-3: an unsigned index is never negative: %s, above the range, "
+                         "not %s; refused under the strict policy (%s)",
+                         kinds[k].text[v], kinds[k].as_signed[v], rule);
+                c.notes = notes[o][k][v];
+                snprintf(scenario, sizeof scenario, "r-ix-3_unsigned_%s", kinds[k].names[v]);
+                emit_error(s, &c, DMLREF_ERROR_INDEX_OUT_OF_RANGE, rule, scenario);
+            }
+            /* clamp: both, each clamped to s-1 */
+            n = unsigned_index_case(&c, ops[o], kinds[k].type);
+            c.t[1].data[0] = kinds[k].values[0];
+            c.t[1].data[n - 1] = kinds[k].values[1];
+            c.oob_clamp = 1;
+            snprintf(notes[o][k][0], sizeof notes[o][k][0],
+                     "R-IX-3: an unsigned index is never negative: %s and %s lie above the "
+                     "range and clamp to s-1 under the clamp policy; read as signed they would "
+                     "be %s (clamped to 0) and %s",
+                     kinds[k].text[0], kinds[k].text[1] + 7, kinds[k].as_signed[0],
+                     kinds[k].as_signed[1]);
+            c.notes = notes[o][k][0];
+            case_name(&c, c.t[0].type, c.t[0].rank, "r-ix-3_unsigned_%s_clamped",
+                      k ? "uint64" : "uint32");
+            emit(s, &c);
         }
     }
 }
@@ -1567,7 +1813,9 @@ int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint
     seed_examples(s);
     feature_levels(s);
     validation_errors(s);
+    output_layouts(s);
     index_errors(s);
+    unsigned_indices(s);
     large_cases(s);
     if (!write_manifest(s) || !write_readme(s))
         ++s->failures;

@@ -81,8 +81,14 @@ uint64_t layout_element_count(const layout *l)
 {
     uint64_t count = 1;
     uint32_t i;
-    for (i = 0; i < l->rank; ++i)
-        count *= l->sizes[i];
+    for (i = 0; i < l->rank; ++i) {
+        if (l->sizes[i] == 0)
+            return 0;
+        if (count > UINT64_MAX / l->sizes[i])
+            count = UINT64_MAX; /* saturates; keeps looking for a 0 size */
+        else
+            count *= l->sizes[i];
+    }
     return count;
 }
 
@@ -90,6 +96,10 @@ void coordinates_of(uint64_t pos, uint32_t rank, const uint64_t *sizes, uint64_t
 {
     uint32_t d = rank;
     while (d-- > 0) {
+        if (sizes[d] == 0) { /* a shape with no elements: every coordinate 0 */
+            coord[d] = 0;
+            continue;
+        }
         coord[d] = pos % sizes[d];
         pos /= sizes[d];
     }

@@ -211,22 +211,105 @@ static dmlref_status check_tensor(const vctx *c, const char *name, const dmlref_
 
 /* ---- output aliasing (R-TD-16, D6) ----------------------------------------
  * An output whose strides map two logical elements to one address is
- * rejected.  Proof by ordering: with the dimensions of size > 1 sorted by
- * stride, the map is injective when every stride exceeds the largest offset
- * the smaller-strided dimensions reach together.  Every packed, padded,
- * permuted or interleaved layout passes that way.  A layout that fails it
- * (say sizes {3, 2}, strides {2, 3}) may still be injective, so then every
- * element's offset is marked in a bitmap.  A layout too large for that is
- * reported as undecidable rather than guessed. */
+ * rejected.  Decided exactly, in this order:
+ *   1. a proof by ordering: with the dimensions of size > 1 sorted by stride,
+ *      the map is injective when every stride exceeds the largest offset the
+ *      smaller-strided dimensions reach together.  Every packed, padded,
+ *      permuted or interleaved layout passes that way;
+ *   2. a layout that fails the proof (say sizes {3, 2}, strides {2, 3}) may
+ *      still be injective.  With at most ALIAS_SORT_MAX_ELEMENTS elements,
+ *      their offsets are listed (4 bytes each: check_tensor has already
+ *      bounded the span below 2^32 by R-TD-13) and sorted;
+ *   3. otherwise every offset is marked in a bitmap of
+ *      ALIAS_BITMAP_MAX_OFFSETS bits, one window of that many offsets at a
+ *      time (all elements are walked once per window), when the layout spans
+ *      one window or has at most ALIAS_WINDOWED_MAX_ELEMENTS elements (at
+ *      most 32 windows, since the span is below 2^32).
+ * Either way at most 16 MiB is allocated.  What is left, a layout that fails
+ * the proof, spans more than 2^27 offsets and has more than 2^24 elements,
+ * is reported as undecidable rather than guessed.  A duplicate reported is
+ * the lowest offset two elements share, whichever method found it. */
 
-#define ALIAS_BITMAP_MAX_OFFSETS (1ull << 27) /* a 16 MiB bitmap */
+#define ALIAS_BITMAP_MAX_OFFSETS (1ull << 27)    /* a 16 MiB bitmap */
+#define ALIAS_SORT_MAX_ELEMENTS (1ull << 22)     /* 16 MiB of 4-byte offsets */
+#define ALIAS_WINDOWED_MAX_ELEMENTS (1ull << 24) /* at most 32 walks of 2^24 */
+
+static int compare_offsets(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts the `count` offsets of the walk; 1 and the lowest one that repeats
+   in *shared, 0 when all differ, -1 when out of memory. */
+static int shared_offset_by_sorting(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
+                                    uint64_t count, uint64_t *shared)
+{
+    uint32_t *offsets = malloc((size_t)count * sizeof *offsets);
+    uint64_t n;
+    walker w;
+    if (!offsets)
+        return -1;
+    walker_init(&w, rank, sizes);
+    walker_add(&w, strides);
+    walker_seek(&w, 0);
+    for (n = 0; n < count; ++n, walker_next(&w))
+        offsets[n] = (uint32_t)w.offset[0]; /* < 2^32: R-TD-13 */
+    qsort(offsets, (size_t)count, sizeof *offsets, compare_offsets);
+    for (n = 1; n < count; ++n) {
+        if (offsets[n] == offsets[n - 1]) {
+            *shared = offsets[n];
+            free(offsets);
+            return 1;
+        }
+    }
+    free(offsets);
+    return 0;
+}
+
+/* Marks the offsets in windows of ALIAS_BITMAP_MAX_OFFSETS, lowest first;
+   returns as shared_offset_by_sorting. */
+static int shared_offset_by_bitmap(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
+                                   uint64_t count, uint64_t span, uint64_t *shared)
+{
+    uint64_t window_bits = span + 1 < ALIAS_BITMAP_MAX_OFFSETS ? span + 1 : ALIAS_BITMAP_MAX_OFFSETS;
+    uint64_t base, n;
+    unsigned char *seen = malloc((size_t)(window_bits / 8 + 1));
+    if (!seen)
+        return -1;
+    for (base = 0; base <= span; base += window_bits) {
+        int found = 0;
+        walker w;
+        memset(seen, 0, (size_t)(window_bits / 8 + 1));
+        walker_init(&w, rank, sizes);
+        walker_add(&w, strides);
+        walker_seek(&w, 0);
+        for (n = 0; n < count; ++n, walker_next(&w)) {
+            uint64_t off = w.offset[0] - base;
+            if (w.offset[0] < base || off >= window_bits)
+                continue;
+            if (seen[off / 8] & (1u << (off % 8))) {
+                if (!found || w.offset[0] < *shared)
+                    *shared = w.offset[0];
+                found = 1;
+            }
+            seen[off / 8] |= (unsigned char)(1u << (off % 8));
+        }
+        if (found) {
+            free(seen);
+            return 1;
+        }
+    }
+    free(seen);
+    return 0;
+}
 
 static dmlref_status check_output_injective(const vctx *c, const char *name,
                                             const dmlref_tensor_desc *t)
 {
-    uint64_t sizes[MAX_RANK], strides[MAX_RANK], span = 0;
+    uint64_t sizes[MAX_RANK], strides[MAX_RANK], span = 0, count = 1, shared = 0;
     uint32_t rank = 0, i, j;
-    int proven = 1;
+    int proven = 1, found;
 
     if (!t->Strides)
         return DMLREF_OK; /* packed */
@@ -250,40 +333,30 @@ static dmlref_status check_output_injective(const vctx *c, const char *name,
     for (i = 0; i < rank; ++i) {
         if (strides[i] <= span)
             proven = 0;
-        span += strides[i] * (sizes[i] - 1); /* <= the validated buffer size */
+        span += strides[i] * (sizes[i] - 1); /* < 2^32: the validated buffer size */
+        count *= sizes[i];                   /* < 2^32: R-TD-13 */
     }
     if (proven)
         return DMLREF_OK;
 
-    if (span + 1 > ALIAS_BITMAP_MAX_OFFSETS)
+    /* span > UINT32_MAX cannot happen after check_tensor (R-TD-13) */
+    if (span > UINT32_MAX ||
+        (count > ALIAS_WINDOWED_MAX_ELEMENTS && span + 1 > ALIAS_BITMAP_MAX_OFFSETS))
         return FAIL(c, DMLREF_ERROR_UNSUPPORTED_LAYOUT, "D6",
                     "%s: %s.Strides: whether two elements share an address cannot be decided "
-                    "for a layout spanning %llu elements (dmlref decides up to 2^27)",
-                    c->op, name, (unsigned long long)(span + 1));
-    {
-        unsigned char *seen = calloc((size_t)(span / 8 + 1), 1);
-        uint64_t count = 1, n;
-        walker w;
-        if (!seen)
-            return FAIL(c, DMLREF_ERROR_OUT_OF_MEMORY, "",
-                        "%s: %s: out of memory checking the output layout", c->op, name);
-        walker_init(&w, rank, sizes);
-        walker_add(&w, strides);
-        walker_seek(&w, 0);
-        for (i = 0; i < rank; ++i)
-            count *= sizes[i];
-        for (n = 0; n < count; ++n, walker_next(&w)) {
-            uint64_t off = w.offset[0];
-            if (seen[off / 8] & (1u << (off % 8))) {
-                free(seen);
-                return FAIL(c, DMLREF_ERROR_OUTPUT_ALIASING, "D6",
-                            "%s: %s.Strides map two elements to element offset %llu", c->op,
-                            name, (unsigned long long)off);
-            }
-            seen[off / 8] |= (unsigned char)(1u << (off % 8));
-        }
-        free(seen);
-    }
+                    "for a layout of %llu elements spanning %llu element offsets (dmlref "
+                    "decides up to 2^24 elements or 2^27 offsets)",
+                    c->op, name, (unsigned long long)count, (unsigned long long)(span + 1));
+    found = count <= ALIAS_SORT_MAX_ELEMENTS
+                ? shared_offset_by_sorting(rank, sizes, strides, count, &shared)
+                : shared_offset_by_bitmap(rank, sizes, strides, count, span, &shared);
+    if (found < 0)
+        return FAIL(c, DMLREF_ERROR_OUT_OF_MEMORY, "",
+                    "%s: %s: out of memory checking the output layout", c->op, name);
+    if (found)
+        return FAIL(c, DMLREF_ERROR_OUTPUT_ALIASING, "D6",
+                    "%s: %s.Strides map two elements to element offset %llu", c->op, name,
+                    (unsigned long long)shared);
     return DMLREF_OK;
 }
 

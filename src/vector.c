@@ -99,6 +99,7 @@ void dmlref_vector_free(dmlref_vector *v)
     for (i = 0; i < 4; ++i) {
         vtensor_clear_expectations(&v->tensors[i]);
         free(v->tensors[i].buffer);
+        free(v->tensors[i].elements);
     }
     free(v->source);
     free(v->name);

@@ -108,6 +108,10 @@ typedef struct vtensor {
     uint64_t xxh3;
 
     unsigned char *buffer; /* TotalTensorSizeInBytes, host order */
+    uint64_t buffer_bytes; /* its length: TotalTensorSizeInBytes, or more for a
+                              case that must be refused (see vector_read.c) */
+    uint64_t *elements;    /* an input of a refused case that got no buffer:
+                              its "data", logical order, bits; else NULL */
 } vtensor;
 
 struct dmlref_vector {

@@ -5,8 +5,11 @@
  * are refused with the file name and the JSON path.
  *
  * Order: the whole structure and every shape is read first; then the case is
- * validated (dmlref_validate) and only a valid case gets buffers, so a hostile
- * file cannot make the reader allocate more than the tensors it describes.
+ * validated (dmlref_validate).  A valid case gets buffers of its tensors'
+ * TotalTensorSizeInBytes; a case that must be refused gets them wherever its
+ * elements can be placed (read_refused_case), so that a backend can be run
+ * on it.  Either way the buffers stay within the memory cap: a hostile file
+ * cannot make the reader allocate more than the tensors it describes.
  */
 #include "vector_internal.h"
 
@@ -463,7 +466,7 @@ static dmlref_status fill_input(reader *r, const char *path, json_t *data, vtens
     if (data && json_array_size(data) != count)
         return SCHEMA(r, path, "has %zu elements, sizes give %llu", json_array_size(data),
                       (unsigned long long)count);
-    slots = t->desc.TotalTensorSizeInBytes / l.element_size;
+    slots = t->buffer_bytes / l.element_size; /* every element lies below it */
     if (t->desc.Strides) {
         written = calloc((size_t)(slots / 8 + 1), 1);
         if (!written)
@@ -792,34 +795,46 @@ static dmlref_status check_consistency(const reader *r, const dmlref_vector *v)
     return DMLREF_OK;
 }
 
-/* The data of an input that will not be executed: as many elements as the
-   sizes say, each well-formed for its type. */
-static dmlref_status check_data_form(reader *r, const dmlref_vector *v, json_t *tensor,
-                                     const vtensor *t)
+/* The data of an input of a case that must be refused: as many elements as
+   the sizes say, each well-formed for its type.  With `keep`, the logical
+   elements are kept in t->elements (an input that gets no buffer, so that
+   the writer can still give its data). */
+static dmlref_status check_data_form(reader *r, json_t *tensor, vtensor *t, int keep)
 {
     json_t *data = json_object_get(tensor, "data"), *item;
     char at[PATH_CAPACITY], element_at[PATH_CAPACITY];
     uint64_t count = element_count(t), bits;
     size_t e;
-    (void)v;
     if (!data)
         return DMLREF_OK;
     snprintf(at, sizeof at, "$.tensors.%s.data", t->name);
     if (json_array_size(data) != count)
         return SCHEMA(r, at, "has %zu elements, sizes give %llu", json_array_size(data),
                       (unsigned long long)count);
+    if (keep) { /* proportional to the array just parsed */
+        uint64_t bytes = count * sizeof *t->elements;
+        if (bytes > r->memory_cap - r->memory_used)
+            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at,
+                        "the case needs more than the memory cap of %llu bytes",
+                        (unsigned long long)r->memory_cap);
+        r->memory_used += bytes;
+        t->elements = malloc(count ? (size_t)bytes : 1);
+        if (!t->elements)
+            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at, "out of memory");
+    }
     json_array_foreach(data, e, item) {
         path_index(element_at, at, e);
         CHECK(decode_element(r, element_at, item, t->desc.DataType, &bits));
+        if (keep)
+            t->elements[e] = bits;
     }
     return DMLREF_OK;
 }
 
-/* Allocates one buffer, counting it against the memory cap. */
-static dmlref_status allocate_buffer(reader *r, vtensor *t)
+/* Allocates one buffer of `bytes`, counting it against the memory cap. */
+static dmlref_status allocate_buffer(reader *r, vtensor *t, uint64_t bytes)
 {
     char at[PATH_CAPACITY];
-    uint64_t bytes = t->desc.TotalTensorSizeInBytes;
     snprintf(at, sizeof at, "$.tensors.%s", t->name);
     if (bytes > r->memory_cap - r->memory_used || bytes > (uint64_t)SIZE_MAX)
         return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at,
@@ -830,6 +845,98 @@ static dmlref_status allocate_buffer(reader *r, vtensor *t)
     if (!t->buffer)
         return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at, "out of memory for %llu bytes",
                     (unsigned long long)bytes);
+    t->buffer_bytes = bytes;
+    return DMLREF_OK;
+}
+
+/* The bytes a buffer of a case that must be refused gets, so that every
+   element can be placed at its strided offset: TotalTensorSizeInBytes, or
+   DMLCalcBufferTensorSize when that is more (a total below the minimum,
+   R-TD-9).  0 when the tensor gets no buffer: it has more than 2^32-1
+   elements, its minimum size does not fit 64 bits, or the buffer, or its
+   elements packed (the work of placing them, where a stride of 0 folds them
+   into a small buffer), would pass the reader's memory cap. */
+static uint64_t refused_case_buffer_bytes(const reader *r, const vtensor *t)
+{
+    uint64_t count = element_count(t), bytes = t->desc.TotalTensorSizeInBytes, minimum;
+    uint64_t left = r->memory_cap - r->memory_used;
+    if (count > DMLREF_MAX_TENSOR_ELEMENTS ||
+        count * dmlref_data_type_size(t->desc.DataType) > left)
+        return 0;
+    if (count > 0) {
+        minimum = dmlref_calc_buffer_tensor_size(t->desc.DataType, t->desc.DimensionCount,
+                                                 t->sizes, t->desc.Strides);
+        if (minimum == 0)
+            return 0; /* does not fit 64 bits */
+        if (minimum > bytes)
+            bytes = minimum;
+    }
+    if (bytes == 0)
+        bytes = 4; /* a tensor with no element: a buffer all the same */
+    if (bytes > left || bytes > (uint64_t)SIZE_MAX)
+        return 0;
+    return bytes;
+}
+
+/* A valid case: every tensor gets its TotalTensorSizeInBytes; inputs are
+   filled, outputs' expected elements read. */
+static dmlref_status read_valid_case(reader *r, json_t *tensors, dmlref_vector *v)
+{
+    size_t i, n = v->input_count + v->output_count;
+    for (i = 0; i < n; ++i) {
+        vtensor *t = &v->tensors[i];
+        json_t *tj = json_object_get(tensors, t->name);
+        char at[PATH_CAPACITY];
+        if (!t->is_output && !t->has_data)
+            continue;
+        CHECK(allocate_buffer(r, t, t->desc.TotalTensorSizeInBytes));
+        if (!t->is_output) {
+            snprintf(at, sizeof at, "$.tensors.%s.%s", t->name,
+                     t->gen.kind == GENERATOR_NONE ? "data" : "generator");
+            CHECK(fill_input(r, at, json_object_get(tj, "data"), t));
+        } else if (t->has_expected) {
+            snprintf(at, sizeof at, "$.tensors.%s.expected", t->name);
+            CHECK(read_expected(r, at, json_object_get(tj, "expected"), t));
+            if (t->has_xxh3 && t->kinds &&
+                !(v->type == DMLREF_OPERATOR_NONZERO_COORDINATES &&
+                  i == OUTPUT_COORDINATES_TENSOR)) {
+                snprintf(at, sizeof at, "$.tensors.%s.xxh3", t->name);
+                return SCHEMA(r, at, "a digest needs every element defined (no null, no any_of)");
+            }
+        }
+    }
+    return DMLREF_OK;
+}
+
+/* A case that validation refuses and that expects an error: buffers are
+   built as for a valid case wherever its elements can be placed (see
+   refused_case_buffer_bytes), so that a backend under test can be run on it;
+   an input's data that gets no buffer is kept for the writer. */
+static dmlref_status read_refused_case(reader *r, json_t *tensors, dmlref_vector *v)
+{
+    size_t i, n = v->input_count + v->output_count;
+    for (i = 0; i < n; ++i) {
+        vtensor *t = &v->tensors[i];
+        json_t *tj = json_object_get(tensors, t->name);
+        uint64_t bytes;
+        char at[PATH_CAPACITY];
+        if (!t->is_output && !t->has_data)
+            continue;
+        bytes = refused_case_buffer_bytes(r, t);
+        if (bytes == 0) {
+            if (!t->is_output)
+                CHECK(check_data_form(r, tj, t, 1));
+            continue;
+        }
+        if (!t->is_output)
+            CHECK(check_data_form(r, tj, t, 0)); /* its count and form before any work */
+        CHECK(allocate_buffer(r, t, bytes));
+        if (!t->is_output) {
+            snprintf(at, sizeof at, "$.tensors.%s.%s", t->name,
+                     t->gen.kind == GENERATOR_NONE ? "data" : "generator");
+            CHECK(fill_input(r, at, json_object_get(tj, "data"), t));
+        }
+    }
     return DMLREF_OK;
 }
 
@@ -852,45 +959,21 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
     vector_link_descriptors(v);
     CHECK(check_consistency(r, v));
 
-    /* Buffers only for a case the reference can run: a refused case is
-       never executed, so its data is only checked for form and count. */
+    /* Buffers for a valid case; for a case that validation refuses, where
+       its elements can be placed (read_refused_case). */
+    tensors = json_object_get(root, "tensors");
     if (dmlref_validate(&v->op, v->level, &verr) != DMLREF_OK) {
         char at[PATH_CAPACITY];
-        if (v->expects_error) {
-            tensors = json_object_get(root, "tensors");
-            for (i = 0; i < v->input_count; ++i)
-                CHECK(check_data_form(r, v, json_object_get(tensors, v->tensors[i].name),
-                                      &v->tensors[i]));
-            return DMLREF_OK;
+        if (!v->expects_error) {
+            validation_path(v, verr.message, at);
+            prefix_error(&verr, r->source, at);
+            if (r->err)
+                *r->err = verr;
+            return verr.status;
         }
-        validation_path(v, verr.message, at);
-        prefix_error(&verr, r->source, at);
-        if (r->err)
-            *r->err = verr;
-        return verr.status;
-    }
-    tensors = json_object_get(root, "tensors");
-    for (i = 0; i < n; ++i) {
-        vtensor *t = &v->tensors[i];
-        json_t *tj = json_object_get(tensors, t->name);
-        char at[PATH_CAPACITY];
-        if (!t->is_output && !t->has_data)
-            continue;
-        CHECK(allocate_buffer(r, t));
-        if (!t->is_output) {
-            snprintf(at, sizeof at, "$.tensors.%s.%s", t->name,
-                     t->gen.kind == GENERATOR_NONE ? "data" : "generator");
-            CHECK(fill_input(r, at, json_object_get(tj, "data"), t));
-        } else if (t->has_expected) {
-            snprintf(at, sizeof at, "$.tensors.%s.expected", t->name);
-            CHECK(read_expected(r, at, json_object_get(tj, "expected"), t));
-            if (t->has_xxh3 && t->kinds &&
-                !(v->type == DMLREF_OPERATOR_NONZERO_COORDINATES &&
-                  i == OUTPUT_COORDINATES_TENSOR)) {
-                snprintf(at, sizeof at, "$.tensors.%s.xxh3", t->name);
-                return SCHEMA(r, at, "a digest needs every element defined (no null, no any_of)");
-            }
-        }
+        CHECK(read_refused_case(r, tensors, v));
+    } else {
+        CHECK(read_valid_case(r, tensors, v));
     }
     v->buffers_ready = 1;
     for (i = 0; i < n; ++i) {
@@ -1136,14 +1219,14 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
         char at[PATH_CAPACITY], element_at[PATH_CAPACITY];
         layout l;
         walker w;
-        uint64_t n, e;
+        uint64_t n, e, slots;
         path_key(at, "$.outputs", t->name);
         if (!array || !json_is_array(array)) {
             status = SCHEMA(&r, at, "must be an array of the output's elements");
             goto done;
         }
         layout_from_desc(&t->desc, &l);
-        n = layout_element_count(&l);
+        n = element_count(t); /* 0 for a size of 0; saturates, never wraps */
         if (json_array_size(array) != n) {
             status = SCHEMA(&r, at, "has %zu elements, the output has %llu",
                             json_array_size(array), (unsigned long long)n);
@@ -1155,6 +1238,10 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
                                t->name);
             goto done;
         }
+        /* An element is stored only where it lies inside the binding: a case
+           that must be refused may place elements past its
+           TotalTensorSizeInBytes (R-TD-9). */
+        slots = outputs[o].size_in_bytes / l.element_size;
         walker_init(&w, l.rank, l.sizes);
         walker_add(&w, l.strides);
         walker_seek(&w, 0);
@@ -1163,7 +1250,7 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
             element = json_array_get(array, e);
             path_index(element_at, at, e);
             REPLY_CHECK(decode_element(&r, element_at, element, t->desc.DataType, &bits));
-            if (outputs[o].data) /* NULL: check the reply only */
+            if (outputs[o].data && w.offset[0] < slots) /* NULL: check the reply only */
                 store_bits((unsigned char *)outputs[o].data + w.offset[0] * l.element_size,
                            l.element_size, bits);
         }

@@ -135,6 +135,21 @@ static void put_data(text *t, const vtensor *v)
     put(t, "]");
 }
 
+/* The logical elements of an input that got no buffer. */
+static void put_elements(text *t, const vtensor *v)
+{
+    uint64_t n = 1, e;
+    uint32_t i;
+    for (i = 0; i < v->desc.DimensionCount; ++i)
+        n *= v->sizes[i]; /* the elements were read, so the product fits */
+    put(t, "\"data\": [");
+    for (e = 0; e < n && !t->failed; ++e) {
+        put(t, "%s", e ? ", " : "");
+        put_element(t, v->desc.DataType, v->elements[e]);
+    }
+    put(t, "]");
+}
+
 static void put_expected(text *t, const vtensor *v)
 {
     uint64_t n = 1, e;
@@ -193,13 +208,18 @@ static void put_tensor(text *t, const dmlref_vector *v, const vtensor *x, int di
     if (x->desc.GuaranteedBaseOffsetAlignment)
         put(t, ", \"alignment\": %u", x->desc.GuaranteedBaseOffsetAlignment);
     /* an input's elements: its generator, or its data as its buffer holds
-       them (a case refused by validation has no buffers, and needs no data) */
+       them, or as the vector gave them when it got no buffer (a case that
+       must be refused, see vector_read.c); an input of such a case may have
+       no data at all */
     if (!x->is_output && x->gen.kind != GENERATOR_NONE) {
         put(t, ", ");
         put_generator(t, x);
     } else if (!x->is_output && x->buffer) {
         put(t, ", ");
         put_data(t, x);
+    } else if (!x->is_output && x->elements) {
+        put(t, ", ");
+        put_elements(t, x);
     }
     if (x->is_output && !v->expects_error && !as_case) {
         if (x->has_expected && !(digest_only && x->has_xxh3)) {

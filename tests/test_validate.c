@@ -373,10 +373,69 @@ static void strides_1_2(fixture *f, int slot) { last_two_strides(f, slot, 1, 2);
 static void strides_2_3(fixture *f, int slot) { last_two_strides(f, slot, 2, 3); }
 static void strides_3_2(fixture *f, int slot) { last_two_strides(f, slot, 3, 2); }
 
-/* Strides 2^27 and 3 * 2^26: too far apart for dmlref's bitmap (D6). */
+/* Strides 2^27 and 3 * 2^26 on sizes {3, 2}: the stride-order proof fails
+   and the span passes 2^27 offsets, yet the six offsets differ (D6). */
 static void strides_huge(fixture *f, int slot)
 {
     last_two_strides(f, slot, 1u << 27, 3u << 26);
+}
+
+/* D6 past the stride-order proof: GatherElements (ge_valid, Axis 2) with
+   Input, Indices and Output {1, 1, rows, columns}, and the output's last
+   two strides `outer`, `inner`. */
+static void ge_output_layout(fixture *f, uint32_t rows, uint32_t columns, uint32_t outer,
+                             uint32_t inner)
+{
+    resize(f, INPUT, 4, U32(1, 1, rows, columns));
+    resize(f, INDICES, 4, U32(1, 1, rows, columns));
+    resize(f, OUTPUT, 4, U32(1, 1, rows, columns));
+    last_two_strides(f, OUTPUT, outer, inner);
+}
+
+/* 6 elements, span 469762049: sorted offsets, all distinct */
+static void ge_span_2_27_distinct(fixture *f, int slot)
+{
+    (void)slot;
+    ge_output_layout(f, 3, 2, 1u << 27, 3u << 26);
+}
+
+/* 6 elements, span 2^29 + 1: {2, 0} and {0, 1} share offset 2^28 */
+static void ge_span_2_27_shared(fixture *f, int slot)
+{
+    (void)slot;
+    ge_output_layout(f, 3, 2, 1u << 27, 1u << 28);
+}
+
+/* 2^24 elements (the most the windowed bitmap takes), span 268374016: two
+   windows, all distinct (an offset c0 + 32768 (c0 + c1) fixes c0 < 32768) */
+static void ge_2_24_elements_windowed_distinct(fixture *f, int slot)
+{
+    (void)slot;
+    ge_output_layout(f, 4096, 4096, 32769, 32768);
+}
+
+/* 2^23 elements, span 268337153: {1, 0} and {0, 2} share offset 65536,
+   found in the first of two windows */
+static void ge_2_23_elements_windowed_shared(fixture *f, int slot)
+{
+    (void)slot;
+    ge_output_layout(f, 2048, 4096, 65536, 32768);
+}
+
+/* 16785409 elements (above 2^24) spanning 67112961 offsets (within 2^27):
+   one bitmap window, all distinct */
+static void ge_above_2_24_elements_one_window_distinct(fixture *f, int slot)
+{
+    (void)slot;
+    ge_output_layout(f, 4097, 4097, 8193, 8192);
+}
+
+/* 16781312 elements (above 2^24) spanning 268406785 offsets (above 2^27):
+   not decided */
+static void ge_above_2_24_elements_above_2_27_span(fixture *f, int slot)
+{
+    (void)slot;
+    ge_output_layout(f, 4097, 4096, 32769, 32768);
 }
 
 /* Argument checks */
@@ -858,6 +917,25 @@ static const refusal k_rows[] = {
      ge_valid, ones_stride_0, OUTPUT, L(6_4), VALID},
     {"gather_elements/R-TD-17/output_transposed_valid",
      ge_valid, strides_1_2, OUTPUT, L(6_4), VALID},
+    {"gather_elements/R-TD-17/D6/output_span_above_2_27_distinct_offsets_sorted_valid",
+     ge_valid, ge_span_2_27_distinct, NONE, L(6_4), VALID},
+    {"gather_elements/R-TD-16/D6/output_span_above_2_27_shared_offset_sorted",
+     ge_valid, ge_span_2_27_shared, NONE, L(6_4),
+     ERR(OUTPUT_ALIASING), "D6",
+     "OutputTensor.Strides map two elements to element offset 268435456"},
+    {"gather_elements/R-TD-17/D6/output_2_24_elements_span_above_2_27_windowed_valid",
+     ge_valid, ge_2_24_elements_windowed_distinct, NONE, L(6_4), VALID},
+    {"gather_elements/R-TD-16/D6/output_2_23_elements_span_above_2_27_shared_offset_windowed",
+     ge_valid, ge_2_23_elements_windowed_shared, NONE, L(6_4),
+     ERR(OUTPUT_ALIASING), "D6", "OutputTensor.Strides map two elements to element offset 65536"},
+    {"gather_elements/R-TD-17/D6/output_above_2_24_elements_span_within_2_27_bitmap_valid",
+     ge_valid, ge_above_2_24_elements_one_window_distinct, NONE, L(6_4), VALID},
+    {"gather_elements/D6/output_above_2_24_elements_span_above_2_27_undecidable",
+     ge_valid, ge_above_2_24_elements_above_2_27_span, NONE, L(6_4),
+     ERR(UNSUPPORTED_LAYOUT), "D6",
+     "OutputTensor.Strides: whether two elements share an address cannot be decided for a "
+     "layout of 16781312 elements spanning 268406785 element offsets (dmlref decides up to "
+     "2^24 elements or 2^27 offsets)"},
     {"gather_elements/R-TD-6/input_broadcast_stride_0_valid",
      ge_valid, stride_0, INPUT, L(6_4), VALID},
 
@@ -1422,11 +1500,8 @@ static const refusal k_rows[] = {
      ERR(OUTPUT_ALIASING), "D6", "OutputTensor.Strides map two elements to element offset 2"},
     {"gather_nd1/R-TD-16/D6/output_sizes_3x2_strides_2_3_injective_valid",
      nd1_valid, strides_2_3, OUTPUT, L(6_4), VALID},
-    {"gather_nd1/R-TD-16/D6/output_layout_too_large_to_decide",
-     nd1_valid, strides_huge, OUTPUT, L(6_4),
-     ERR(UNSUPPORTED_LAYOUT), "D6",
-     "OutputTensor.Strides: whether two elements share an address cannot be decided for a layout "
-     "spanning 469762049 elements"},
+    {"gather_nd1/R-TD-17/D6/output_span_above_2_27_distinct_offsets_valid",
+     nd1_valid, strides_huge, OUTPUT, L(6_4), VALID},
 
     /* ---- GATHER_ND1: arguments ---- */
     {"gather_nd1/args/output_tensor_null",

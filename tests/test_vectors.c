@@ -371,6 +371,400 @@ static void test_memory_cap_and_validation_paths(void **state)
                                  "IndicesTensor.Sizes[1] = 3 must equal InputTensor.Sizes[1] = 2");
 }
 
+/* ---- cases that must be refused: data, buffers, replies ----------------------- */
+
+/* The output descriptors of a vector's operator, in binding order. */
+static size_t output_descs(const dmlref_vector *v, const dmlref_tensor_desc **out,
+                           const char **names)
+{
+    const dmlref_operator_desc *op = dmlref_vector_operator(v);
+    names[0] = "OutputTensor";
+    switch (op->Type) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS:
+        out[0] = ((const dmlref_gather_elements_desc *)op->Desc)->OutputTensor;
+        return 1;
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
+        out[0] = ((const dmlref_scatter_elements_desc *)op->Desc)->OutputTensor;
+        return 1;
+    case DMLREF_OPERATOR_GATHER_ND:
+        out[0] = ((const dmlref_gather_nd_desc *)op->Desc)->OutputTensor;
+        return 1;
+    case DMLREF_OPERATOR_GATHER_ND1:
+        out[0] = ((const dmlref_gather_nd1_desc *)op->Desc)->OutputTensor;
+        return 1;
+    default:
+        out[0] = ((const dmlref_nonzero_coordinates_desc *)op->Desc)->OutputCountTensor;
+        out[1] = ((const dmlref_nonzero_coordinates_desc *)op->Desc)->OutputCoordinatesTensor;
+        names[0] = "OutputCountTensor";
+        names[1] = "OutputCoordinatesTensor";
+        return 2;
+    }
+}
+
+/* prod(Sizes), saturating at UINT64_MAX. */
+static uint64_t desc_count(const dmlref_tensor_desc *t)
+{
+    uint64_t n = 1;
+    uint32_t i;
+    for (i = 0; i < t->DimensionCount; ++i) {
+        if (t->Sizes[i] == 0)
+            return 0;
+        n = n > UINT64_MAX / t->Sizes[i] ? UINT64_MAX : n * t->Sizes[i];
+    }
+    return n;
+}
+
+/* Replies larger than this are not built (the big undecidable case). */
+#define REPLY_MAX_ELEMENTS 65536u
+
+/* A reply with `counts[o]` zeros for each output (caller frees). */
+static char *outputs_reply(const char *name, const char *const *names, size_t outputs,
+                           const uint64_t *counts)
+{
+    size_t capacity = 256, length = 0, o;
+    uint64_t e;
+    char *text;
+    for (o = 0; o < outputs; ++o)
+        capacity += 64 + 3 * (size_t)counts[o];
+    text = malloc(capacity);
+    assert_non_null(text);
+    length += (size_t)snprintf(text + length, capacity - length, "{\"name\": \"%s\", \"outputs\": {",
+                               name);
+    for (o = 0; o < outputs; ++o) {
+        length += (size_t)snprintf(text + length, capacity - length, "%s\"%s\": [", o ? ", " : "",
+                                   names[o]);
+        for (e = 0; e < counts[o]; ++e)
+            length += (size_t)snprintf(text + length, capacity - length, "%s0", e ? ", " : "");
+        length += (size_t)snprintf(text + length, capacity - length, "]");
+    }
+    snprintf(text + length, capacity - length, "}}");
+    return text;
+}
+
+/* Feeds one reply through every kind of output binding: none (NULL data:
+   checked only), the vector's own buffers, and buffers of exactly
+   TotalTensorSizeInBytes allocated here (when small), and compares what
+   landed.  Returns the status with the vector's own buffers. */
+static dmlref_status feed_reply(dmlref_vector *v, const char *reply)
+{
+    const dmlref_tensor_desc *descs[2];
+    const char *names[2];
+    size_t n = output_descs(v, descs, names), o;
+    dmlref_binding none[2], exact[2];
+    dmlref_reply answer;
+    dmlref_error err;
+    dmlref_status own, status;
+    int have_exact = 1;
+
+    for (o = 0; o < n; ++o) {
+        uint64_t total = descs[o]->TotalTensorSizeInBytes;
+        none[o].data = NULL, none[o].size_in_bytes = 0;
+        exact[o].size_in_bytes = total;
+        exact[o].data = total <= (1u << 20) ? malloc(total ? (size_t)total : 1) : NULL;
+        if (total > (1u << 20))
+            have_exact = 0;
+        else
+            memset(exact[o].data, 0xCD, (size_t)total);
+    }
+    status = dmlref_vector_read_reply(v, reply, strlen(reply), none, n, &answer, &err);
+    assert_true(status == DMLREF_OK || status == DMLREF_ERROR_VECTOR_SCHEMA ||
+                status == DMLREF_ERROR_VECTOR_PARSE);
+    own = dmlref_vector_read_reply(v, reply, strlen(reply), dmlref_vector_outputs(v), n, &answer, &err);
+    assert_true(own == status || own == DMLREF_ERROR_INVALID_ARGUMENT);
+    if (dmlref_vector_has_data(v))
+        assert_int_equal(own, status);
+    /* compare never crashes, whatever the buffers hold or lack */
+    dmlref_vector_compare(v, dmlref_vector_outputs(v), n, NULL, &err);
+    dmlref_vector_compare(v, none, n, NULL, &err);
+    if (have_exact) {
+        assert_int_equal(dmlref_vector_read_reply(v, reply, strlen(reply), exact, n, &answer, &err),
+                         status);
+        dmlref_vector_compare(v, exact, n, NULL, &err);
+    }
+    for (o = 0; o < n; ++o)
+        free(exact[o].data);
+    /* a wrong number of bindings is the caller's error */
+    assert_int_equal(dmlref_vector_read_reply(v, reply, strlen(reply), none, n + 1, &answer, &err),
+                     DMLREF_ERROR_INVALID_ARGUMENT);
+    return own;
+}
+
+/* Cases that must be refused yet cannot get every buffer, and why (every
+   other one must get them all, so that a backend can be run on it). */
+static const char *const k_without_buffers[][2] = {
+    {"gather_elements/float32/2d/error_elements_above_2_32", "more than 2^32-1 elements: no data"},
+    {"gather_elements/float32/2d/error_minimum_size_overflows_64_bits",
+     "a minimum size beyond 64 bits: no data"},
+    {"gather_elements/float32/2d/error_total_bytes_above_2_32_elements_d13",
+     "data, but InputTensor's TotalTensorSizeInBytes (16 GiB) passes the reader's memory cap"},
+};
+
+static int expected_without_buffers(const char *name)
+{
+    size_t i;
+    for (i = 0; i < sizeof k_without_buffers / sizeof k_without_buffers[0]; ++i)
+        if (strcmp(k_without_buffers[i][0], name) == 0)
+            return 1;
+    return 0;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text;
+    long length;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    length = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    text = malloc((size_t)length + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)length, f), (size_t)length);
+    text[length] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* One committed vector that expects an error: it loads with data and
+   buffers wherever its shape allows; eval, verify, write (whole and as a
+   case) succeed; and replies with the right element counts, wrong counts,
+   empty outputs, statuses and garbage go through read_reply and compare
+   with and without output buffers, never crashing. */
+static void check_refused_vector(const char *path, const char *text)
+{
+    dmlref_vector *v = NULL, *again = NULL;
+    dmlref_vector_read_options as_case = {DMLREF_VECTOR_READ_CASE, 0};
+    const dmlref_tensor_desc *descs[2];
+    const char *names[2];
+    dmlref_error err;
+    dmlref_status want, status;
+    char *written, *reply, status_reply[512];
+    size_t length, n, o, i;
+    uint64_t counts[2], wrong[2], empty[2] = {0, 0};
+    int affordable = 1;
+
+    if (dmlref_vector_load(path, NULL, &v, &err) != DMLREF_OK)
+        fail_msg("%s", err.message);
+    assert_true(dmlref_vector_expects_error(v, NULL, NULL));
+    if (expected_without_buffers(dmlref_vector_name(v))) {
+        assert_false(dmlref_vector_has_data(v));
+    } else if (!dmlref_vector_has_data(v)) {
+        fail_msg("%s: a case that must be refused has no buffers", path);
+    } else { /* bindings say TotalTensorSizeInBytes */
+        const dmlref_binding *inputs = dmlref_vector_inputs(v);
+        for (i = 0; i < dmlref_vector_input_count(v); ++i)
+            assert_non_null(inputs[i].data);
+    }
+    n = output_descs(v, descs, names);
+    for (o = 0; o < n; ++o) {
+        const dmlref_binding *b = &dmlref_vector_outputs(v)[o];
+        if (b->data)
+            assert_int_equal(b->size_in_bytes, descs[o]->TotalTensorSizeInBytes);
+        counts[o] = desc_count(descs[o]);
+        wrong[o] = counts[o] + 1;
+        if (counts[o] > REPLY_MAX_ELEMENTS)
+            affordable = 0;
+    }
+
+    /* eval, verify, write: the file comes back byte for byte */
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_OK);
+    assert_int_equal(dmlref_vector_eval(v, 0, &err), DMLREF_OK);
+    assert_int_equal(dmlref_vector_write(v, &written, &length, &err), DMLREF_OK);
+    if (strcmp(written, text) != 0)
+        fail_msg("%s: written back differently:\n%s", path, written);
+    free(written);
+    assert_int_equal(dmlref_vector_write_with(v, DMLREF_VECTOR_WRITE_CASE |
+                                                     DMLREF_VECTOR_WRITE_ONE_LINE,
+                                              &written, &length, &err),
+                     DMLREF_OK);
+    assert_null(strchr(written, '\n'));
+    /* read back as a case (no expect_error): refused by validation as the
+       vector says, or, for out-of-range indices, read with its buffers */
+    dmlref_vector_expects_error(v, &want, NULL);
+    status = dmlref_vector_parse(written, length, path, &as_case, &again, &err);
+    if (want == DMLREF_ERROR_INDEX_OUT_OF_RANGE) {
+        assert_int_equal(status, DMLREF_OK);
+        assert_true(dmlref_vector_has_data(again));
+        dmlref_vector_free(again);
+    } else if (!strstr(text, "\"data\"") && !strstr(text, "\"generator\"")) {
+        assert_int_equal(status, DMLREF_ERROR_VECTOR_SCHEMA); /* a case needs data */
+        assert_null(again);
+    } else {
+        if (status != want)
+            fail_msg("%s: its case text reads as %s: %s", path, dmlref_status_name(status),
+                     err.message);
+        assert_null(again);
+    }
+    free(written);
+
+    /* replies */
+    if (affordable) {
+        reply = outputs_reply(dmlref_vector_name(v), names, n, counts);
+        assert_int_equal(feed_reply(v, reply), DMLREF_OK);
+        free(reply);
+        reply = outputs_reply(dmlref_vector_name(v), names, n, wrong);
+        assert_int_equal(feed_reply(v, reply), DMLREF_ERROR_VECTOR_SCHEMA);
+        free(reply);
+    }
+    reply = outputs_reply(dmlref_vector_name(v), names, n, empty);
+    assert_int_equal(feed_reply(v, reply), counts[0] == 0 && (n == 1 || counts[1] == 0)
+                                               ? DMLREF_OK
+                                               : DMLREF_ERROR_VECTOR_SCHEMA);
+    free(reply);
+    reply = outputs_reply(dmlref_vector_name(v), names, n - 1, counts); /* an output missing */
+    assert_int_equal(feed_reply(v, reply), DMLREF_ERROR_VECTOR_SCHEMA);
+    free(reply);
+    snprintf(status_reply, sizeof status_reply,
+             "{\"name\": \"%s\", \"status\": \"error\", \"message\": \"refused\"}",
+             dmlref_vector_name(v));
+    assert_int_equal(feed_reply(v, status_reply), DMLREF_OK);
+    snprintf(status_reply, sizeof status_reply, "{\"name\": \"%s\", \"status\": \"unsupported\"}",
+             dmlref_vector_name(v));
+    assert_int_equal(feed_reply(v, status_reply), DMLREF_OK);
+    assert_int_equal(feed_reply(v, "{\"name\": \"another\", \"outputs\": {}}"),
+                     DMLREF_ERROR_VECTOR_SCHEMA);
+    assert_int_equal(feed_reply(v, "not json"), DMLREF_ERROR_VECTOR_PARSE);
+    dmlref_vector_free(v);
+}
+
+/* Ensure every committed vector that expects an error carries complete
+   input data where its shape allows it, gets its buffers, and survives every
+   path of the vector API and any reply (run under ASan and UBSan by make
+   check-sanitize). */
+static void test_refused_vectors_survive_every_path(void **state)
+{
+    const char *dir = getenv("DMLREF_VECTORS_DIR") ? getenv("DMLREF_VECTORS_DIR") : "vectors";
+    char manifest[512], line[600];
+    FILE *f;
+    unsigned refused = 0, with_buffers = 0;
+    (void)state;
+    snprintf(manifest, sizeof manifest, "%s/MANIFEST", dir);
+    f = fopen(manifest, "r");
+    if (!f)
+        fail_msg("%s: cannot open (run from the repository's root)", manifest);
+    while (fgets(line, sizeof line, f)) {
+        char path[700], *text;
+        size_t length = strlen(line);
+        if (length < 19)
+            continue;
+        line[length - 1] = '\0';
+        snprintf(path, sizeof path, "%s/%s", dir, line + 18);
+        text = read_text(path);
+        assert_non_null(text);
+        if (strstr(text, "\"expect_error\"")) {
+            dmlref_vector *v;
+            dmlref_error err;
+            check_refused_vector(path, text);
+            ++refused;
+            assert_int_equal(dmlref_vector_load(path, NULL, &v, &err), DMLREF_OK);
+            with_buffers += (unsigned)dmlref_vector_has_data(v);
+            dmlref_vector_free(v);
+        }
+        free(text);
+    }
+    fclose(f);
+    assert_true(refused > 0);
+    assert_int_equal(refused - with_buffers,
+                     sizeof k_without_buffers / sizeof k_without_buffers[0]);
+}
+
+/* Ensure the buffers of a case that must be refused are memory-safe where
+   its TotalTensorSizeInBytes is below the minimum (R-TD-9): the reader's
+   buffers hold every element while the bindings say TotalTensorSizeInBytes,
+   and a reply is placed into a caller's buffer of exactly that size without
+   writing past it (ASan checks); a size of 0 gives empty data and buffers;
+   a TotalTensorSizeInBytes past the memory cap gives no buffer, but the
+   data is still written back. */
+static void test_refused_case_buffers(void **state)
+{
+    static const char *short_total =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"r\", \"operator\": \"GATHER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 1}, \"expect_error\": {\"status\":"
+        " \"DMLREF_ERROR_INVALID_TOTAL_SIZE\", \"rule\": \"R-TD-9\"}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"total_bytes\": 20,"
+        " \"data\": [1, 2, 3, 4, 5, 6]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [0, 1, 2, 2, 1, 0]},"
+        " \"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"total_bytes\": 20}}}";
+    static const char *zero =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"z\", \"operator\": \"NONZERO_COORDINATES\","
+        " \"expect_error\": {\"status\": \"DMLREF_ERROR_INVALID_SIZES\", \"rule\": \"R-TD-2\"},"
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"INT8\", \"sizes\": [0, 3], \"data\": []},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1], \"total_bytes\": 0},"
+        " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [0, 2]}}}";
+    static const char *huge =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"h\", \"operator\": \"GATHER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 0}, \"expect_error\": {\"status\":"
+        " \"DMLREF_ERROR_TENSOR_TOO_LARGE\", \"rule\": \"R-TD-13\"}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"INT8\", \"sizes\": [2], \"total_bytes\": 8589934592,"
+        " \"data\": [-1, 7]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [1, 0]},"
+        " \"OutputTensor\": {\"dtype\": \"INT8\", \"sizes\": [2]}}}";
+    static const char *reply = "{\"name\": \"r\", \"outputs\": {\"OutputTensor\": [9, 8, 7, 6, 5, 4]}}";
+    dmlref_vector *v = parse(short_total, 0);
+    const dmlref_binding *in = dmlref_vector_inputs(v), *out = dmlref_vector_outputs(v);
+    dmlref_binding exact[1];
+    dmlref_reply answer;
+    dmlref_error err;
+    float *got;
+    char *written;
+    (void)state;
+
+    assert_true(dmlref_vector_has_data(v));
+    assert_int_equal(in[0].size_in_bytes, 20);
+    assert_int_equal(((const float *)in[0].data)[5], 6.0f); /* placed past the 20 bytes */
+    assert_int_equal(out[0].size_in_bytes, 20);
+    assert_int_equal(dmlref_vector_write(v, &written, NULL, &err), DMLREF_OK);
+    assert_contains(written, "\"total_bytes\": 20, \"data\": [1, 2, 3, 4, 5, 6]");
+    free(written);
+    got = malloc(20); /* exactly TotalTensorSizeInBytes: the sixth element does not fit */
+    assert_non_null(got);
+    exact[0].data = got, exact[0].size_in_bytes = 20;
+    assert_int_equal(dmlref_vector_read_reply(v, reply, strlen(reply), exact, 1, &answer, &err),
+                     DMLREF_OK);
+    assert_int_equal(answer.kind, DMLREF_REPLY_OUTPUTS);
+    assert_true(got[0] == 9.0f && got[4] == 5.0f);
+    assert_int_equal(dmlref_vector_read_reply(v, reply, strlen(reply), out, 1, &answer, &err),
+                     DMLREF_OK);
+    assert_int_equal(dmlref_vector_compare(v, exact, 1, NULL, &err), DMLREF_OK);
+    free(got);
+    dmlref_vector_free(v);
+
+    v = parse(zero, 0);
+    assert_true(dmlref_vector_has_data(v));
+    assert_int_equal(dmlref_vector_outputs(v)[0].size_in_bytes, 0);
+    {
+        static const char *empty = "{\"name\": \"z\", \"outputs\": {\"OutputCountTensor\": [0],"
+                                   " \"OutputCoordinatesTensor\": []}}";
+        const dmlref_tensor_desc *descs[2];
+        const char *names[2];
+        output_descs(v, descs, names);
+        assert_int_equal(dmlref_vector_read_reply(v, empty, strlen(empty), dmlref_vector_outputs(v),
+                                                  2, &answer, &err),
+                         DMLREF_OK);
+        assert_int_equal(dmlref_vector_compare(v, dmlref_vector_outputs(v), 2, NULL, &err),
+                         DMLREF_OK);
+        dmlref_tensor_digest(descs[1], dmlref_vector_outputs(v)[1].data); /* no division by 0 */
+    }
+    assert_int_equal(dmlref_vector_write(v, &written, NULL, &err), DMLREF_OK);
+    assert_contains(written, "\"sizes\": [0, 3], \"data\": []");
+    free(written);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_OK);
+    dmlref_vector_free(v);
+
+    v = parse(huge, 0);
+    assert_false(dmlref_vector_has_data(v));
+    assert_null(dmlref_vector_inputs(v)[0].data);
+    assert_int_equal(dmlref_vector_inputs(v)[0].size_in_bytes, 0);
+    assert_non_null(dmlref_vector_inputs(v)[1].data);
+    assert_non_null(dmlref_vector_outputs(v)[0].data);
+    assert_int_equal(dmlref_vector_write(v, &written, NULL, &err), DMLREF_OK);
+    assert_contains(written, "\"total_bytes\": 8589934592, \"data\": [-1, 7]");
+    free(written);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_OK);
+    dmlref_vector_free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +777,8 @@ int main(void)
         cmocka_unit_test(test_expect_error_is_checked),
         cmocka_unit_test(test_eval_infers_output_sizes),
         cmocka_unit_test(test_memory_cap_and_validation_paths),
+        cmocka_unit_test(test_refused_vectors_survive_every_path),
+        cmocka_unit_test(test_refused_case_buffers),
     };
     return cmocka_run_group_tests_name("vectors", tests, NULL, NULL);
 }

@@ -35,8 +35,10 @@
  *   NO_NEGATIVE_INDICES        negative indices read element 0, not s+v
  *   UNSIGNED_READ_AS_SIGNED    UINT32 >= 2^31 / UINT64 >= 2^63 wrap to
  *                              negative indices; every such value is out of
- *                              range, whose result is unspecified (R-IX-5):
- *                              no vector can see it, a control that passes
+ *                              range: the R-IX-3 clamp vectors would catch a
+ *                              clamping backend, but this one refuses them,
+ *                              and an accepted strict one is unspecified
+ *                              (R-IX-5): a control that passes, with skips
  *   NEGATIVE_ZERO_COUNTED      NonZero counts -0.0 as non-zero
  *   NAN_PAYLOAD_LOST           FLOAT32 copies quiet signalling NaNs, FLOAT16
  *                              copies turn every NaN into 0x7E00

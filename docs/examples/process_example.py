@@ -62,8 +62,9 @@ def answer(line):
     name = json.loads(line).get("name")
     try:
         # case=True: the outputs come without "expected".  A case that must
-        # be refused may come without input data; the loader then raises
-        # VectorError, answered below as a refusal.
+        # be refused comes with its input data unless its shapes cannot hold
+        # any; without it the loader raises VectorError, answered below as a
+        # refusal.
         v = dv.loads(line, case=True)
         check(v)
         return {"name": name, "outputs": gather_elements(v)}

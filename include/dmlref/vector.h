@@ -65,15 +65,23 @@ DMLREF_API void dmlref_vector_set_feature_level(dmlref_vector *vector,
                                                 dmlref_feature_level level);
 
 /* 1 when the case must be refused; then *status and *rule (when not NULL)
- * say how.  An input of such a case may have no data: see
- * dmlref_vector_has_data(). */
+ * say how.  Such a case has buffers like a valid one wherever its elements
+ * can be placed (vectors/FORMAT.md, "Buffers of a case that must be
+ * refused"). */
 DMLREF_API int dmlref_vector_expects_error(const dmlref_vector *vector, dmlref_status *status,
                                            const char **rule);
+/* 1 when every tensor of the case has a buffer: each input holds its data and
+ * each output is allocated.  0 for a case that must be refused and gives no
+ * data, or whose shapes cannot all be placed in memory; its bindings without
+ * a buffer are NULL, size 0. */
 DMLREF_API int dmlref_vector_has_data(const dmlref_vector *vector);
 
 /* The case's host buffers, in binding order (dmlref_execute()): inputs hold
- * the case's data, outputs are zero-filled, each TotalTensorSizeInBytes
- * long. */
+ * the case's data, outputs are zero-filled, each binding
+ * TotalTensorSizeInBytes long.  In a case that must be refused whose
+ * TotalTensorSizeInBytes is below the minimum (R-TD-9), the buffer behind the
+ * binding is DMLCalcBufferTensorSize bytes long, so that every element has
+ * its place. */
 DMLREF_API size_t dmlref_vector_input_count(const dmlref_vector *vector);
 DMLREF_API size_t dmlref_vector_output_count(const dmlref_vector *vector);
 DMLREF_API const dmlref_binding *dmlref_vector_inputs(const dmlref_vector *vector);
@@ -159,11 +167,13 @@ typedef struct dmlref_reply {
 } dmlref_reply;
 
 /* Reads a reply to this vector's case into *reply; for outputs, places each
- * element in `outputs` (buffers laid out as the case's outputs) through the
- * strides, leaving other bytes as they are (a binding with NULL data: the
- * elements are only checked).  A malformed reply (not JSON, another case's
- * name, missing or extra outputs, wrong element counts or encodings, an
- * unknown status name) is DMLREF_ERROR_VECTOR_SCHEMA or
+ * element in `outputs` (buffers laid out as the case's outputs, each at least
+ * TotalTensorSizeInBytes long) through the strides, leaving other bytes as
+ * they are and never writing past a binding's size_in_bytes (an element that
+ * lies past it, in a case that must be refused, is checked only; a binding
+ * with NULL data: every element is only checked).  A malformed reply (not
+ * JSON, another case's name, missing or extra outputs, wrong element counts
+ * or encodings, an unknown status name) is DMLREF_ERROR_VECTOR_SCHEMA or
  * DMLREF_ERROR_VECTOR_PARSE, with a message naming the JSON path. */
 DMLREF_API dmlref_status dmlref_vector_read_reply(const dmlref_vector *vector, const char *line,
                                                   size_t length, const dmlref_binding *outputs,

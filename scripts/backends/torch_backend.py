@@ -39,7 +39,8 @@ What this program decides itself, before PyTorch sees anything:
 
   * validation: the descriptor rules of docs/rules.md, through the numpy model
     of tests/model.py (validation_problems), plus dmlref's output-layout
-    decision D6 (aliasing outputs refused; a layout dmlref cannot decide is
+    decision D6 (aliasing outputs refused; the layouts dmlref leaves
+    undecided, more than 2^24 elements spanning more than 2^27 offsets, are
     refused too, as dmlref does).  An invalid case gets status "error".
   * indices: PyTorch has no negative indices in gather/scatter and only int64
     index tensors, so indices are normalised here (R-IX-2) and range-checked
@@ -77,7 +78,8 @@ torch = None  # imported in main(), after stdout is redirected
 SIGNED = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
 NP_FLOAT = {2: np.float16, 4: np.float32, 8: np.float64}
 TORCH_FLOAT = {}  # esize -> torch float dtype, filled in main()
-ALIAS_BITMAP_MAX_OFFSETS = 1 << 27  # dmlref's limit for deciding a layout (D6)
+ALIAS_MAX_OFFSETS = 1 << 27  # dmlref decides a layout spanning at most this many offsets,
+ALIAS_MAX_ELEMENTS = 1 << 24  # or having at most this many elements (D6)
 
 
 class Refusal(Exception):
@@ -111,8 +113,9 @@ def layout_problems(v):
     """dmlref's output check (D6, src/validate.c): stride 0 on a dimension of
     size > 1 aliases; otherwise the layout is injective when, with the
     dimensions sorted by stride, each stride exceeds the span of the smaller
-    ones; else every offset is marked, up to 2^27 of them; beyond that dmlref
-    does not decide and refuses the layout (DMLREF_ERROR_UNSUPPORTED_LAYOUT)."""
+    ones; else the offsets are compared exactly when there are at most 2^24
+    elements or they span at most 2^27 offsets; beyond both dmlref does not
+    decide and refuses the layout (DMLREF_ERROR_UNSUPPORTED_LAYOUT)."""
     problems = []
     for t in v.outputs:
         if t.strides is None or 0 in t.sizes:
@@ -128,8 +131,12 @@ def layout_problems(v):
             span += st * (s - 1)
         if proven:
             continue
-        if span + 1 > ALIAS_BITMAP_MAX_OFFSETS:
+        count = dv.prod(t.sizes)
+        if span + 1 > ALIAS_MAX_OFFSETS and count > ALIAS_MAX_ELEMENTS:
             problems.append(("DMLREF_ERROR_UNSUPPORTED_LAYOUT", "D6"))
+            continue
+        if count > span + 1:  # more elements than offsets: two share one
+            problems.append(("DMLREF_ERROR_OUTPUT_ALIASING", "D6"))
             continue
         offsets = np.asarray(t.offsets())
         if len(np.unique(offsets)) != len(offsets):  # two elements, one address
