@@ -26,7 +26,17 @@ import model  # noqa: E402
 def answer(line, validate):
     name = json.loads(line).get("name")
     try:
-        v = dv.loads(line, case=True)
+        try:
+            v = dv.loads(line, case=True)
+        except dv.VectorError:
+            if not validate:
+                raise
+            # a case whose shapes cannot hold data comes without it: the loader
+            # reads such a case's descriptors only when it expects an error, so
+            # mark it so (the problems found below decide the answer)
+            doc = json.loads(line)
+            doc["expect_error"] = {"status": "DMLREF_ERROR_INVALID_SIZES", "rule": "R-TD-2"}
+            v = dv.loads(json.dumps(doc), case=True)
         if validate:
             problems = model.validation_problems(v)
             if problems:
