@@ -1009,7 +1009,7 @@ function flipFirstDefined(v, buffers) {
  * outputs given only by their digest can be checked too. Returns the output
  * elements in binding order, or throws on an out-of-range index under the
  * strict policy. */
-function model(v) {
+function model(v, flush = false) {
     const el = (t) => M.logicalElements(v, t);
     const lin = (sizes, c) => c.reduce((a, x, d) => a * sizes[d] + x, 0);
     const index = (t, bits, s) => {
@@ -1062,7 +1062,8 @@ function model(v) {
         return [out];
     }
     /* NONZERO_COORDINATES */
-    const t = T.InputTensor, input = el(t), info = M.DTYPES[t.dtype];
+    const t = T.InputTensor, info = M.DTYPES[t.dtype];
+    const input = flush ? flushSubnormals(t.dtype, el(t)).bits : el(t);
     const cs = T.OutputCoordinatesTensor.sizes, N = cs[cs.length - 1], M_ = cs[cs.length - 2];
     const coords = new Uint32Array(M_ * N);
     const sign = info.kind === 'float' ? (info.esize === 8 ? 1n << 63n : 2 ** (8 * info.esize - 1)) : 0;
@@ -1077,6 +1078,34 @@ function model(v) {
         n++;
     }
     return [new Uint32Array([n]), coords];
+}
+
+/* R-NZ-10: the elements with every subnormal (exponent field 0, fraction not
+   0) replaced by a zero of the same sign, and how many there were. */
+function flushSubnormals(dtype, bits) {
+    const info = M.DTYPES[dtype];
+    if (info.kind !== 'float') return {bits, count: 0};
+    const out = bits.slice();
+    let count = 0;
+    const w = BigInt(info.bits), fraction = {FLOAT16: 10n, FLOAT32: 23n, FLOAT64: 52n}[dtype];
+    for (let i = 0; i < out.length; i++) {
+        const b = BigInt(out[i]);
+        const sign = b >> (w - 1n), exponent = (b >> fraction) & ((1n << (w - 1n - fraction)) - 1n);
+        if (exponent === 0n && (b & ((1n << fraction) - 1n)) !== 0n) {
+            const z = sign << (w - 1n);
+            out[i] = info.esize === 8 ? z : Number(z);
+            count++;
+        }
+    }
+    return {bits: out, count};
+}
+
+/* The variants a vector must state, as the JS model finds them: [[name, rule, outputs]]. */
+function modelledVariants(v) {
+    if (v.op !== 'NONZERO_COORDINATES' || M.DTYPES[v.tensors.InputTensor.dtype].kind !== 'float') return [];
+    if (!flushSubnormals(v.tensors.InputTensor.dtype, M.logicalElements(v, 'InputTensor')).count) return [];
+    const outs = model(v, true).map((bits, n) => M.layOut(v, v.outputs[n], bits));
+    return M.checkOutputs(v, outs, {variants: false}).ok ? [] : [['subnormals_flushed', 'R-NZ-10', outs]];
 }
 
 function testFolder(dir) {
@@ -1112,8 +1141,23 @@ function testFolder(dir) {
             check(`${rel}: the JS model computes the case`, false, e.message);
         }
         if (modelled) {
-            const r = M.checkOutputs(v, modelled.map((bits, n) => M.layOut(v, v.outputs[n], bits)));
+            const r = M.checkOutputs(v, modelled.map((bits, n) => M.layOut(v, v.outputs[n], bits)), {variants: false});
             check(`${rel}: the JS model's outputs pass the check`, r.ok, r.message);
+        }
+        try {
+            const want = modelledVariants(v);
+            arraysEqual(`${rel}: the variants are those the JS model finds`, v.variants.map((x) => `${x.name} ${x.rule}`),
+                        want.map(([name, rule]) => `${name} ${rule}`));
+            for (const [name, , outs] of want) {
+                const r = M.checkOutputs(v, outs);
+                check(`${rel}: the JS model's flushed outputs pass as the variant ${name}`, r.ok && r.variant === name, r.message);
+            }
+            for (const x of v.variants.filter((y) => y.outputs.every((t) => t.expected))) {
+                const r = M.checkOutputs(v, M.expectedOutputBuffers(v, x.name));
+                check(`${rel}: the expected outputs of variant ${x.name} pass as it`, r.ok && r.variant === x.name, r.message);
+            }
+        } catch (e) {
+            check(`${rel}: the JS model computes the variants`, false, e.message);
         }
         if (v.outputs.every((t) => t.expected)) {
             const outs = M.expectedOutputBuffers(v);
