@@ -50,7 +50,7 @@ CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check test check-sanitize check-noopenmp check-clang check-tsan check-rules check-example \
-        check-symbols vectors check-vectors check-cross check-loaders check-roundtrip check-cli \
+        check-symbols vectors check-vectors check-cross check-loaders check-schema check-roundtrip check-cli \
         check-conformance backends fuzz-smoke check-valgrind \
         install uninstall clean help deps
 
@@ -98,6 +98,7 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, TSan, rule cover
 	$(Q)$(MAKE) --no-print-directory check-symbols
 	$(Q)$(MAKE) --no-print-directory check-vectors
 	$(Q)$(MAKE) --no-print-directory check-loaders
+	$(Q)$(MAKE) --no-print-directory check-schema
 	$(Q)$(MAKE) --no-print-directory check-roundtrip
 	$(Q)$(MAKE) --no-print-directory check-cross
 	$(Q)$(MAKE) --no-print-directory check-cli
@@ -177,6 +178,12 @@ check-loaders: $(BUILD)/dmlref ## the Python and JavaScript loaders: their own t
 	$(Q)$(SUMMARY) "JavaScript loader" $(BUILD)/loader-js.log node tests/test_loader.mjs
 	$(Q)$(SUMMARY) "JavaScript loader over vectors/" $(BUILD)/loader-js-vectors.log \
 	    node tests/test_loader.mjs vectors
+
+check-schema: ## vectors/schema.json: every vector validates, every malformed file fails it (python3-jsonschema)
+	$(Q)$(PYTHON) -c 'import jsonschema' 2>/dev/null || { echo "check-schema: FAILED:" \
+	    "$(PYTHON) cannot import jsonschema (Debian: python3-jsonschema; sh scripts/install_deps.sh)" >&2; \
+	    exit 1; }
+	$(Q)$(SUMMARY) "JSON Schema" $(BUILD)/schema.log $(PYTHON) tests/test_schema.py
 
 # The element encodings written by dmlref (tests/test_roundtrip.c leaves the
 # vectors and raw patterns in build/roundtrip) read back by Python and Node.

@@ -1,8 +1,9 @@
 /**
  * dmlref_vectors.mjs - a dependency-free ES module (Node.js 18+) that reads
- * dmlref golden vectors (vectors/FORMAT.md, format "dmlref-vector-1")
- * strictly, lays their inputs out as DirectML buffers, and checks an
- * implementation's output buffers against them bit for bit.
+ * dmlref golden vectors (vectors/FORMAT.md, formats "dmlref-vector-1" and
+ * "dmlref-vector-2", which adds permitted variants) strictly, lays their
+ * inputs out as DirectML buffers, and checks an implementation's output
+ * buffers against them bit for bit.
  *
  * What it does:
  *   - parses JSON with its own parser: duplicate keys anywhere are refused,
@@ -13,7 +14,8 @@
  *     (Number for 8-32-bit types, BigInt for 64-bit types);
  *   - implements the generators "bits", "index" and "sparse" (SplitMix64);
  *   - builds input buffers (Uint8Array of total_bytes, strides, padding 0);
- *   - compares output buffers: expected bits, null, {"any_of": [...]}, xxh3;
+ *   - compares output buffers: expected bits, null, {"any_of": [...]}, xxh3,
+ *     and accepts a permitted variant's answer, saying which (checkOutputs);
  *   - implements XXH3-64 (seed 0) in BigInt arithmetic.
  *
  * Usage (this exact program runs; see also `node scripts/dmlref_vectors.mjs
@@ -41,7 +43,11 @@
 import {readFileSync, realpathSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
-export const FORMAT = 'dmlref-vector-1';
+export const FORMAT = 'dmlref-vector-1';                 /* a vector without variants */
+export const FORMAT_WITH_VARIANTS = 'dmlref-vector-2';
+export const FORMATS = Object.freeze([FORMAT, FORMAT_WITH_VARIANTS]);
+/** The variants this reader knows (FORMAT.md, "Variants"): name -> rule id. */
+export const VARIANT_RULES = Object.freeze({subnormals_flushed: 'R-NZ-10'});
 
 /* ------------------------------------------------------------------------ */
 /* errors                                                                   */
@@ -849,7 +855,7 @@ const RULE_RE = /^(?:R-(?:TD|IX|GE|SC|GN|NZ)-[1-9][0-9]*|D[1-9][0-9]*)?$/;
 const NAME_RE = /^[a-z0-9_\-./]{1,200}$/;
 const XXH3_RE = /^[0-9a-f]{16}$/;
 const TOP_KEYS = ['format', 'name', 'operator', 'feature_level', 'min_feature_level', 'attributes', 'tensors',
-                  'oob', 'expect_error', 'notes'];
+                  'oob', 'expect_error', 'notes', 'variants'];
 const TENSOR_KEYS = ['dtype', 'sizes', 'strides', 'total_bytes', 'flags', 'alignment'];
 const INPUT_KEYS = ['data', 'generator'];
 const OUTPUT_KEYS = ['expected', 'xxh3'];
@@ -867,7 +873,10 @@ export const EXPECT_VALUE = 0, EXPECT_ANY = 1, EXPECT_ANY_OF = 2;
  * Returns {source, format, name, operator (as written), op (SCATTER read as
  * SCATTER_ELEMENTS), featureLevel (default "6_4"), minFeatureLevel, attributes
  * (Numbers), oob ("error" default), expectError ({status, rule} or null),
- * notes, tensors (by name), inputs and outputs (tensors in binding order)}.
+ * notes, tensors (by name), inputs and outputs (tensors in binding order),
+ * variants (permitted variants, [] for most vectors: each {name, rule, op,
+ * source, tensors, outputs}, its outputs copies of the vector's with the
+ * variant's expected and xxh3)}.
  * A tensor is {name, role, dtype, esize, sizes, strides (null: packed),
  * totalBytes (BigInt), flags, alignment, count (BigInt), data (bits array or
  * null), generator (or null), expected ({bits, kind, anyOf} or null), xxh3}.
@@ -892,12 +901,16 @@ export function parseVector(text, options = {}) {
 
     if (!isObj(root)) fail('$', `the top level must be an object, not ${describe(root)}`);
     if (!has(root, 'format')) fail('$', 'no "format": not a dmlref vector');
-    if (root.format !== FORMAT)
-        fail('$.format', `unknown format ${describe(root.format)} (this reader knows "${FORMAT}")`);
+    if (!FORMATS.includes(root.format))
+        fail('$.format', `unknown format ${describe(root.format)} (this reader knows "${FORMAT}" and "${FORMAT_WITH_VARIANTS}")`);
     onlyKeys(root, TOP_KEYS, '$', 'the top level');
     for (const k of ['name', 'operator', 'tensors']) if (!has(root, k)) fail('$', `missing required key "${k}"`);
+    if (root.format === FORMAT && has(root, 'variants'))
+        fail('$.variants', `a "${FORMAT}" vector has no variants (they need "${FORMAT_WITH_VARIANTS}")`);
+    if (root.format === FORMAT_WITH_VARIANTS && !has(root, 'variants'))
+        fail('$.variants', `missing: a "${FORMAT_WITH_VARIANTS}" vector states its variants`);
 
-    const v = {source, format: FORMAT, caseMode};
+    const v = {source, format: root.format, caseMode};
     v.name = str(root.name, '$.name', 'name');
     if (!NAME_RE.test(v.name)) fail('$.name', `name ${describe(v.name)} must be 1 to 200 characters of a-z 0-9 _ - . /`);
     v.operator = str(root.operator, '$.operator', 'operator');
@@ -957,7 +970,44 @@ export function parseVector(text, options = {}) {
     }
     v.inputs = opInfo.inputs.map((n) => v.tensors[n]);
     v.outputs = opInfo.outputs.map((n) => v.tensors[n]);
+    v.variants = has(root, 'variants') ? parseVariants(root.variants) : [];
     return v;
+
+    function parseVariants(list) {
+        if (v.expectError) fail('$.variants', 'a case that expects an error has no variants');
+        if (!Array.isArray(list) || !list.length) fail('$.variants', `variants must be a non-empty array, not ${describe(list)}`);
+        return list.map((entry, k) => {
+            const path = `$.variants[${k}]`;
+            if (!isObj(entry)) fail(path, `a variant must be an object, not ${describe(entry)}`);
+            onlyKeys(entry, ['name', 'rule', 'outputs'], path, 'a variant');
+            for (const key of ['name', 'rule', 'outputs']) if (!has(entry, key)) fail(path, `missing "${key}"`);
+            const name = str(entry.name, `${path}.name`, 'name');
+            if (!has(VARIANT_RULES, name))
+                fail(`${path}.name`, `unknown variant ${describe(name)} (this reader knows ${Object.keys(VARIANT_RULES).join(', ')})`);
+            if (list.slice(0, k).some((e) => isObj(e) && e.name === name)) fail(`${path}.name`, `variant "${name}" appears twice`);
+            if (name === 'subnormals_flushed' && !(v.op === 'NONZERO_COORDINATES' && DTYPES[v.tensors.InputTensor.dtype].kind === 'float'))
+                fail(`${path}.name`, `"${name}" applies only to NONZERO_COORDINATES with a float input`);
+            const rule = str(entry.rule, `${path}.rule`, 'rule');
+            if (rule !== VARIANT_RULES[name]) fail(`${path}.rule`, `${describe(rule)} is not the rule of "${name}" (${VARIANT_RULES[name]})`);
+            const outs = entry.outputs;
+            if (!isObj(outs)) fail(`${path}.outputs`, `outputs must be an object, not ${describe(outs)}`);
+            onlyKeys(outs, opInfo.outputs, `${path}.outputs`, `the outputs of ${v.op}`);
+            const variant = {name, rule, op: v.op, source, tensors: {}, outputs: []};
+            for (const t of v.outputs) {
+                const at = `${path}.outputs.${t.name}`;
+                if (!has(outs, t.name)) fail(`${path}.outputs`, `missing output "${t.name}"`);
+                const o = outs[t.name];
+                if (!isObj(o)) fail(at, `a variant's output must be an object, not ${describe(o)}`);
+                onlyKeys(o, OUTPUT_KEYS, at, "a variant's output");
+                if (!has(o, 'expected') && !has(o, 'xxh3')) fail(at, 'an output needs "expected", "xxh3" or both');
+                const vt = {...t, expected: null, xxh3: null};
+                variant.tensors[t.name] = vt;
+                variant.outputs.push(vt);
+                parseExpectations(o, vt, at, variant);
+            }
+            return variant;
+        });
+    }
 
     function parseTensor(obj, name, role, path) {
         if (!isObj(obj)) fail(path, `a tensor must be an object, not ${describe(obj)}`);
@@ -1020,26 +1070,32 @@ export function parseVector(text, options = {}) {
             if (v.expectError && (hasExp || hasXxh))
                 fail(path, `"${hasExp ? 'expected' : 'xxh3'}" in a case that expects an error`);
             if (!v.expectError && !caseMode && !hasExp && !hasXxh) fail(path, 'an output needs "expected", "xxh3" or both');
-            if (hasXxh) {
-                t.xxh3 = str(obj.xxh3, `${path}.xxh3`, 'xxh3');
-                if (!XXH3_RE.test(t.xxh3)) fail(`${path}.xxh3`, `xxh3 must be 16 lower-case hex digits, not ${describe(t.xxh3)}`);
-            }
-            if (hasExp) {
-                t.expected = parseExpected(obj.expected, t, `${path}.expected`);
-                if (t.xxh3 !== null) {
-                    const prefixOnly = v.op === 'NONZERO_COORDINATES' && name === 'OutputCoordinatesTensor';
-                    const count = prefixOnly ? expectedCount(v) : null;
-                    const covered = prefixOnly ? t.expected.bits.length && count !== null
-                        ? Number(count) * t.sizes[t.sizes.length - 1] : t.expected.bits.length
-                        : t.expected.bits.length;
-                    if (t.expected.kind && t.expected.kind.subarray(0, covered).some((k) => k !== EXPECT_VALUE))
-                        fail(`${path}.xxh3`, 'xxh3 with an expected element that is null or any_of');
-                    const d = xxh3Hex(bitsToBytes(digestedElements(v, t, t.expected.bits, count)));
-                    if (d !== t.xxh3) fail(`${path}.xxh3`, `xxh3 ${t.xxh3} does not match the expected elements (${d})`);
-                }
-            }
+            parseExpectations(obj, t, path, v);
         }
         return t;
+    }
+
+    /* An output's "expected" and "xxh3" (the case's or a variant's, `owner`,
+       whose OutputCountTensor gives NonZero's count). */
+    function parseExpectations(obj, t, path, owner) {
+        if (has(obj, 'xxh3')) {
+            t.xxh3 = str(obj.xxh3, `${path}.xxh3`, 'xxh3');
+            if (!XXH3_RE.test(t.xxh3)) fail(`${path}.xxh3`, `xxh3 must be 16 lower-case hex digits, not ${describe(t.xxh3)}`);
+        }
+        if (has(obj, 'expected')) {
+            t.expected = parseExpected(obj.expected, t, `${path}.expected`);
+            if (t.xxh3 !== null) {
+                const prefixOnly = v.op === 'NONZERO_COORDINATES' && t.name === 'OutputCoordinatesTensor';
+                const count = prefixOnly ? expectedCount(owner) : null;
+                const covered = prefixOnly ? t.expected.bits.length && count !== null
+                    ? Number(count) * t.sizes[t.sizes.length - 1] : t.expected.bits.length
+                    : t.expected.bits.length;
+                if (t.expected.kind && t.expected.kind.subarray(0, covered).some((k) => k !== EXPECT_VALUE))
+                    fail(`${path}.xxh3`, 'xxh3 with an expected element that is null or any_of');
+                const d = xxh3Hex(bitsToBytes(digestedElements(v, t, t.expected.bits, count)));
+                if (d !== t.xxh3) fail(`${path}.xxh3`, `xxh3 ${t.xxh3} does not match the expected elements (${d})`);
+            }
+        }
     }
 
     function checkCount(arr, t, path) {
@@ -1242,12 +1298,22 @@ export function buildInputBuffers(vector) {
 }
 
 /** Output buffers holding what the vector expects (the first of any_of, 0
- *  for null), in binding order: what a correct implementation may write. */
-export function expectedOutputBuffers(vector) {
-    return vector.outputs.map((t) => {
+ *  for null), in binding order: what a correct implementation may write.
+ *  `variant` (a name or an index of vector.variants): what that variant
+ *  expects instead. */
+export function expectedOutputBuffers(vector, variant = null) {
+    const owner = variant === null ? vector : variantOf(vector, variant);
+    return owner.outputs.map((t) => {
         if (!t.expected) throw new VectorError(`${vector.source}: ${t.name} has no expected elements`);
         return layOut(vector, t, t.expected.bits);
     });
+}
+
+function variantOf(vector, which) {
+    const x = typeof which === 'number' ? vector.variants[which]
+        : vector.variants.find((y) => y.name === which);
+    if (!x) throw new VectorError(`${vector.source}: no variant ${JSON.stringify(which)}`);
+    return x;
 }
 
 /** Reads a tensor's logical elements (bits array) from a buffer laid out as it says. */
@@ -1284,20 +1350,41 @@ function showBits(dtype, bits) {
  * passes anything, any_of any one of its values), then xxh3 of the logical
  * elements. Padding is never compared.
  *
- * Returns {ok, message, outputs: [{name, ok, wrongElements, first, digest}]}
- * where first is {element, coordinate, expected, got} (hex and value text)
- * and digest is {expected, got} when xxh3 was checked.
+ * Outputs that miss the golden expectations but meet all of a permitted
+ * variant's pass (unless options.variants is false), and the result says
+ * which variant.
+ *
+ * Returns {ok, variant, rule, message, outputs: [{name, ok, wrongElements,
+ * first, digest}]} where variant and rule are null when the outputs meet the
+ * golden expectations (or none), else the variant's name and rule id; first
+ * is {element, coordinate, expected, got} (hex and value text) and digest is
+ * {expected, got} when xxh3 was checked. outputs describe the golden
+ * comparison, or the variant's when one matched (then `golden` holds the
+ * golden result).
  */
-export function checkOutputs(vector, outputs) {
+export function checkOutputs(vector, outputs, options = {}) {
     if (vector.expectError)
         throw new VectorError(`${vector.source}: the case expects ${vector.expectError.status}` +
                               `${vector.expectError.rule ? ` (${vector.expectError.rule})` : ''}; it has no outputs to check`);
     const list = Array.isArray(outputs) ? outputs : vector.outputs.map((t) => outputs[t.name]);
     if (list.length !== vector.outputs.length)
         throw new VectorError(`${vector.source}: ${list.length} output buffers for ${vector.outputs.length} outputs`);
+    const golden = {...checkAgainst(vector, vector, list), variant: null, rule: null};
+    if (golden.ok || options.variants === false || !(vector.variants || []).length) return golden;
+    for (const x of vector.variants) {
+        const r = checkAgainst(vector, x, list);
+        if (r.ok) return {...r, variant: x.name, rule: x.rule, message: `ok: the permitted variant ${x.name} (${x.rule})`, golden};
+    }
+    golden.message += `; nor do they match a permitted variant (${vector.variants.map((x) => x.name).join(', ')})`;
+    return golden;
+}
+
+/* The outputs (list, binding order) against the expectations of `owner`:
+   the vector, or one of its variants. */
+function checkAgainst(vector, owner, list) {
     const results = [];
     const messages = [];
-    vector.outputs.forEach((t, n) => {
+    owner.outputs.forEach((t, n) => {
         const r = {name: t.name, ok: true, wrongElements: 0, first: null, digest: null};
         results.push(r);
         if (list[n] === undefined || list[n] === null) {
@@ -1344,7 +1431,7 @@ export function checkOutputs(vector, outputs) {
         if (t.xxh3 !== null) {
             /* NonZero's coordinates: the rows before the expected count, or
                before the implementation's own count when the case gives none */
-            let count = expectedCount(vector);
+            let count = expectedCount(owner);
             if (count === null && vector.op === 'NONZERO_COORDINATES' && n > 0) {
                 const counted = readElements(vector, vector.outputs[0], list[0]);
                 count = counted[0];
@@ -1383,6 +1470,13 @@ async function main(argv) {
                 buildInputBuffers(v);
                 const r = checkOutputs(v, expectedOutputBuffers(v));
                 if (!r.ok) throw new VectorError(`${f}: its own expected outputs fail: ${r.message}`);
+                for (const x of v.variants) {
+                    if (!x.outputs.every((t) => t.expected)) continue;
+                    const rv = checkOutputs(v, expectedOutputBuffers(v, x.name));
+                    if (!rv.ok || (rv.variant !== x.name && rv.variant !== null))
+                        throw new VectorError(`${f}: the expected outputs of variant ${x.name} fail: ${rv.message}`);
+                }
+                if (v.variants.length) what = `ok (variants: ${v.variants.map((x) => x.name).join(', ')})`;
             }
             console.log(`${f}: ${what}`);
         } catch (e) {

@@ -4,6 +4,10 @@
 Standard library only; numpy is used when it can be imported (for speed), and
 the python-xxhash module likewise (a pure-Python XXH3-64 is the fallback).
 
+Both formats are read: "dmlref-vector-1" and "dmlref-vector-2", which adds
+permitted variants (other whole answers DirectML allows, e.g. NonZero with
+subnormals flushed to zero): :attr:`Vector.variants`.
+
 A vector is loaded strictly: unknown or duplicate keys, a wrong ``format``,
 an element that is not exactly representable in its type, a generator with bad
 parameters, ... raise :class:`VectorError` with the file name and the JSON
@@ -36,6 +40,8 @@ with ``load(path)``)::
 are exact in the dtype) in a buffer of the tensor's ``total_bytes``, exactly as
 an implementation's output would be; an implementation under test passes its
 own output buffers (``bytes``, one per output, binding order) instead.
+``check_outputs`` accepts the golden answer or a permitted variant's;
+``match_outputs`` also says which one the outputs show.
 
 Command line::
 
@@ -44,6 +50,7 @@ Command line::
     python3 scripts/dmlref_vectors.py selftest                          # XXH3, numpy/pure paths
 """
 
+import copy
 import json
 import math
 import os
@@ -61,7 +68,11 @@ try:
 except ImportError:
     _xxhash_module = None
 
-FORMAT = "dmlref-vector-1"
+FORMAT = "dmlref-vector-1"  # what a vector without variants is
+FORMAT_WITH_VARIANTS = "dmlref-vector-2"
+FORMATS = (FORMAT, FORMAT_WITH_VARIANTS)
+# The variants this reader knows (FORMAT.md, "Variants"): name -> rule id.
+VARIANT_RULES = {"subnormals_flushed": "R-NZ-10"}
 U64 = (1 << 64) - 1
 
 
@@ -787,7 +798,7 @@ _RULE_RE = re.compile(r"(R-(TD|IX|GE|SC|GN|NZ)-[1-9][0-9]{0,2}|D[1-9][0-9]{0,2})
 _NAME_RE = re.compile(r"[a-z0-9_\-./]{1,200}\Z")
 
 _TOP_KEYS = {"format", "name", "operator", "feature_level", "min_feature_level", "attributes",
-             "tensors", "oob", "expect_error", "notes"}
+             "tensors", "oob", "expect_error", "notes", "variants"}
 _TENSOR_KEYS = {"dtype", "sizes", "strides", "total_bytes", "flags", "alignment", "data",
                 "generator", "expected", "xxh3"}
 _XXH3_RE = re.compile(r"[0-9a-f]{16}\Z")
@@ -802,37 +813,114 @@ class Vector:
     ``operator_as_written``, ``attributes`` (dict of ints), ``oob`` ("error" or "clamp"),
     ``expect_error`` (None or {"status": ..., "rule": ...}), ``notes``,
     ``tensors`` (dict by field name, inputs then outputs), ``inputs`` and
-    ``outputs`` (lists of :class:`Tensor` in binding order)."""
+    ``outputs`` (lists of :class:`Tensor` in binding order), ``format`` and
+    ``variants`` (a list of :class:`Variant`, empty for most vectors)."""
 
     def input_buffers(self):
         """Each input's buffer (bytes, total_bytes long), in binding order."""
         return [t.buffer() for t in self.inputs]
 
-    def check_outputs(self, buffers):
+    def check_outputs(self, buffers, variants=True):
         """Compares output buffers (binding order, each laid out as the
         vector's output tensor) with the expectations: elements bit for bit
         (null: any value; any_of: one of the patterns) and digests.  Returns
-        None when they agree, else a :class:`Mismatch` for the first output
-        that differs (the first wrong element in row-major order)."""
+        None when they agree with the golden expectations or, unless
+        variants=False, with those of one permitted variant (match_outputs
+        says which); else a :class:`Mismatch` for the first output that
+        differs from the golden expectations (the first wrong element in
+        row-major order)."""
+        match = self.match_outputs(buffers, variants)
+        return None if match.ok else match.mismatch
+
+    def match_outputs(self, buffers, variants=True):
+        """Which expectations the output buffers meet: a :class:`Match`
+        whose ``variant`` is None for the golden ones, else the
+        :class:`Variant` the outputs show."""
         if self.expect_error is not None:
             raise ValueError("%s expects an error (%s); there are no outputs to check"
                              % (self.name, self.expect_error["status"]))
         if len(buffers) != len(self.outputs):
             raise ValueError("%s: %d output buffers for %d outputs"
                              % (self.name, len(buffers), len(self.outputs)))
-        digest_length = None
-        for tensor, buf in zip(self.outputs, buffers):
-            problem = _check_output(tensor, buf, digest_length)
-            if problem is not None:
-                return problem
-            if self.operator == "NONZERO_COORDINATES" and tensor.name == "OutputCountTensor":
-                # The coordinates' digest covers the first `count` rows; this
-                # count has just been found right (or it has no expectation).
-                digest_length = int(tensor.read(buf)[0]) * self.outputs[1].sizes[-1]
-        return None
+        golden = _check_outputs(self, self.outputs, buffers)
+        if golden is None:
+            return Match(None, None)
+        if variants:
+            for variant in self.variants:
+                if _check_outputs(self, variant.outputs, buffers) is None:
+                    return Match(variant, golden)
+            if self.variants:
+                golden.message += "; nor do they match a permitted variant (%s)" % ", ".join(
+                    x.name for x in self.variants)
+        return Match(None, golden, ok=False)
 
     def __repr__(self):
         return "<Vector %s>" % self.name
+
+
+class Variant:
+    """A permitted variant of a vector (FORMAT.md, "Variants"): ``name``,
+    ``rule`` (the rule id of docs/rules.md that permits it), ``outputs``
+    (copies of the vector's output tensors, binding order, whose
+    ``expected`` and ``xxh3`` are the variant's) and ``tensors`` (the same,
+    by name)."""
+
+    def __init__(self, vector, name, rule):
+        self.vector, self.name, self.rule = vector, name, rule
+        self.outputs, self.tensors = [], {}
+
+    def check_outputs(self, buffers):
+        """None when the output buffers meet this variant's expectations,
+        else a :class:`Mismatch` (its message names the variant)."""
+        if len(buffers) != len(self.outputs):
+            raise ValueError("%s: %d output buffers for %d outputs"
+                             % (self.vector.name, len(buffers), len(self.outputs)))
+        problem = _check_outputs(self.vector, self.outputs, buffers)
+        if problem is not None:
+            problem.message = "variant %s: %s" % (self.name, problem.message)
+        return problem
+
+    def __repr__(self):
+        return "<Variant %s (%s) of %s>" % (self.name, self.rule, self.vector.name)
+
+
+class Match:
+    """What Vector.match_outputs found: ``ok``; ``variant``, None when the
+    outputs meet the golden expectations, else the :class:`Variant` they
+    show; ``mismatch``, the :class:`Mismatch` against the golden
+    expectations (None when they meet them)."""
+
+    def __init__(self, variant, mismatch, ok=True):
+        self.variant, self.mismatch, self.ok = variant, mismatch, ok
+
+    def __bool__(self):
+        return self.ok
+
+    def __str__(self):
+        if not self.ok:
+            return str(self.mismatch)
+        if self.variant is None:
+            return "outputs agree"
+        return "outputs agree with the permitted variant %s (%s)" % (self.variant.name,
+                                                                    self.variant.rule)
+
+    def __repr__(self):
+        return "<Match %s>" % self
+
+
+def _check_outputs(vector, outputs, buffers):
+    """The first Mismatch of buffers against the expectations of `outputs`
+    (the vector's, or a variant's), or None."""
+    digest_length = None
+    for tensor, buf in zip(outputs, buffers):
+        problem = _check_output(tensor, buf, digest_length)
+        if problem is not None:
+            return problem
+        if vector.operator == "NONZERO_COORDINATES" and tensor.name == "OutputCountTensor":
+            # The coordinates' digest covers the first `count` rows; this
+            # count has just been found right (or it has no expectation).
+            digest_length = int(tensor.read(buf)[0]) * outputs[1].sizes[-1]
+    return None
 
 
 def _check_output(t, buf, digest_length=None):
@@ -940,10 +1028,16 @@ class _Reader:
         v = Vector()
         v.source = self.source
         # The format first: a later version may have keys this reader lacks.
-        if isinstance(doc, dict) and "format" in doc and doc["format"] != FORMAT:
+        if isinstance(doc, dict) and "format" in doc and doc["format"] not in FORMATS:
             self.fail("$.format", "unknown format %s (this reader knows %s)"
-                      % (_show(doc["format"]), FORMAT))
+                      % (_show(doc["format"]), " and ".join(FORMATS)))
         self.obj(doc, "$", _TOP_KEYS, ("format", "name", "operator", "tensors"))
+        v.format = doc["format"]
+        if v.format == FORMAT and "variants" in doc:
+            self.fail("$.variants", "a %s vector has no variants (they need %s)"
+                      % (FORMAT, FORMAT_WITH_VARIANTS))
+        if v.format == FORMAT_WITH_VARIANTS and "variants" not in doc:
+            self.fail("$.variants", "missing: a %s vector states its variants" % FORMAT_WITH_VARIANTS)
         v.name = self.string(doc["name"], "$.name")
         if not _NAME_RE.match(v.name):
             self.fail("$.name", "%s: 1 to 200 characters of a-z 0-9 _ - . /" % json.dumps(v.name))
@@ -979,7 +1073,56 @@ class _Reader:
             v.tensors[name] = self.tensor(tensors[name], name, name in outputs, v)
         v.inputs = [v.tensors[n] for n in inputs]
         v.outputs = [v.tensors[n] for n in outputs]
+        v.variants = self.variants(doc["variants"], v) if "variants" in doc else []
         return v
+
+    def variants(self, x, v):
+        """The permitted variants (FORMAT.md, "Variants")."""
+        if v.expect_error is not None:
+            self.fail("$.variants", "a case with expect_error has no variants")
+        if not isinstance(x, list) or not x:
+            self.fail("$.variants", "expected a non-empty array")
+        found = []
+        for k, entry in enumerate(x):
+            path = "$.variants[%d]" % k
+            self.obj(entry, path, {"name", "rule", "outputs"}, ("name", "rule", "outputs"))
+            name = self.string(entry["name"], path + ".name")
+            if name not in VARIANT_RULES:
+                self.fail(path + ".name", "unknown variant %s (this reader knows %s)"
+                          % (json.dumps(name), ", ".join(sorted(VARIANT_RULES))))
+            if any(f.name == name for f in found):
+                self.fail(path + ".name", "variant %s appears twice" % json.dumps(name))
+            if name == "subnormals_flushed" and not (
+                    v.operator == "NONZERO_COORDINATES" and v.tensors["InputTensor"].dtype.is_float):
+                self.fail(path + ".name", "%s applies only to NONZERO_COORDINATES with a float input"
+                          % json.dumps(name))
+            rule = self.string(entry["rule"], path + ".rule")
+            if rule != VARIANT_RULES[name]:
+                self.fail(path + ".rule", "%s is not the rule of %s (%s)"
+                          % (json.dumps(rule), json.dumps(name), VARIANT_RULES[name]))
+            variant = Variant(v, name, rule)
+            names = [t.name for t in v.outputs]
+            outputs = self.obj(entry["outputs"], path + ".outputs", names, names)
+            for t in v.outputs:
+                out_path = "%s.outputs.%s" % (path, t.name)
+                o = self.obj(outputs[t.name], out_path, {"expected", "xxh3"})
+                if not o:
+                    self.fail(out_path, "an output needs expected, xxh3 or both")
+                vt = copy.copy(t)
+                vt.expected = vt.xxh3 = None
+                if "expected" in o:
+                    vt.expected = self.expected(o["expected"], out_path + ".expected", vt)
+                if "xxh3" in o:
+                    d = self.string(o["xxh3"], out_path + ".xxh3")
+                    if not _XXH3_RE.match(d):
+                        self.fail(out_path + ".xxh3", "%s is not 16 lower-case hex digits" % json.dumps(d))
+                    vt.xxh3 = int(d, 16)
+                    if vt.expected is not None:
+                        self.check_digest(vt, v, out_path + ".xxh3", variant.tensors)
+                variant.outputs.append(vt)
+                variant.tensors[t.name] = vt
+            found.append(variant)
+        return found
 
     def level(self, x, path):
         if self.string(x, path) not in FEATURE_LEVELS:
@@ -1052,12 +1195,14 @@ class _Reader:
             t.generator = self.generator(x["generator"], path + ".generator", t, v)
         return t
 
-    def check_digest(self, t, v, path):
+    def check_digest(self, t, v, path, tensors=None):
         """The xxh3 of an output must be that of its expected elements: all
-        of them, or for NonZero's coordinates the first `count` rows."""
+        of them, or for NonZero's coordinates the first `count` rows.
+        tensors: where the count is (a variant's outputs; default the
+        vector's tensors)."""
         elements = t.expected
         if v.operator == "NONZERO_COORDINATES" and t.name == "OutputCoordinatesTensor":
-            count = v.tensors["OutputCountTensor"].expected
+            count = (tensors or v.tensors)["OutputCountTensor"].expected
             if count is None or not isinstance(count[0], int):
                 return  # the count is known only as a digest: checked with outputs
             if count[0] * t.sizes[-1] > len(elements):
@@ -1258,11 +1403,79 @@ def selftest(verbose=False):
             failures.append("%s accepted as FLOAT16" % bad)
         except VectorError:
             pass
+    _selftest_variants(expect)
     for f in failures:
         print("selftest: FAILED: " + f)
     if verbose or not failures:
         print("selftest: %d failure(s)" % len(failures))
     return len(failures)
+
+
+_VARIANT_TEXT = """{"format": "dmlref-vector-2", "name": "nonzero_coordinates/float32/1d/subnormal",
+  "operator": "NONZERO_COORDINATES", "tensors": {
+    "InputTensor": {"dtype": "FLOAT32", "sizes": [4],
+                    "data": [1.401298464324817e-45, -0.0, -1.1754942106924411e-38, 1]},
+    "OutputCountTensor": {"dtype": "UINT32", "sizes": [1], "expected": [3], "xxh3": "c8cfc1d86609e99d"},
+    "OutputCoordinatesTensor": {"dtype": "UINT32", "sizes": [4, 1], "expected": [0, 2, 3, null],
+                                "xxh3": "c60fbaa5ef18c0db"}},
+  "variants": [{"name": "subnormals_flushed", "rule": "R-NZ-10", "outputs": {
+    "OutputCountTensor": {"expected": [1], "xxh3": "db02334e96d65708"},
+    "OutputCoordinatesTensor": {"expected": [3, null, null, null], "xxh3": "c8cfc1d86609e99d"}}}]}"""
+
+
+def _selftest_variants(expect):
+    """Format 2: reading variants, accepting and naming them, refusing bad ones."""
+    v = loads(_VARIANT_TEXT, source="v.json")
+    expect(v.format == FORMAT_WITH_VARIANTS and len(v.variants) == 1, "a variant is read")
+    x = v.variants[0]
+    expect((x.name, x.rule) == ("subnormals_flushed", "R-NZ-10"), "the variant's name and rule")
+    count, coords = v.outputs
+    golden = [count.pack([3]), coords.pack([0, 2, 3, 7])]
+    flushed = [count.pack([1]), coords.pack([3, 9, 9, 9])]
+    wrong = [count.pack([2]), coords.pack([0, 3, 9, 9])]
+    m = v.match_outputs(golden)
+    expect(m.ok and m.variant is None and v.check_outputs(golden) is None, "golden outputs pass")
+    m = v.match_outputs(flushed)
+    expect(m.ok and m.variant is x and str(m).endswith("subnormals_flushed (R-NZ-10)"),
+           "flushed outputs pass as the variant: %s" % m)
+    expect(v.check_outputs(flushed) is None, "check_outputs accepts the variant")
+    expect(v.check_outputs(flushed, variants=False) is not None, "variants=False refuses it")
+    expect(x.check_outputs(flushed) is None and x.check_outputs(golden) is not None,
+           "Variant.check_outputs")
+    problem = v.check_outputs(wrong)
+    expect(problem is not None and "nor do they match a permitted variant (subnormals_flushed)"
+           in problem.message, "wrong outputs fail, naming the variants: %s" % problem)
+    bad = [
+        (FORMAT_WITH_VARIANTS, FORMAT, "$.variants: a dmlref-vector-1 vector has no variants"),
+        ('"rule": "R-NZ-10"', '"rule": "R-NZ-9"', "$.variants[0].rule"),
+        ('"name": "subnormals_flushed"', '"name": "flushed"', "$.variants[0].name: unknown variant"),
+        ('"rule": "R-NZ-10",', '"rule": "R-NZ-10", "why": 1,', '$.variants[0]: unknown key "why"'),
+        ('"OutputCountTensor": {"expected": [1]', '"OutputTensor": {"expected": [1]',
+         '$.variants[0].outputs: unknown key "OutputTensor"'),
+        ('[3, null, null, null]', '[3, null, null]',
+         "$.variants[0].outputs.OutputCoordinatesTensor.expected: 3 elements"),
+        ('"xxh3": "db02334e96d65708"', '"xxh3": "db02334e96d65709"',
+         "$.variants[0].outputs.OutputCountTensor.xxh3"),
+        ('"dtype": "FLOAT32", "sizes": [4],\n                    "data": [1.401298464324817e-45, '
+         '-0.0, -1.1754942106924411e-38, 1]', '"dtype": "UINT8", "sizes": [4], "data": [1, 0, 2, 1]',
+         "applies only to NONZERO_COORDINATES with a float input"),
+        ('"variants": [', '"variants": [{"name": "subnormals_flushed", "rule": "R-NZ-10", "outputs": '
+         '{"OutputCountTensor": {"expected": [1]}, "OutputCoordinatesTensor": {"expected": '
+         '[3, null, null, null]}}}, ', "appears twice"),
+    ]
+    for old, new, message in bad:
+        text = _VARIANT_TEXT.replace(old, new, 1)
+        try:
+            loads(text, source="v.json")
+            expect(False, "variant edit %s -> %s accepted" % (old, new))
+        except VectorError as e:
+            expect(("v.json: " + message) in str(e) or message in str(e),
+                   "variant edit %s: %s lacks %r" % (new, e, message))
+    try:
+        loads(_VARIANT_TEXT[:_VARIANT_TEXT.index(',\n  "variants"')] + "}", source="v.json")
+        expect(False, "a dmlref-vector-2 vector without variants accepted")
+    except VectorError as e:
+        expect("$.variants: missing" in str(e), str(e))
 
 
 def main(argv):
@@ -1276,9 +1489,9 @@ def main(argv):
         for p in argv[3:]:
             with open(p, "rb") as f:
                 buffers.append(f.read())
-        problem = v.check_outputs(buffers)
-        print("%s: %s" % (v.name, problem if problem else "outputs agree"))
-        return 1 if problem else 0
+        match = v.match_outputs(buffers)
+        print("%s: %s" % (v.name, match))
+        return 0 if match.ok else 1
     if len(argv) == 4 and argv[1] == "inputs":
         v = load(argv[2])
         os.makedirs(argv[3], exist_ok=True)

@@ -25,7 +25,9 @@ static const char *const k_help_eval =
     "Fills in a case's expected outputs with the reference: reads CASE.json (a\n"
     "vector whose outputs lack \"expected\" and may lack \"sizes\"), validates it,\n"
     "computes it and writes the complete vector to OUT.json (default: standard\n"
-    "output). A case with \"expect_error\" is checked to be refused exactly so.\n"
+    "output), with the permitted variants that apply (NonZero with subnormal\n"
+    "inputs flushed to zero, R-NZ-10: format \"dmlref-vector-2\"). A case with\n"
+    "\"expect_error\" is checked to be refused exactly so.\n"
     "Exit 0, or 2 for a case that is malformed or invalid (the message names the\n"
     "file and the JSON path), 1 when an expect_error case is not refused as it says.\n";
 
@@ -34,7 +36,8 @@ static const char *const k_help_verify =
     "\n"
     "Recomputes every vector under each PATH (files, or folders searched for\n"
     "*.json) with the reference and compares: expected elements bit for bit,\n"
-    "digests, min_feature_level, expected errors. A folder holding a MANIFEST is\n"
+    "digests, min_feature_level, expected errors, permitted variants (each\n"
+    "recomputed, and exactly those eval adds). A folder holding a MANIFEST is\n"
     "a suite: its listed files are verified, every digest is checked, and a\n"
     "vector missing from the list is a failure. Prints each failure and ends with\n"
     "\"N passed, N failed, N skipped\". Exit 0, 1 if a vector failed, 2 if one\n"

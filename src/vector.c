@@ -91,6 +91,40 @@ void vtensor_clear_expectations(vtensor *t)
     t->has_expected = 0;
 }
 
+const char *variant_kind_name(int kind)
+{
+    return kind == VARIANT_SUBNORMALS_FLUSHED ? "subnormals_flushed" : "";
+}
+
+const char *variant_kind_rule(int kind)
+{
+    return kind == VARIANT_SUBNORMALS_FLUSHED ? "R-NZ-10" : "";
+}
+
+void variant_output_init(vtensor *out, const vtensor *of)
+{
+    memset(out, 0, sizeof *out);
+    out->name = of->name;
+    out->is_output = 1;
+    out->desc = of->desc;
+    memcpy(out->sizes, of->sizes, sizeof out->sizes);
+    memcpy(out->strides, of->strides, sizeof out->strides);
+    out->desc.Sizes = out->sizes;
+    out->desc.Strides = of->desc.Strides ? out->strides : NULL;
+    out->has_sizes = of->has_sizes;
+    out->total_given = of->total_given;
+}
+
+void vector_clear_variants(dmlref_vector *v)
+{
+    size_t k, o;
+    for (k = 0; k < v->variant_count; ++k)
+        for (o = 0; o < 2; ++o)
+            vtensor_clear_expectations(&v->variants[k].outputs[o]);
+    memset(v->variants, 0, sizeof v->variants);
+    v->variant_count = 0;
+}
+
 void dmlref_vector_free(dmlref_vector *v)
 {
     size_t i;
@@ -101,6 +135,7 @@ void dmlref_vector_free(dmlref_vector *v)
         free(v->tensors[i].buffer);
         free(v->tensors[i].elements);
     }
+    vector_clear_variants(v);
     free(v->source);
     free(v->name);
     free(v->notes);
@@ -137,4 +172,16 @@ int dmlref_vector_expects_error(const dmlref_vector *v, dmlref_status *status, c
             *rule = v->error_rule;
     }
     return v->expects_error;
+}
+
+size_t dmlref_vector_variant_count(const dmlref_vector *v) { return v ? v->variant_count : 0; }
+
+const char *dmlref_vector_variant_name(const dmlref_vector *v, size_t k)
+{
+    return v && k < v->variant_count ? variant_kind_name(v->variants[k].kind) : NULL;
+}
+
+const char *dmlref_vector_variant_rule(const dmlref_vector *v, size_t k)
+{
+    return v && k < v->variant_count ? variant_kind_rule(v->variants[k].kind) : NULL;
 }

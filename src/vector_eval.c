@@ -74,7 +74,9 @@ static dmlref_status check_expected_error(dmlref_vector *v, uint32_t num_threads
 
 /* ---- what outputs must hold ------------------------------------------------- */
 
-static dmlref_status read_back(vtensor *t, const char *source, dmlref_error *err)
+/* Sets t's expected elements to those of `buffer`, laid out as t says. */
+static dmlref_status read_back(vtensor *t, const unsigned char *buffer, const char *source,
+                               dmlref_error *err)
 {
     layout l;
     walker w;
@@ -82,7 +84,7 @@ static dmlref_status read_back(vtensor *t, const char *source, dmlref_error *err
     layout_from_desc(&t->desc, &l);
     n = layout_element_count(&l);
     vtensor_clear_expectations(t);
-    t->expected = malloc((size_t)n * sizeof *t->expected);
+    t->expected = malloc((size_t)(n ? n : 1) * sizeof *t->expected);
     if (!t->expected)
         return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: $.tensors.%s: out of memory",
                          source, t->name);
@@ -90,15 +92,16 @@ static dmlref_status read_back(vtensor *t, const char *source, dmlref_error *err
     walker_add(&w, l.strides);
     walker_seek(&w, 0);
     for (e = 0; e < n; ++e, walker_next(&w))
-        t->expected[e] = load_bits(t->buffer + w.offset[0] * l.element_size, l.element_size);
+        t->expected[e] = load_bits(buffer + w.offset[0] * l.element_size, l.element_size);
     t->has_expected = 1;
     return DMLREF_OK;
 }
 
-/* NonZero: coordinate rows at or past the count are undefined (R-NZ-14). */
-static dmlref_status mark_nonzero_rows(dmlref_vector *v, dmlref_error *err)
+/* NonZero: coordinate rows at or past the count are undefined (R-NZ-14).
+   `outs`: the count's and the coordinates' expectations. */
+static dmlref_status mark_nonzero_rows(const dmlref_vector *v, vtensor *outs, dmlref_error *err)
 {
-    vtensor *count_t = &v->tensors[OUTPUT_COUNT_TENSOR], *co = &v->tensors[OUTPUT_COORDINATES_TENSOR];
+    vtensor *count_t = &outs[0], *co = &outs[1];
     uint64_t count = count_t->expected[0], n = 1, e;
     uint32_t N = co->sizes[co->desc.DimensionCount - 1], i;
     for (i = 0; i < co->desc.DimensionCount; ++i)
@@ -222,12 +225,217 @@ static uint64_t digest_span(const dmlref_vector *v, size_t tensor, uint64_t coun
     return n;
 }
 
+/* The digest of each output whose elements are all defined (all but
+   NonZero's coordinates: the rows before the count). */
+static void set_digests(const dmlref_vector *v, vtensor *outs,
+                        const unsigned char *const *buffers)
+{
+    size_t o;
+    for (o = 0; o < v->output_count; ++o) {
+        vtensor *t = &outs[o];
+        layout l;
+        uint64_t count_value =
+            v->type == DMLREF_OPERATOR_NONZERO_COORDINATES ? outs[0].expected[0] : 0;
+        layout_from_desc(&t->desc, &l);
+        t->has_xxh3 = !t->any_of_count;
+        if (t->has_xxh3)
+            t->xxh3 = digest_prefix(&l, buffers[o], digest_span(v, v->input_count + o, count_value));
+    }
+}
+
+static dmlref_status compare_with(const dmlref_vector *v, const vtensor *expect,
+                                  const char *prefix, const dmlref_binding *outputs,
+                                  size_t count, dmlref_mismatch *first, dmlref_error *err);
+
+/* ---- the variant "subnormals_flushed" (R-NZ-10) ------------------------------ */
+
+static int is_subnormal(dmlref_tensor_data_type type, uint64_t bits)
+{
+    switch (type) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16:
+        return (bits & 0x7C00u) == 0 && (bits & 0x03FFu) != 0;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32:
+        return (bits & 0x7F800000u) == 0 && (bits & 0x007FFFFFu) != 0;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64:
+        return (bits & 0x7FF0000000000000ull) == 0 && (bits & 0x000FFFFFFFFFFFFFull) != 0;
+    default:
+        return 0;
+    }
+}
+
+/* What a backend that flushes subnormals computes for a NonZero case with a
+   float input: the reference run on the input with every subnormal element
+   replaced by a zero of the same sign.  *applies is 0 (and nothing is
+   computed) when the case is not NonZero on a float input holding a
+   subnormal element; else buffers[0..1] (the caller frees them) hold the
+   outputs, laid out as the case's. */
+static dmlref_status run_subnormals_flushed(const dmlref_vector *v, uint32_t num_threads,
+                                            int *applies, unsigned char **buffers,
+                                            dmlref_error *err)
+{
+    const vtensor *in = &v->tensors[0];
+    unsigned char *flushed = NULL;
+    dmlref_binding input, outputs[2];
+    dmlref_execute_options options;
+    dmlref_status status;
+    layout l;
+    walker w;
+    uint64_t n, e;
+    size_t o;
+
+    *applies = 0;
+    buffers[0] = buffers[1] = NULL;
+    if (v->type != DMLREF_OPERATOR_NONZERO_COORDINATES || !is_float_type(in->desc.DataType) ||
+        !v->buffers_ready)
+        return DMLREF_OK;
+    layout_from_desc(&in->desc, &l);
+    n = layout_element_count(&l);
+    walker_init(&w, l.rank, l.sizes);
+    walker_add(&w, l.strides);
+    walker_seek(&w, 0);
+    for (e = 0; e < n; ++e, walker_next(&w)) {
+        unsigned char *at;
+        uint64_t bits = load_bits(in->buffer + w.offset[0] * l.element_size, l.element_size);
+        if (!is_subnormal(in->desc.DataType, bits))
+            continue;
+        if (!flushed) {
+            flushed = malloc((size_t)in->desc.TotalTensorSizeInBytes);
+            if (!flushed)
+                return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "",
+                                 "%s: $.tensors.InputTensor: out of memory", v->source);
+            memcpy(flushed, in->buffer, (size_t)in->desc.TotalTensorSizeInBytes);
+        }
+        at = flushed + w.offset[0] * l.element_size;
+        store_bits(at, l.element_size, bits & (1ull << (8 * l.element_size - 1))); /* the sign */
+    }
+    if (!flushed)
+        return DMLREF_OK;
+    *applies = 1;
+    for (o = 0; o < 2; ++o) {
+        const vtensor *t = &v->tensors[v->input_count + o];
+        size_t bytes = (size_t)t->desc.TotalTensorSizeInBytes;
+        buffers[o] = calloc(bytes ? bytes : 1, 1);
+        outputs[o].data = buffers[o];
+        outputs[o].size_in_bytes = t->desc.TotalTensorSizeInBytes;
+    }
+    if (!buffers[0] || !buffers[1]) {
+        free(flushed), free(buffers[0]), free(buffers[1]);
+        buffers[0] = buffers[1] = NULL;
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory", v->source);
+    }
+    input.data = flushed;
+    input.size_in_bytes = in->desc.TotalTensorSizeInBytes;
+    options.oob_policy = v->oob;
+    options.num_threads = num_threads;
+    status = dmlref_execute_with_options(&v->op, v->level, &options, &input, 1, outputs, 2, err);
+    free(flushed);
+    if (status != DMLREF_OK) {
+        free(buffers[0]), free(buffers[1]);
+        buffers[0] = buffers[1] = NULL;
+        prefix_error(err, v->source, "$");
+    }
+    return status;
+}
+
+/* Adds the variant "subnormals_flushed" when it applies and its answer
+   differs from the golden one (eval). */
+static dmlref_status add_subnormals_flushed(dmlref_vector *v, uint32_t num_threads,
+                                            dmlref_error *err)
+{
+    unsigned char *buffers[2];
+    dmlref_binding outputs[2];
+    variant *x;
+    int applies;
+    size_t o;
+    dmlref_status status = run_subnormals_flushed(v, num_threads, &applies, buffers, err);
+    if (status != DMLREF_OK || !applies)
+        return status;
+    for (o = 0; o < 2; ++o) {
+        outputs[o].data = buffers[o];
+        outputs[o].size_in_bytes = v->tensors[v->input_count + o].desc.TotalTensorSizeInBytes;
+    }
+    /* the golden expectation already passes the flushed answer: nothing to add */
+    if (compare_with(v, &v->tensors[v->input_count], "$.tensors", outputs, 2, NULL, NULL) ==
+        DMLREF_OK) {
+        free(buffers[0]), free(buffers[1]);
+        return DMLREF_OK;
+    }
+    x = &v->variants[v->variant_count];
+    x->kind = VARIANT_SUBNORMALS_FLUSHED;
+    for (o = 0; o < 2 && status == DMLREF_OK; ++o) {
+        variant_output_init(&x->outputs[o], &v->tensors[v->input_count + o]);
+        status = read_back(&x->outputs[o], buffers[o], v->source, err);
+    }
+    ++v->variant_count; /* so that a failure below frees it */
+    if (status == DMLREF_OK)
+        status = mark_nonzero_rows(v, x->outputs, err);
+    if (status == DMLREF_OK)
+        set_digests(v, x->outputs, (const unsigned char *const *)buffers);
+    free(buffers[0]), free(buffers[1]);
+    return status;
+}
+
+/* verify: the vector states the variant exactly when eval would add it, and
+   its outputs are those recomputed. */
+static dmlref_status verify_subnormals_flushed(dmlref_vector *v, uint32_t num_threads,
+                                               dmlref_error *err)
+{
+    unsigned char *buffers[2];
+    dmlref_binding outputs[2];
+    size_t o, k;
+    int applies, differs = 0;
+    dmlref_status status = run_subnormals_flushed(v, num_threads, &applies, buffers, err);
+    if (status != DMLREF_OK) {
+        if (err) {
+            char message[DMLREF_ERROR_MESSAGE_CAPACITY];
+            snprintf(message, sizeof message, "%s", err->message);
+            set_error(err, DMLREF_ERROR_MISMATCH, "",
+                      "%s: $: dmlref refuses the case with subnormals flushed: %s", v->source,
+                      message);
+        }
+        return DMLREF_ERROR_MISMATCH;
+    }
+    for (k = 0; k < v->variant_count && v->variants[k].kind != VARIANT_SUBNORMALS_FLUSHED; ++k)
+        ;
+    if (applies) {
+        for (o = 0; o < 2; ++o) {
+            outputs[o].data = buffers[o];
+            outputs[o].size_in_bytes = v->tensors[v->input_count + o].desc.TotalTensorSizeInBytes;
+        }
+        differs = compare_with(v, &v->tensors[v->input_count], "$.tensors", outputs, 2, NULL,
+                               NULL) != DMLREF_OK;
+    }
+    if (k == v->variant_count && differs)
+        status = set_error(err, DMLREF_ERROR_MISMATCH, "",
+                           "%s: $.variants: the case needs the variant \"subnormals_flushed\" "
+                           "(R-NZ-10): its input holds subnormal elements, and flushed to zero "
+                           "they give another answer",
+                           v->source);
+    else if (k < v->variant_count && !differs)
+        status = set_error(err, DMLREF_ERROR_MISMATCH, "",
+                           "%s: $.variants[%zu]: the variant \"subnormals_flushed\" does not "
+                           "apply: %s",
+                           v->source, k,
+                           applies ? "flushing the subnormal inputs to zero gives the golden "
+                                     "answer"
+                                   : "the input holds no subnormal element");
+    else if (k < v->variant_count) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "$.variants[%zu].outputs", k);
+        status = compare_with(v, v->variants[k].outputs, prefix, outputs, 2, NULL, err);
+    }
+    free(buffers[0]), free(buffers[1]);
+    return status;
+}
+
 dmlref_status dmlref_vector_eval(dmlref_vector *v, uint32_t num_threads, dmlref_error *err)
 {
     dmlref_status status;
+    const unsigned char *buffers[2];
     size_t o;
 
     v->has_min_level = lowest_valid_level(v, &v->min_level);
+    vector_clear_variants(v);
     if (v->expects_error)
         return check_expected_error(v, num_threads, err);
     status = execute_case(v, v->oob, num_threads, err);
@@ -237,28 +445,19 @@ dmlref_status dmlref_vector_eval(dmlref_vector *v, uint32_t num_threads, dmlref_
         return status;
     }
     for (o = v->input_count; o < v->input_count + v->output_count; ++o) {
-        status = read_back(&v->tensors[o], v->source, err);
+        status = read_back(&v->tensors[o], v->tensors[o].buffer, v->source, err);
         if (status != DMLREF_OK)
             return status;
+        buffers[o - v->input_count] = v->tensors[o].buffer;
     }
     if (v->type == DMLREF_OPERATOR_NONZERO_COORDINATES)
-        status = mark_nonzero_rows(v, err);
+        status = mark_nonzero_rows(v, &v->tensors[v->input_count], err);
     else if (v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS)
         status = mark_scatter_duplicates(v, err);
     if (status != DMLREF_OK)
         return status;
-    for (o = v->input_count; o < v->input_count + v->output_count; ++o) {
-        vtensor *t = &v->tensors[o];
-        layout l;
-        uint64_t count_value = v->type == DMLREF_OPERATOR_NONZERO_COORDINATES
-                                   ? v->tensors[OUTPUT_COUNT_TENSOR].expected[0]
-                                   : 0;
-        layout_from_desc(&t->desc, &l);
-        t->has_xxh3 = !t->any_of_count;
-        if (t->has_xxh3)
-            t->xxh3 = digest_prefix(&l, t->buffer, digest_span(v, o, count_value));
-    }
-    return DMLREF_OK;
+    set_digests(v, &v->tensors[v->input_count], buffers);
+    return add_subnormals_flushed(v, num_threads, err);
 }
 
 /* ---- comparing ---------------------------------------------------------------- */
@@ -282,8 +481,11 @@ static int matches(const vtensor *t, uint64_t e, uint64_t got, size_t *cursor)
     return t->expected[e] == got;
 }
 
-dmlref_status dmlref_vector_compare(const dmlref_vector *v, const dmlref_binding *outputs,
-                                    size_t count, dmlref_mismatch *first, dmlref_error *err)
+/* Compares outputs with the expectations `expect` (the case's outputs, or a
+   variant's); messages name `prefix`.<Tensor>. */
+static dmlref_status compare_with(const dmlref_vector *v, const vtensor *expect,
+                                  const char *prefix, const dmlref_binding *outputs,
+                                  size_t count, dmlref_mismatch *first, dmlref_error *err)
 {
     dmlref_mismatch m;
     int found = 0;
@@ -297,7 +499,7 @@ dmlref_status dmlref_vector_compare(const dmlref_vector *v, const dmlref_binding
                          "%s: %zu output buffers given, the case has %zu", v->source, count,
                          v->output_count);
     for (o = 0; o < v->output_count; ++o) {
-        const vtensor *t = &v->tensors[v->input_count + o];
+        const vtensor *t = &expect[o];
         const unsigned char *data = outputs[o].data;
         layout l;
         walker w;
@@ -328,7 +530,7 @@ dmlref_status dmlref_vector_compare(const dmlref_vector *v, const dmlref_binding
                     format_coordinates(w.coord, l.rank, coord, sizeof coord);
                     describe_element(t->desc.DataType, t->expected[e], want_text, sizeof want_text);
                     describe_element(t->desc.DataType, got, got_text, sizeof got_text);
-                    snprintf(where, sizeof where, "$.tensors.%s.expected[%llu]", t->name,
+                    snprintf(where, sizeof where, "%s.%s.expected[%llu]", prefix, t->name,
                              (unsigned long long)e);
                     if (snprintf(detail, sizeof detail, "%s%s: expected %s%s, got %s", t->name, coord,
                              want_text,
@@ -351,7 +553,7 @@ dmlref_status dmlref_vector_compare(const dmlref_vector *v, const dmlref_binding
             if (digest != t->xxh3) {
                 found = 1;
                 m.output = o;
-                snprintf(where, sizeof where, "$.tensors.%s.xxh3", t->name);
+                snprintf(where, sizeof where, "%s.%s.xxh3", prefix, t->name);
                 snprintf(detail, sizeof detail, "%s: expected digest %016llx, got %016llx",
                          t->name, (unsigned long long)t->xxh3, (unsigned long long)digest);
             }
@@ -365,6 +567,25 @@ dmlref_status dmlref_vector_compare(const dmlref_vector *v, const dmlref_binding
         return set_error(err, DMLREF_ERROR_MISMATCH, "", "%s: %s: %s; %llu elements differ",
                          v->source, where, detail, (unsigned long long)m.wrong_elements);
     return set_error(err, DMLREF_ERROR_MISMATCH, "", "%s: %s: %s", v->source, where, detail);
+}
+
+dmlref_status dmlref_vector_compare(const dmlref_vector *v, const dmlref_binding *outputs,
+                                    size_t count, dmlref_mismatch *first, dmlref_error *err)
+{
+    return compare_with(v, &v->tensors[v->input_count], "$.tensors", outputs, count, first, err);
+}
+
+dmlref_status dmlref_vector_compare_variant(const dmlref_vector *v, size_t k,
+                                            const dmlref_binding *outputs, size_t count,
+                                            dmlref_mismatch *first, dmlref_error *err)
+{
+    char prefix[64];
+    if (!v || k >= v->variant_count)
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "%s: variant %zu asked for; the case has %zu",
+                         v ? v->source : "(vector)", k, v ? v->variant_count : 0);
+    snprintf(prefix, sizeof prefix, "$.variants[%zu].outputs", k);
+    return compare_with(v, v->variants[k].outputs, prefix, outputs, count, first, err);
 }
 
 dmlref_status dmlref_vector_verify(dmlref_vector *v, uint32_t num_threads, dmlref_error *err)
@@ -391,5 +612,8 @@ dmlref_status dmlref_vector_verify(dmlref_vector *v, uint32_t num_threads, dmlre
         }
         return status;
     }
-    return dmlref_vector_compare(v, v->outputs, v->output_count, NULL, err);
+    status = dmlref_vector_compare(v, v->outputs, v->output_count, NULL, err);
+    if (status != DMLREF_OK)
+        return status;
+    return verify_subnormals_flushed(v, num_threads, err);
 }

@@ -114,6 +114,23 @@ typedef struct vtensor {
                               its "data", logical order, bits; else NULL */
 } vtensor;
 
+/* A permitted variant (FORMAT.md, "Variants"): another whole answer DirectML
+   allows, given as what each output must hold instead.  Its outputs are
+   vtensors that share the case's output descriptors (dtype, sizes,
+   strides) and own only their expectations; they have no buffer. */
+enum { VARIANT_SUBNORMALS_FLUSHED = 0, VARIANT_KINDS };
+
+typedef struct variant {
+    int kind;           /* VARIANT_* */
+    vtensor outputs[2]; /* in binding order, like the case's outputs */
+} variant;
+
+/* The name and rule id of a variant kind. */
+#define variant_kind_name dmlref__variant_kind_name
+#define variant_kind_rule dmlref__variant_kind_rule
+const char *variant_kind_name(int kind);
+const char *variant_kind_rule(int kind);
+
 struct dmlref_vector {
     char *source; /* for messages */
     char *name;
@@ -139,6 +156,8 @@ struct dmlref_vector {
     dmlref_status error_status;
     char error_rule[DMLREF_ERROR_RULE_CAPACITY];
     int buffers_ready; /* inputs filled, outputs allocated */
+    size_t variant_count;  /* a vector with variants is written as format 2 */
+    variant variants[VARIANT_KINDS]; /* at most one of each kind */
 };
 
 /* Names of the operator's tensors and attributes, in descriptor order. */
@@ -158,6 +177,15 @@ void vector_link_descriptors(dmlref_vector *v);
 /* Drops what an output must hold (before eval sets it anew). */
 #define vtensor_clear_expectations dmlref__vtensor_clear_expectations
 void vtensor_clear_expectations(vtensor *t);
+
+/* Makes `out` an output of variant `kind` with no expectations yet: the
+   case's output descriptor `of`, its own copy of sizes and strides. */
+#define variant_output_init dmlref__variant_output_init
+void variant_output_init(vtensor *out, const vtensor *of);
+
+/* Drops every variant of the vector. */
+#define vector_clear_variants dmlref__vector_clear_variants
+void vector_clear_variants(dmlref_vector *v);
 
 /* The output of a NONZERO_COORDINATES case that carries the count. */
 #define OUTPUT_COUNT_TENSOR 1

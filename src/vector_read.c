@@ -257,6 +257,23 @@ static dmlref_status read_generator(const reader *r, const char *path, json_t *v
     return SCHEMA(r, at, "\"%s\" is not a generator (\"bits\", \"index\", \"sparse\")", kind);
 }
 
+/* An "xxh3" value: 16 lower-case hex digits; *out (if not NULL) its value. */
+static dmlref_status check_xxh3_text(const reader *r, const char *path, json_t *value,
+                                     uint64_t *out)
+{
+    const char *text = NULL;
+    size_t i;
+    CHECK(get_string(r, path, value, &text));
+    if (strlen(text) != 16)
+        return SCHEMA(r, path, "must be 16 lower-case hex digits");
+    for (i = 0; i < 16; ++i)
+        if (!((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'a' && text[i] <= 'f')))
+            return SCHEMA(r, path, "must be 16 lower-case hex digits");
+    if (out)
+        *out = strtoull(text, NULL, 16);
+    return DMLREF_OK;
+}
+
 /* Reads one tensor's description (not its elements yet). */
 static dmlref_status read_tensor(const reader *r, const char *path, json_t *value, vtensor *t,
                                  uint32_t flags)
@@ -341,16 +358,8 @@ static dmlref_status read_tensor(const reader *r, const char *path, json_t *valu
     } else {
         json_t *x = json_object_get(value, "xxh3"), *expected = json_object_get(value, "expected");
         if (x) {
-            const char *text = NULL;
-            size_t i;
             path_key(at, path, "xxh3");
-            CHECK(get_string(r, at, x, &text));
-            if (strlen(text) != 16)
-                return SCHEMA(r, at, "must be 16 lower-case hex digits");
-            for (i = 0; i < 16; ++i)
-                if (!((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'a' && text[i] <= 'f')))
-                    return SCHEMA(r, at, "must be 16 lower-case hex digits");
-            t->xxh3 = strtoull(text, NULL, 16);
+            CHECK(check_xxh3_text(r, at, x, &t->xxh3));
             t->has_xxh3 = 1;
         }
         if (expected) {
@@ -596,17 +605,143 @@ static int is_rule_id(const char *text)
     return letters == 2 && text[4] == '-' && n > 5 && strspn(text + 5, "0123456789") == n - 5;
 }
 
+/* ---- permitted variants ---------------------------------------------------------- */
+
+/* The structure of "variants" (format 2): each entry's keys, a known name
+   with its own rule, one that applies to the case, and for every output an
+   object with "expected", "xxh3" or both.  The elements are read with the
+   outputs' (read_variant_expectations). */
+static dmlref_status read_variants(const reader *r, json_t *array, dmlref_vector *v,
+                                   const operator_shape *shape)
+{
+    static const char *const keys[] = {"name", "rule", "outputs", NULL};
+    static const char *const output_keys[] = {"expected", "xxh3", NULL};
+    json_t *entry;
+    size_t k;
+
+    if (v->expects_error)
+        return SCHEMA(r, "$.variants", "an expect_error case has no variants (it has no outputs)");
+    if (!json_is_array(array))
+        return SCHEMA(r, "$.variants", "must be an array");
+    if (json_array_size(array) < 1)
+        return SCHEMA(r, "$.variants", "must have at least one variant");
+    json_array_foreach(array, k, entry) {
+        char base[PATH_CAPACITY], at[PATH_CAPACITY], out_at[PATH_CAPACITY];
+        const char *name = NULL, *rule = NULL;
+        json_t *item, *outputs;
+        size_t j, o;
+        int kind;
+        path_index(base, "$.variants", k);
+        if (!json_is_object(entry))
+            return SCHEMA(r, base, "must be an object");
+        CHECK(only_keys(r, base, entry, keys));
+        path_key(at, base, "name");
+        if (!(item = json_object_get(entry, "name")))
+            return SCHEMA(r, at, "is missing");
+        CHECK(get_string(r, at, item, &name));
+        for (kind = 0; kind < VARIANT_KINDS; ++kind)
+            if (strcmp(name, variant_kind_name(kind)) == 0)
+                break;
+        if (kind == VARIANT_KINDS)
+            return SCHEMA(r, at, "\"%.40s\" is not a variant this version knows "
+                                 "(\"subnormals_flushed\")",
+                          name);
+        for (j = 0; j < v->variant_count; ++j)
+            if (v->variants[j].kind == kind)
+                return SCHEMA(r, at, "\"%s\" appears twice", name);
+        if (kind == VARIANT_SUBNORMALS_FLUSHED &&
+            !(v->type == DMLREF_OPERATOR_NONZERO_COORDINATES &&
+              is_float_type(v->tensors[0].desc.DataType)))
+            return SCHEMA(r, at, "\"%s\" applies only to NONZERO_COORDINATES with a float input",
+                          name);
+        path_key(at, base, "rule");
+        if (!(item = json_object_get(entry, "rule")))
+            return SCHEMA(r, at, "is missing");
+        CHECK(get_string(r, at, item, &rule));
+        if (strcmp(rule, variant_kind_rule(kind)) != 0)
+            return SCHEMA(r, at, "\"%.40s\" is not the rule of \"%s\" (\"%s\")", rule, name,
+                          variant_kind_rule(kind));
+        path_key(at, base, "outputs");
+        if (!(outputs = json_object_get(entry, "outputs")))
+            return SCHEMA(r, at, "is missing");
+        if (!json_is_object(outputs))
+            return SCHEMA(r, at, "must be an object");
+        CHECK(only_keys(r, at, outputs, shape->tensors + shape->input_count));
+        for (o = 0; o < shape->output_count; ++o) {
+            const char *tensor = shape->tensors[shape->input_count + o];
+            json_t *x;
+            path_key(out_at, at, tensor);
+            if (!(item = json_object_get(outputs, tensor)))
+                return SCHEMA(r, out_at, "is missing");
+            if (!json_is_object(item))
+                return SCHEMA(r, out_at, "must be an object");
+            CHECK(only_keys(r, out_at, item, output_keys));
+            if (!json_object_get(item, "expected") && !json_object_get(item, "xxh3"))
+                return SCHEMA(r, out_at, "needs \"expected\" or \"xxh3\"");
+            if ((x = json_object_get(item, "xxh3"))) {
+                char xat[PATH_CAPACITY];
+                path_key(xat, out_at, "xxh3");
+                CHECK(check_xxh3_text(r, xat, x, NULL));
+            }
+            if ((x = json_object_get(item, "expected")) && !json_is_array(x)) {
+                char xat[PATH_CAPACITY];
+                path_key(xat, out_at, "expected");
+                return SCHEMA(r, xat, "must be an array");
+            }
+        }
+        v->variants[v->variant_count++].kind = kind;
+    }
+    return DMLREF_OK;
+}
+
+/* The elements and digests of each variant's outputs, once the case's
+   outputs are known (sizes inferred, buffers sized). */
+static dmlref_status read_variant_expectations(reader *r, json_t *root, dmlref_vector *v)
+{
+    json_t *array = json_object_get(root, "variants");
+    size_t k, o;
+    for (k = 0; k < v->variant_count; ++k) {
+        json_t *outputs = json_object_get(json_array_get(array, k), "outputs");
+        for (o = 0; o < v->output_count; ++o) {
+            vtensor *t = &v->variants[k].outputs[o];
+            json_t *item, *x;
+            char at[PATH_CAPACITY];
+            variant_output_init(t, &v->tensors[v->input_count + o]);
+            item = json_object_get(outputs, t->name);
+            if ((x = json_object_get(item, "xxh3"))) {
+                snprintf(at, sizeof at, "$.variants[%zu].outputs.%s.xxh3", k, t->name);
+                CHECK(check_xxh3_text(r, at, x, &t->xxh3));
+                t->has_xxh3 = 1;
+            }
+            if ((x = json_object_get(item, "expected"))) {
+                snprintf(at, sizeof at, "$.variants[%zu].outputs.%s.expected", k, t->name);
+                CHECK(read_expected(r, at, x, t));
+                t->has_expected = 1;
+                if (t->has_xxh3 && t->kinds &&
+                    !(v->type == DMLREF_OPERATOR_NONZERO_COORDINATES &&
+                      v->input_count + o == OUTPUT_COORDINATES_TENSOR)) {
+                    snprintf(at, sizeof at, "$.variants[%zu].outputs.%s.xxh3", k, t->name);
+                    return SCHEMA(r, at,
+                                  "a digest needs every element defined (no null, no any_of)");
+                }
+            }
+        }
+    }
+    return DMLREF_OK;
+}
+
 /* ---- the whole vector --------------------------------------------------------- */
 
 static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_t flags)
 {
     static const char *const keys[] = {"format", "name", "operator", "feature_level",
                                        "min_feature_level", "attributes", "tensors", "oob",
-                                       "expect_error", "notes", NULL};
+                                       "expect_error", "notes", "variants", NULL};
     operator_shape shape;
     json_t *item, *tensors, *attributes;
     const char *text = NULL;
     size_t i;
+    int version = 0;
     char at[PATH_CAPACITY];
 
     if (!json_is_object(root))
@@ -616,10 +751,21 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
     if (!(item = json_object_get(root, "format")))
         return SCHEMA(r, "$.format", "is missing");
     CHECK(get_string(r, "$.format", item, &text));
-    if (strcmp(text, "dmlref-vector-1") != 0)
+    if (strcmp(text, "dmlref-vector-1") == 0)
+        version = 1;
+    else if (strcmp(text, "dmlref-vector-2") == 0)
+        version = 2;
+    else
         return SCHEMA(r, "$.format", "\"%s\" is not a format this version reads "
-                                     "(\"dmlref-vector-1\")",
+                                     "(\"dmlref-vector-1\", \"dmlref-vector-2\")",
                       text);
+    /* version 2 is version 1 with variants: each has them, or not */
+    if (version == 1 && json_object_get(root, "variants"))
+        return SCHEMA(r, "$.variants", "a \"dmlref-vector-1\" vector has no variants "
+                                       "(they need \"dmlref-vector-2\")");
+    if (version == 2 && !json_object_get(root, "variants"))
+        return SCHEMA(r, "$.variants", "is missing: a \"dmlref-vector-2\" vector states its "
+                                       "variants (without any it is \"dmlref-vector-1\")");
 
     if (!(item = json_object_get(root, "name")))
         return SCHEMA(r, "$.name", "is missing");
@@ -716,6 +862,8 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
         if (!t->is_output && !t->has_data && !v->expects_error)
             return SCHEMA(r, at, "needs \"data\" or \"generator\"");
     }
+    if ((item = json_object_get(root, "variants")))
+        CHECK(read_variants(r, item, v, &shape));
     return DMLREF_OK;
 }
 
@@ -975,6 +1123,7 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
     } else {
         CHECK(read_valid_case(r, tensors, v));
     }
+    CHECK(read_variant_expectations(r, root, v));
     v->buffers_ready = 1;
     for (i = 0; i < n; ++i) {
         dmlref_binding *b = i < v->input_count ? &v->inputs[i] : &v->outputs[i - v->input_count];

@@ -232,6 +232,42 @@ static void put_tensor(text *t, const dmlref_vector *v, const vtensor *x, int di
     put(t, "}");
 }
 
+/* "variants" (format 2): one entry per variant, its outputs one a line,
+   their elements written as the case's outputs' are. */
+static void put_variants(text *t, const dmlref_vector *v, int generated)
+{
+    size_t k, o;
+    put(t, "  \"variants\": [\n");
+    for (k = 0; k < v->variant_count; ++k) {
+        const variant *x = &v->variants[k];
+        put(t, "    {\"name\": ");
+        put_string(t, variant_kind_name(x->kind));
+        put(t, ", \"rule\": ");
+        put_string(t, variant_kind_rule(x->kind));
+        put(t, ", \"outputs\": {\n");
+        for (o = 0; o < v->output_count; ++o) {
+            const vtensor *e = &x->outputs[o];
+            uint64_t count = 1;
+            uint32_t d;
+            int digest_only;
+            for (d = 0; d < e->desc.DimensionCount; ++d)
+                count *= e->sizes[d];
+            digest_only = generated && count > SMALL_OUTPUT_ELEMENTS && e->has_xxh3;
+            put(t, "      ");
+            put_string(t, e->name);
+            put(t, ": {");
+            if (e->has_expected && !digest_only)
+                put_expected(t, e);
+            if (e->has_xxh3)
+                put(t, "%s\"xxh3\": \"%016llx\"", e->has_expected && !digest_only ? ", " : "",
+                    (unsigned long long)e->xxh3);
+            put(t, o + 1 < v->output_count ? "},\n" : "}\n");
+        }
+        put(t, k + 1 < v->variant_count ? "    }},\n" : "    }}\n");
+    }
+    put(t, "  ]\n");
+}
+
 dmlref_status dmlref_vector_write(const dmlref_vector *v, char **out, size_t *length,
                                   dmlref_error *err)
 {
@@ -245,7 +281,7 @@ dmlref_status dmlref_vector_write_with(const dmlref_vector *v, uint32_t flags, c
     text t = {NULL, 0, 0, 0};
     operator_shape shape;
     size_t i, n = v->input_count + v->output_count;
-    int generated = 0;
+    int generated = 0, with_variants;
 
     if (!out)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "dmlref_vector_write: NULL out");
@@ -256,7 +292,8 @@ dmlref_status dmlref_vector_write_with(const dmlref_vector *v, uint32_t flags, c
         generated |= v->tensors[i].gen.kind != GENERATOR_NONE;
     operator_shape_of(v->type, &shape);
 
-    put(&t, "{\n  \"format\": \"dmlref-vector-1\",\n  \"name\": ");
+    with_variants = v->variant_count && !v->expects_error && !as_case;
+    put(&t, "{\n  \"format\": \"dmlref-vector-%d\",\n  \"name\": ", with_variants ? 2 : 1);
     put_string(&t, v->name);
     put(&t, ",\n  \"operator\": \"%s\",\n", dmlref_operator_name(v->type));
     put(&t, "  \"feature_level\": \"%s\",\n", dmlref_feature_level_name(v->level));
@@ -291,7 +328,10 @@ dmlref_status dmlref_vector_write_with(const dmlref_vector *v, uint32_t flags, c
         put_tensor(&t, v, x, generated && count > SMALL_OUTPUT_ELEMENTS, as_case);
         put(&t, i + 1 < n ? ",\n" : "\n");
     }
-    put(&t, "  }\n}\n");
+    put(&t, with_variants ? "  },\n" : "  }\n");
+    if (with_variants)
+        put_variants(&t, v, generated);
+    put(&t, "}\n");
     if (t.failed) {
         free(t.data);
         return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory writing the vector",

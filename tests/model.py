@@ -7,7 +7,11 @@ that recomputes golden vectors with it.
 Every *.json vector under the paths is loaded with scripts/dmlref_vectors.py,
 recomputed here from its inputs, and its outputs are checked against the
 vector's expectations (bit for bit, any_of, null, digests) with the loader's
-check.  A vector that expects an error is checked the other way: the model must
+check.  Its permitted variants are checked the same way: for NonZero on a
+float input holding a subnormal element, the model recomputes the case with
+every subnormal flushed to a zero of the same sign (R-NZ-10), and the vector
+must state that answer as its variant "subnormals_flushed", and no variant
+otherwise.  A vector that expects an error is checked the other way: the model must
 find the same status and rule where it models that status (validation rules of
 docs/rules.md, out-of-range indices), else the vector is skipped.  A folder's
 MANIFEST, when present, is checked too.  The last line is
@@ -120,6 +124,18 @@ def gather_nd(inp, indices, m, q, b, oob):
 
 
 SIGN_BIT = {"FLOAT16": 0x8000, "FLOAT32": 0x80000000, "FLOAT64": 1 << 63}
+EXPONENT_BITS = {"FLOAT16": 0x7C00, "FLOAT32": 0x7F800000, "FLOAT64": 0x7FF0000000000000}
+
+
+def flush_subnormals(bits, dtype):
+    """R-NZ-10: the elements with every subnormal (exponent field 0, fraction
+    not 0) replaced by a zero of the same sign; and how many there were."""
+    if dtype.name not in SIGN_BIT:
+        return bits, 0
+    sign = bits.dtype.type(SIGN_BIT[dtype.name])
+    magnitude = bits & bits.dtype.type(~SIGN_BIT[dtype.name] & dtype.mask)
+    subnormal = ((bits & bits.dtype.type(EXPONENT_BITS[dtype.name])) == 0) & (magnitude != 0)
+    return np.where(subnormal, bits & sign, bits), int(subnormal.sum())
 
 
 def nonzero_coordinates(inp, dtype, M, N):
@@ -137,9 +153,10 @@ def nonzero_coordinates(inp, dtype, M, N):
     return np.array([count], dtype=np.uint32), rows
 
 
-def compute(v):
+def compute(v, flush=False):
     """The vector's outputs as logical bit arrays, in binding order; raises
-    ModelRefusal for an out-of-range index under oob "error"."""
+    ModelRefusal for an out-of-range index under oob "error".  flush: NonZero
+    with subnormal inputs flushed to zero (R-NZ-10)."""
     t, a = v.tensors, v.attributes
     if v.operator == "GATHER_ELEMENTS":
         out = gather_elements(t["InputTensor"].array(), index_values(t["IndicesTensor"]),
@@ -155,8 +172,10 @@ def compute(v):
                         a.get("BatchDimensionCount", 0), v.oob)  # R-GN-10: ND is ND1 with b = 0
         return [out]
     coords = t["OutputCoordinatesTensor"].sizes
-    count, rows = nonzero_coordinates(t["InputTensor"].array(), t["InputTensor"].dtype,
-                                      coords[-2], coords[-1])
+    inp = t["InputTensor"].array()
+    if flush:
+        inp, _ = flush_subnormals(inp, t["InputTensor"].dtype)
+    count, rows = nonzero_coordinates(inp, t["InputTensor"].dtype, coords[-2], coords[-1])
     return [count, rows]
 
 
@@ -408,10 +427,34 @@ def check_vector(v):
     except ModelRefusal as refusal:
         return "fail", "the vector has outputs, but the model refuses it: %s" % refusal
     buffers = [t.pack(out.astype(t.dtype.np_uint).reshape(-1)) for t, out in zip(v.outputs, outputs)]
-    mismatch = v.check_outputs(buffers)
+    mismatch = v.check_outputs(buffers, variants=False)
     if mismatch is not None:
         return "fail", "model disagrees: %s" % mismatch
-    return "pass", ""
+    return check_variants(v)
+
+
+def check_variants(v):
+    """('pass' | 'fail', message): the vector states exactly the variants the
+    model finds, with the model's answers."""
+    want = []
+    if v.operator == "NONZERO_COORDINATES" and v.tensors["InputTensor"].dtype.is_float:
+        _, subnormals = flush_subnormals(v.tensors["InputTensor"].array(), v.tensors["InputTensor"].dtype)
+        if subnormals:
+            outputs = compute(v, flush=True)
+            flushed = [t.pack(out.astype(t.dtype.np_uint).reshape(-1))
+                       for t, out in zip(v.outputs, outputs)]
+            # a variant only where the flushed answer breaks the golden one
+            if v.check_outputs(flushed, variants=False) is not None:
+                want.append(("subnormals_flushed", "R-NZ-10", flushed))
+    have = [(x.name, x.rule) for x in v.variants]
+    if have != [(name, rule) for name, rule, _ in want]:
+        return "fail", "the vector states the variants %s, the model finds %s" % (
+            have or "none", [(name, rule) for name, rule, _ in want] or "none")
+    for variant, (name, _, buffers) in zip(v.variants, want):
+        mismatch = variant.check_outputs(buffers)
+        if mismatch is not None:
+            return "fail", "model disagrees: %s" % mismatch
+    return "pass", "variants: %s" % ", ".join(x.name for x in v.variants) if v.variants else ""
 
 
 def vector_files(paths):

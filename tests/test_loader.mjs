@@ -8,7 +8,8 @@
  * digests computed with the C library (libxxhash 0.8.1), every element
  * encoding of the 11 dtypes, the generators against SplitMix64 values
  * computed in C, buffer layout (strides, padding, broadcast), output checks
- * (a flipped bit, null, any_of, xxh3), and the parser's strictness. With
+ * (a flipped bit, null, any_of, xxh3), permitted variants (format 2), and
+ * the parser's strictness. With
  * VECTOR_DIR it also loads every *.json vector below it, checks that the
  * expected outputs pass the check and that a mutated copy fails, and checks
  * the folder's MANIFEST when there is one. Prints "N passed, N failed" last;
@@ -708,6 +709,75 @@ section('checking outputs');
 }
 
 /* ------------------------------------------------------------------------ */
+section('permitted variants (format 2)');
+{
+    /* FORMAT.md's example, NonZero with subnormals: golden count 2, flushed 0 */
+    const text = `{"format": "dmlref-vector-2", "name": "nonzero_coordinates/float32/1d/subnormal",
+        "operator": "NONZERO_COORDINATES", "tensors": {
+        "InputTensor": {"dtype": "FLOAT32", "sizes": [4], "data": [1.401298464324817e-45, -0.0, -1.1754942106924411e-38, 0]},
+        "OutputCountTensor": {"dtype": "UINT32", "sizes": [1], "expected": [2], "xxh3": "70f5911d66a20bc9"},
+        "OutputCoordinatesTensor": {"dtype": "UINT32", "sizes": [4, 1], "expected": [0, 2, null, null], "xxh3": "ec522cf392ba6fc0"}},
+        "variants": [{"name": "subnormals_flushed", "rule": "R-NZ-10", "outputs": {
+          "OutputCountTensor": {"expected": [0], "xxh3": "48b2c92616fc193d"},
+          "OutputCoordinatesTensor": {"expected": [null, null, null, null], "xxh3": "2d06800538d394c2"}}}]}`;
+    const v = M.parseVector(text, {source: 'v.json'});
+    equal('a format-2 vector keeps its format', v.format, 'dmlref-vector-2');
+    equal('its variant is read', v.variants.length, 1);
+    equal('the variant\'s name', v.variants[0].name, 'subnormals_flushed');
+    equal('the variant\'s rule', v.variants[0].rule, 'R-NZ-10');
+    arraysEqual('the variant\'s expected count', v.variants[0].tensors.OutputCountTensor.expected.bits, [0]);
+    equal('a format-1 vector has no variants', M.parseVector(text.replace(/,\s*"variants": \[[^]*\]\}$/, '}')
+        .replace('dmlref-vector-2', 'dmlref-vector-1')).variants.length, 0);
+    const u32 = (...xs) => new Uint8Array(new Uint32Array(xs).buffer);
+    const golden = M.checkOutputs(v, [u32(2), u32(0, 2, 7, 7)]);
+    check('golden outputs pass, as the golden answer', golden.ok && golden.variant === null && golden.rule === null, golden.message);
+    const flushed = M.checkOutputs(v, [u32(0), u32(5, 5, 5, 5)]);
+    check('flushed outputs pass, as the variant', flushed.ok && flushed.variant === 'subnormals_flushed' && flushed.rule === 'R-NZ-10', flushed.message);
+    check('the message names the variant and its rule', /subnormals_flushed \(R-NZ-10\)/.test(flushed.message), flushed.message);
+    check('the golden comparison is kept beside it', flushed.golden && !flushed.golden.ok);
+    const strict = M.checkOutputs(v, [u32(0), u32(5, 5, 5, 5)], {variants: false});
+    check('{variants: false} refuses the flushed outputs', !strict.ok && strict.variant === null);
+    const wrong = M.checkOutputs(v, [u32(1), u32(2, 5, 5, 5)]);
+    check('outputs that match neither fail', !wrong.ok && wrong.variant === null);
+    check('the failure reports the golden comparison and names the variants',
+          /^OutputCountTensor\[0\].*nor do they match a permitted variant \(subnormals_flushed\)$/.test(wrong.message), wrong.message);
+    const vb = M.expectedOutputBuffers(v, 'subnormals_flushed');
+    equal('expectedOutputBuffers of a variant by name', M.checkOutputs(v, vb).variant, 'subnormals_flushed');
+    equal('expectedOutputBuffers of a variant by index', M.checkOutputs(v, M.expectedOutputBuffers(v, 0)).variant, 'subnormals_flushed');
+    throws('expectedOutputBuffers of an unknown variant', () => M.expectedOutputBuffers(v, 'x'), /no variant "x"/);
+
+    const refuse = (what, edited, re) => throws(what, () => M.parseVector(edited, {source: 'v.json'}), re);
+    refuse('variants in a format-1 vector', text.replace('dmlref-vector-2', 'dmlref-vector-1'),
+           /^v\.json: \$\.variants: a "dmlref-vector-1" vector has no variants/);
+    refuse('a format-2 vector without variants', text.replace(/,\s*"variants": \[[^]*\]\}$/, '}'), /\$\.variants: missing/);
+    refuse('empty variants', text.replace(/"variants": \[[^]*\]\}$/, '"variants": []}'), /\$\.variants: variants must be a non-empty array/);
+    refuse('an unknown key in a variant', text.replace('"rule": "R-NZ-10",', '"rule": "R-NZ-10", "why": 1,'),
+           /\$\.variants\[0\]\.why: unknown key "why"/);
+    refuse('an unknown variant name', text.replace('"subnormals_flushed"', '"flushed"'), /\$\.variants\[0\]\.name: unknown variant "flushed"/);
+    refuse('a rule that is not the variant\'s', text.replace('"R-NZ-10"', '"R-NZ-9"'), /\$\.variants\[0\]\.rule: "R-NZ-9" is not the rule/);
+    refuse('an output the operator does not have', text.replace('"OutputCountTensor": {"expected": [0]', '"OutputTensor": {"expected": [0]'),
+           /\$\.variants\[0\]\.outputs\.OutputTensor: unknown key/);
+    refuse('an output left out', text.replace(/"OutputCountTensor": \{"expected": \[0\], "xxh3": "48b2c92616fc193d"\},\s*/, ''),
+           /\$\.variants\[0\]\.outputs: missing output "OutputCountTensor"/);
+    refuse('a dtype in a variant\'s output', text.replace('{"expected": [0]', '{"dtype": "UINT32", "expected": [0]'),
+           /\$\.variants\[0\]\.outputs\.OutputCountTensor\.dtype: unknown key/);
+    refuse('a variant output with neither expected nor xxh3', text.replace('{"expected": [0], "xxh3": "48b2c92616fc193d"}', '{}'),
+           /needs "expected", "xxh3" or both/);
+    refuse('a wrong element count in a variant', text.replace('[null, null, null, null]', '[null, null, null]'),
+           /\$\.variants\[0\]\.outputs\.OutputCoordinatesTensor\.expected: 3 elements for sizes \[4, 1\]/);
+    refuse('an element out of its type in a variant', text.replace('{"expected": [0]', '{"expected": [-1]'),
+           /\$\.variants\[0\]\.outputs\.OutputCountTensor\.expected\[0\]/);
+    refuse('a variant digest that does not match', text.replace('48b2c92616fc193d', '48b2c92616fc193e'),
+           /\$\.variants\[0\]\.outputs\.OutputCountTensor\.xxh3: xxh3 48b2c92616fc193e does not match/);
+    refuse('the variant on an integer input', text.replace('"dtype": "FLOAT32", "sizes": [4], "data": [1.401298464324817e-45, -0.0, -1.1754942106924411e-38, 0]',
+                                                          '"dtype": "UINT8", "sizes": [4], "data": [1, 0, 2, 0]'),
+           /\$\.variants\[0\]\.name: "subnormals_flushed" applies only to NONZERO_COORDINATES with a float input/);
+    refuse('the same variant twice', text.replace('"variants": [', '"variants": [{"name": "subnormals_flushed", "rule": "R-NZ-10", "outputs": {' +
+           '"OutputCountTensor": {"expected": [0]}, "OutputCoordinatesTensor": {"expected": [null, null, null, null]}}}, '),
+           /\$\.variants\[1\]\.name: variant "subnormals_flushed" appears twice/);
+}
+
+/* ------------------------------------------------------------------------ */
 section('parser strictness');
 {
     const ok = {
@@ -755,7 +825,7 @@ section('parser strictness');
     refuse('truncated text', text.slice(0, text.length - 2), /end of input/);
     refuse('invalid UTF-8', Buffer.concat([Buffer.from(text.replace('"n"', '"')), Buffer.from([0xc3, 0x28]), Buffer.from('"')]), /UTF-8/);
     /* format */
-    refuse('an unknown format', mut((o) => { o.format = 'dmlref-vector-2'; }), /unknown format "dmlref-vector-2"/);
+    refuse('an unknown format', mut((o) => { o.format = 'dmlref-vector-3'; }), /unknown format "dmlref-vector-3"/);
     refuse('no format', mut((o) => { delete o.format; }), /no "format"/);
     refuse('a top level that is not an object', '[1]', /must be an object/);
     /* top-level keys */
@@ -939,7 +1009,7 @@ function flipFirstDefined(v, buffers) {
  * outputs given only by their digest can be checked too. Returns the output
  * elements in binding order, or throws on an out-of-range index under the
  * strict policy. */
-function model(v) {
+function model(v, flush = false) {
     const el = (t) => M.logicalElements(v, t);
     const lin = (sizes, c) => c.reduce((a, x, d) => a * sizes[d] + x, 0);
     const index = (t, bits, s) => {
@@ -992,7 +1062,8 @@ function model(v) {
         return [out];
     }
     /* NONZERO_COORDINATES */
-    const t = T.InputTensor, input = el(t), info = M.DTYPES[t.dtype];
+    const t = T.InputTensor, info = M.DTYPES[t.dtype];
+    const input = flush ? flushSubnormals(t.dtype, el(t)).bits : el(t);
     const cs = T.OutputCoordinatesTensor.sizes, N = cs[cs.length - 1], M_ = cs[cs.length - 2];
     const coords = new Uint32Array(M_ * N);
     const sign = info.kind === 'float' ? (info.esize === 8 ? 1n << 63n : 2 ** (8 * info.esize - 1)) : 0;
@@ -1007,6 +1078,34 @@ function model(v) {
         n++;
     }
     return [new Uint32Array([n]), coords];
+}
+
+/* R-NZ-10: the elements with every subnormal (exponent field 0, fraction not
+   0) replaced by a zero of the same sign, and how many there were. */
+function flushSubnormals(dtype, bits) {
+    const info = M.DTYPES[dtype];
+    if (info.kind !== 'float') return {bits, count: 0};
+    const out = bits.slice();
+    let count = 0;
+    const w = BigInt(info.bits), fraction = {FLOAT16: 10n, FLOAT32: 23n, FLOAT64: 52n}[dtype];
+    for (let i = 0; i < out.length; i++) {
+        const b = BigInt(out[i]);
+        const sign = b >> (w - 1n), exponent = (b >> fraction) & ((1n << (w - 1n - fraction)) - 1n);
+        if (exponent === 0n && (b & ((1n << fraction) - 1n)) !== 0n) {
+            const z = sign << (w - 1n);
+            out[i] = info.esize === 8 ? z : Number(z);
+            count++;
+        }
+    }
+    return {bits: out, count};
+}
+
+/* The variants a vector must state, as the JS model finds them: [[name, rule, outputs]]. */
+function modelledVariants(v) {
+    if (v.op !== 'NONZERO_COORDINATES' || M.DTYPES[v.tensors.InputTensor.dtype].kind !== 'float') return [];
+    if (!flushSubnormals(v.tensors.InputTensor.dtype, M.logicalElements(v, 'InputTensor')).count) return [];
+    const outs = model(v, true).map((bits, n) => M.layOut(v, v.outputs[n], bits));
+    return M.checkOutputs(v, outs, {variants: false}).ok ? [] : [['subnormals_flushed', 'R-NZ-10', outs]];
 }
 
 function testFolder(dir) {
@@ -1042,8 +1141,23 @@ function testFolder(dir) {
             check(`${rel}: the JS model computes the case`, false, e.message);
         }
         if (modelled) {
-            const r = M.checkOutputs(v, modelled.map((bits, n) => M.layOut(v, v.outputs[n], bits)));
+            const r = M.checkOutputs(v, modelled.map((bits, n) => M.layOut(v, v.outputs[n], bits)), {variants: false});
             check(`${rel}: the JS model's outputs pass the check`, r.ok, r.message);
+        }
+        try {
+            const want = modelledVariants(v);
+            arraysEqual(`${rel}: the variants are those the JS model finds`, v.variants.map((x) => `${x.name} ${x.rule}`),
+                        want.map(([name, rule]) => `${name} ${rule}`));
+            for (const [name, , outs] of want) {
+                const r = M.checkOutputs(v, outs);
+                check(`${rel}: the JS model's flushed outputs pass as the variant ${name}`, r.ok && r.variant === name, r.message);
+            }
+            for (const x of v.variants.filter((y) => y.outputs.every((t) => t.expected))) {
+                const r = M.checkOutputs(v, M.expectedOutputBuffers(v, x.name));
+                check(`${rel}: the expected outputs of variant ${x.name} pass as it`, r.ok && r.variant === x.name, r.message);
+            }
+        } catch (e) {
+            check(`${rel}: the JS model computes the variants`, false, e.message);
         }
         if (v.outputs.every((t) => t.expected)) {
             const outs = M.expectedOutputBuffers(v);

@@ -2,7 +2,9 @@
  * test_vectors.c - the golden vector API (include/dmlref/vector.h): element
  * encoding, generators, what eval decides each output must hold (any_of for
  * Scatter duplicates, null NonZero rows, digests), comparison reports,
- * verify, inference of output sizes, the memory cap and error paths.
+ * verify, inference of output sizes, the memory cap and error paths, and
+ * permitted variants (format 2): reading, writing, when eval adds them,
+ * compare_variant and verify.
  * (Malformed files are tests/malformed/, run by tests/test_malformed.sh.)
  */
 #include <setjmp.h>
@@ -765,6 +767,347 @@ static void test_refused_case_buffers(void **state)
     dmlref_vector_free(v);
 }
 
+/* ---- permitted variants (format 2) ----------------------------------------- */
+
+/* FLOAT32 1d NonZero: +smallest subnormal, -0.0, -largest subnormal, 2, 0,
+   -1.5 (golden count 4, flushed count 2). */
+static const char *k_subnormal_case =
+    "{\"format\": \"dmlref-vector-1\", \"name\": \"nonzero_coordinates/float32/1d/s\","
+    " \"operator\": \"NONZERO_COORDINATES\", \"tensors\": {"
+    " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [6], \"data\": [1.401298464324817e-45,"
+    " -0.0, -1.1754942106924411e-38, 2, 0, -1.5]},"
+    " \"OutputCountTensor\": {\"dtype\": \"UINT32\"},"
+    " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
+
+/* The variants block eval writes for k_subnormal_case. */
+static const char *k_subnormal_variant =
+    "  \"variants\": [\n"
+    "    {\"name\": \"subnormals_flushed\", \"rule\": \"R-NZ-10\", \"outputs\": {\n"
+    "      \"OutputCountTensor\": {\"expected\": [2], \"xxh3\": \"";
+
+static dmlref_status parse_status(const char *text, dmlref_error *err)
+{
+    dmlref_vector *v = NULL;
+    dmlref_status status = dmlref_vector_parse(text, strlen(text), "case.json", NULL, &v, err);
+    dmlref_vector_free(v);
+    return status;
+}
+
+/* A copy of `text` with the first `from` replaced by `to` (caller frees). */
+static char *replace(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    char *out;
+    if (!at)
+        fail_msg("\"%s\" not found in:\n%s", from, text);
+    out = malloc(strlen(text) - strlen(from) + strlen(to) + 1);
+    assert_non_null(out);
+    memcpy(out, text, (size_t)(at - text));
+    strcpy(out + (at - text), to);
+    strcat(out, at + strlen(from));
+    return out;
+}
+
+/* `text` (as eval writes it) with its "variants" cut out (caller frees). */
+static char *without_variants(const char *text)
+{
+    char *out = replace(text, "\n  },\n  \"variants\": [", "\n  }\n}\n");
+    out[strstr(out, "\n  }\n}\n") - out + 7] = '\0';
+    return out;
+}
+
+/* Ensure eval writes the variant as format 2, in the canonical layout; the
+   written vector reads back with its variant (name, rule) and writes again
+   byte for byte, on one line too; and the case as a backend sees it is
+   format 1 without variants. */
+static void test_variant_round_trip(void **state)
+{
+    char *written = evaluate(k_subnormal_case), *again, *line, *from_line, *as_case;
+    dmlref_vector *v, *w;
+    dmlref_error err;
+    (void)state;
+    assert_contains(written, "\"format\": \"dmlref-vector-2\"");
+    assert_contains(written, "\"expected\": [4]");
+    assert_contains(written, k_subnormal_variant);
+    assert_contains(written, "\"OutputCoordinatesTensor\": {\"expected\": [3, 5, null, null, null, "
+                             "null], \"xxh3\": \"");
+    assert_contains(written, "\n    }}\n  ]\n}\n");
+    v = parse(written, 0);
+    assert_int_equal(dmlref_vector_variant_count(v), 1);
+    assert_string_equal(dmlref_vector_variant_name(v, 0), "subnormals_flushed");
+    assert_string_equal(dmlref_vector_variant_rule(v, 0), "R-NZ-10");
+    assert_null(dmlref_vector_variant_name(v, 1));
+    assert_null(dmlref_vector_variant_rule(v, 1));
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_OK);
+    assert_int_equal(dmlref_vector_write(v, &again, NULL, &err), DMLREF_OK);
+    assert_string_equal(again, written);
+    assert_int_equal(dmlref_vector_write_with(v, DMLREF_VECTOR_WRITE_ONE_LINE, &line, NULL, &err),
+                     DMLREF_OK);
+    assert_null(strchr(line, '\n'));
+    w = parse(line, 0);
+    assert_int_equal(dmlref_vector_write(w, &from_line, NULL, &err), DMLREF_OK);
+    assert_string_equal(from_line, written);
+    assert_int_equal(dmlref_vector_write_with(v, DMLREF_VECTOR_WRITE_CASE, &as_case, NULL, &err),
+                     DMLREF_OK);
+    assert_contains(as_case, "\"format\": \"dmlref-vector-1\"");
+    assert_null(strstr(as_case, "variants"));
+    free(as_case), free(from_line), free(line), free(again);
+    dmlref_vector_free(w);
+    dmlref_vector_free(v);
+
+    /* eval of the written vector (a format-2 case) replaces its variant */
+    v = parse(written, DMLREF_VECTOR_READ_CASE);
+    assert_int_equal(dmlref_vector_eval(v, 0, &err), DMLREF_OK);
+    assert_int_equal(dmlref_vector_variant_count(v), 1);
+    assert_int_equal(dmlref_vector_write(v, &again, NULL, &err), DMLREF_OK);
+    assert_string_equal(again, written);
+    free(again);
+    dmlref_vector_free(v);
+    free(written);
+}
+
+/* Ensure the reader refuses malformed variants with the JSON path: in a
+   format-1 vector, a format-2 vector without any, an unknown key or name, a
+   rule that is not the variant's, a variant that does not apply, an output
+   the operator does not have, a missing output, a wrong element count, an
+   element out of the type, a digest beside null. */
+static void test_variant_strict_refusals(void **state)
+{
+    static const struct {
+        const char *from, *to, *message;
+    } edits[] = {
+        {"dmlref-vector-2", "dmlref-vector-1",
+         "case.json: $.variants: a \"dmlref-vector-1\" vector has no variants"},
+        {"{\"name\": \"subnormals_flushed\", \"rule\"",
+         "{\"why\": \"GPUs\", \"name\": \"subnormals_flushed\", \"rule\"",
+         "case.json: $.variants[0].why: unknown key"},
+        {"\"subnormals_flushed\"", "\"denormals_are_zero\"",
+         "case.json: $.variants[0].name: \"denormals_are_zero\" is not a variant this version knows"},
+        {"\"R-NZ-10\"", "\"R-NZ-9\"",
+         "case.json: $.variants[0].rule: \"R-NZ-9\" is not the rule of \"subnormals_flushed\""},
+        {"\"OutputCountTensor\": {\"expected\": [2]", "\"OutputTensor\": {\"expected\": [2]",
+         "case.json: $.variants[0].outputs.OutputTensor: unknown key"},
+        {"\"expected\": [3, 5, null, null, null, null]", "\"expected\": [3, 5, null, null, null]",
+         "case.json: $.variants[0].outputs.OutputCoordinatesTensor.expected: has 5 elements, "
+         "sizes give 6"},
+        {"\"OutputCountTensor\": {\"expected\": [2]", "\"OutputCountTensor\": {\"expected\": [-2]",
+         "case.json: $.variants[0].outputs.OutputCountTensor.expected[0]: UINT32 element is out of "
+         "the type's range"},
+        {"\"OutputCountTensor\": {\"expected\": [2]", "\"OutputCountTensor\": {\"expected\": [null]",
+         "case.json: $.variants[0].outputs.OutputCountTensor.xxh3: a digest needs every element "
+         "defined"},
+        {"\"dtype\": \"FLOAT32\", \"sizes\": [6], \"data\": [1.401298464324817e-45, -0.0, "
+         "-1.1754942106924411e-38, 2, 0, -1.5]",
+         "\"dtype\": \"INT32\", \"sizes\": [6], \"data\": [1, 0, -2147483647, 2, 0, -1]",
+         "case.json: $.variants[0].name: \"subnormals_flushed\" applies only to NONZERO_COORDINATES "
+         "with a float input"},
+    };
+    char *written = evaluate(k_subnormal_case), *edited;
+    dmlref_error err;
+    size_t i;
+    (void)state;
+    assert_int_equal(parse_status(written, &err), DMLREF_OK);
+    for (i = 0; i < sizeof edits / sizeof edits[0]; ++i) {
+        edited = replace(written, edits[i].from, edits[i].to);
+        assert_int_equal(parse_status(edited, &err), DMLREF_ERROR_VECTOR_SCHEMA);
+        assert_contains(err.message, edits[i].message);
+        free(edited);
+    }
+    /* the variants cut out: format 2 needs them, format 1 reads */
+    edited = without_variants(written);
+    assert_int_equal(parse_status(edited, &err), DMLREF_ERROR_VECTOR_SCHEMA);
+    assert_contains(err.message, "case.json: $.variants: is missing");
+    {
+        char *v1 = replace(edited, "dmlref-vector-2", "dmlref-vector-1");
+        assert_int_equal(parse_status(v1, &err), DMLREF_OK);
+        free(v1);
+    }
+    free(edited);
+    /* the coordinates left out of the variant */
+    edited = replace(written, "", "");
+    {
+        char *from = strstr(edited, ",\n      \"OutputCoordinatesTensor\"");
+        char *to = strstr(from, "\n    }}");
+        memmove(from, to, strlen(to) + 1);
+    }
+    assert_int_equal(parse_status(edited, &err), DMLREF_ERROR_VECTOR_SCHEMA);
+    assert_contains(err.message, "case.json: $.variants[0].outputs.OutputCoordinatesTensor: is missing");
+    free(edited);
+    free(written);
+}
+
+/* Ensure eval adds "subnormals_flushed" exactly when a logical input element
+   is subnormal: each one lowers the count (flushed, it is a zero), so the
+   flushed answer always differs then.  Not for ordinary floats, NaN,
+   infinities, both zeros or the smallest normal; not for an integer input
+   whose bits would be subnormals as floats; not for subnormal bits in input
+   padding, which no element reads; not for a refused case.  A broadcast
+   subnormal counts once per coordinate that reads it. */
+static void test_eval_adds_variant_when_it_applies(void **state)
+{
+    static const char *none[] = {
+        /* FLOAT32 specials and the smallest normal (0x00800000) */
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"NONZERO_COORDINATES\","
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [6], \"data\": [0, -0.0,"
+        " \"nan\", \"-inf\", 1.1754943508222875e-38, 1]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}",
+        /* FLOAT16 smallest normal 2^-14, -65504 */
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"NONZERO_COORDINATES\","
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT16\", \"sizes\": [3], \"data\": [6.103515625e-05,"
+        " -65504, 0]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}",
+        /* UINT16 1 and 0x83ff, INT32 1: subnormal bits, but integers */
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"NONZERO_COORDINATES\","
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"UINT16\", \"sizes\": [3], \"data\": [1, 33791, 0]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}",
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"NONZERO_COORDINATES\","
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 2], \"data\": [1, 0, 0, -2147483647]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}",
+        /* a gather of subnormals: D12, not R-NZ-10 */
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"g\", \"operator\": \"GATHER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1.401298464324817e-45, 1]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 0]},"
+        " \"OutputTensor\": {\"dtype\": \"FLOAT32\"}}}",
+    };
+    static const char *padded =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"p\", \"operator\": \"NONZERO_COORDINATES\","
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 2], \"strides\": [3, 1],"
+        " \"data\": [1, 0, 0, 2]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
+    static const char *broadcast =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"b\", \"operator\": \"NONZERO_COORDINATES\","
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT16\", \"sizes\": [3, 2], \"strides\": [0, 1],"
+        " \"data\": [-5.960464477539063e-08, 1, -5.960464477539063e-08, 1, -5.960464477539063e-08, 1]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
+    static const char *refused =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"r\", \"operator\": \"NONZERO_COORDINATES\","
+        " \"feature_level\": \"2_1\", \"expect_error\": {\"status\": \"DMLREF_ERROR_UNSUPPORTED_OPERATOR\","
+        " \"rule\": \"R-NZ-6\"}, \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2],"
+        " \"data\": [1.401298464324817e-45, 0]}, \"OutputCountTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1]},"
+        " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 1]}}}";
+    dmlref_vector *v;
+    dmlref_error err;
+    char *written;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof none / sizeof none[0]; ++i) {
+        written = evaluate(none[i]);
+        assert_contains(written, "\"format\": \"dmlref-vector-1\"");
+        assert_null(strstr(written, "variants"));
+        free(written);
+    }
+    /* subnormal bits in the padding between the rows: no element reads them */
+    v = parse(padded, DMLREF_VECTOR_READ_CASE);
+    ((uint32_t *)dmlref_vector_inputs(v)[0].data)[2] = 0x00000001u;
+    assert_int_equal(dmlref_vector_eval(v, 0, &err), DMLREF_OK);
+    assert_int_equal(dmlref_vector_variant_count(v), 0);
+    dmlref_vector_free(v);
+    /* one stored subnormal read by three coordinates: count 6, flushed 3 */
+    written = evaluate(broadcast);
+    assert_contains(written, "\"OutputCountTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1], "
+                             "\"expected\": [6]");
+    assert_contains(written, "\"OutputCountTensor\": {\"expected\": [3], \"xxh3\": ");
+    assert_contains(written, "\"OutputCoordinatesTensor\": {\"expected\": [0, 1, 1, 1, 2, 1, null, "
+                             "null, null, null, null, null]");
+    free(written);
+    /* a refused case has no outputs, so no variant */
+    v = parse(refused, 0);
+    assert_int_equal(dmlref_vector_eval(v, 0, &err), DMLREF_OK);
+    assert_int_equal(dmlref_vector_variant_count(v), 0);
+    dmlref_vector_free(v);
+}
+
+/* Ensure compare_variant accepts the flushed answer where compare refuses it,
+   refuses the golden answer and a wrong one, naming the variant's JSON
+   path, and refuses a variant number out of range. */
+static void test_compare_variant(void **state)
+{
+    char *written = evaluate(k_subnormal_case);
+    dmlref_vector *v = parse(written, 0);
+    uint32_t count = 2, rows[6] = {3, 5, 9, 9, 9, 9};
+    uint32_t golden_count = 4, golden_rows[6] = {0, 2, 3, 5, 0, 0};
+    dmlref_binding flushed[2], golden[2];
+    dmlref_mismatch m;
+    dmlref_error err;
+    (void)state;
+    flushed[0].data = &count, flushed[0].size_in_bytes = 4;
+    flushed[1].data = rows, flushed[1].size_in_bytes = sizeof rows;
+    golden[0].data = &golden_count, golden[0].size_in_bytes = 4;
+    golden[1].data = golden_rows, golden[1].size_in_bytes = sizeof golden_rows;
+    assert_int_equal(dmlref_vector_compare(v, golden, 2, NULL, &err), DMLREF_OK);
+    assert_int_equal(dmlref_vector_compare(v, flushed, 2, NULL, &err), DMLREF_ERROR_MISMATCH);
+    assert_int_equal(dmlref_vector_compare_variant(v, 0, flushed, 2, &m, &err), DMLREF_OK);
+    assert_int_equal(m.wrong_elements, 0);
+    assert_int_equal(dmlref_vector_compare_variant(v, 0, golden, 2, &m, &err),
+                     DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "case.json: $.variants[0].outputs.OutputCountTensor.expected[0]: "
+                                 "OutputCountTensor[0]: expected 2 (0x00000002), got 4 (0x00000004)");
+    assert_int_equal(m.output, 0);
+    rows[1] = 4; /* a wrong coordinate in the flushed answer */
+    assert_int_equal(dmlref_vector_compare_variant(v, 0, flushed, 2, &m, &err),
+                     DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "$.variants[0].outputs.OutputCoordinatesTensor.expected[1]");
+    assert_int_equal(m.output, 1);
+    assert_int_equal(m.element, 1);
+    assert_int_equal(dmlref_vector_compare_variant(v, 1, flushed, 2, NULL, &err),
+                     DMLREF_ERROR_INVALID_ARGUMENT);
+    dmlref_vector_free(v);
+    free(written);
+}
+
+/* Ensure verify holds the variant to the recomputed flushed answer, and the
+   vector to having it exactly when it applies. */
+static void test_verify_checks_variants(void **state)
+{
+    static const char *no_subnormal =
+        "{\n  \"format\": \"dmlref-vector-2\",\n  \"name\": \"v\",\n"
+        "  \"operator\": \"NONZERO_COORDINATES\",\n  \"tensors\": {\n"
+        "    \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1, 0]},\n"
+        "    \"OutputCountTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1], \"expected\": [1]},\n"
+        "    \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 1], \"expected\": [0, null]}\n"
+        "  },\n  \"variants\": [\n    {\"name\": \"subnormals_flushed\", \"rule\": \"R-NZ-10\", \"outputs\": {\n"
+        "      \"OutputCountTensor\": {\"expected\": [1]},\n"
+        "      \"OutputCoordinatesTensor\": {\"expected\": [0, null]}\n    }}\n  ]\n}\n";
+    char *written = evaluate(k_subnormal_case), *edited, *cut;
+    dmlref_vector *v;
+    dmlref_error err;
+    (void)state;
+    /* a wrong element of the variant */
+    edited = replace(written, "\"expected\": [3, 5, null", "\"expected\": [3, 4, null");
+    v = parse(edited, 0);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "$.variants[0].outputs.OutputCoordinatesTensor.expected[1]");
+    dmlref_vector_free(v);
+    free(edited);
+    /* a wrong digest of the variant */
+    edited = replace(written, "\"OutputCountTensor\": {\"expected\": [2], \"xxh3\": \"",
+                     "\"OutputCountTensor\": {\"xxh3\": \"");
+    cut = strstr(edited, "{\"xxh3\": \"") + 10;
+    *cut = *cut == '0' ? '1' : '0';
+    v = parse(edited, 0);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "$.variants[0].outputs.OutputCountTensor.xxh3");
+    dmlref_vector_free(v);
+    free(edited);
+    /* the variant left out */
+    cut = without_variants(written);
+    edited = replace(cut, "dmlref-vector-2", "dmlref-vector-1");
+    v = parse(edited, 0);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "case.json: $.variants: the case needs the variant "
+                                 "\"subnormals_flushed\" (R-NZ-10)");
+    dmlref_vector_free(v);
+    free(edited), free(cut);
+    /* a variant where nothing is subnormal */
+    v = parse(no_subnormal, 0);
+    assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "case.json: $.variants[0]: the variant \"subnormals_flushed\" does "
+                                 "not apply: the input holds no subnormal element");
+    dmlref_vector_free(v);
+    free(written);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -779,6 +1122,11 @@ int main(void)
         cmocka_unit_test(test_memory_cap_and_validation_paths),
         cmocka_unit_test(test_refused_vectors_survive_every_path),
         cmocka_unit_test(test_refused_case_buffers),
+        cmocka_unit_test(test_variant_round_trip),
+        cmocka_unit_test(test_variant_strict_refusals),
+        cmocka_unit_test(test_eval_adds_variant_when_it_applies),
+        cmocka_unit_test(test_compare_variant),
+        cmocka_unit_test(test_verify_checks_variants),
     };
     return cmocka_run_group_tests_name("vectors", tests, NULL, NULL);
 }

@@ -121,20 +121,50 @@ DMLREF_API dmlref_status dmlref_vector_compare(const dmlref_vector *vector,
 
 /* Recomputes the case with the reference and checks it against everything the
  * vector states: expected elements, digests, min_feature_level, or the
- * expected error.  DMLREF_OK or DMLREF_ERROR_MISMATCH. */
+ * expected error, and its permitted variants: each one's outputs recomputed,
+ * and exactly the variants eval would add present.  DMLREF_OK or
+ * DMLREF_ERROR_MISMATCH. */
 DMLREF_API dmlref_status dmlref_vector_verify(dmlref_vector *vector, uint32_t num_threads,
                                               dmlref_error *err);
+
+/* ---- permitted variants ------------------------------------------------------
+ * Where DirectML allows another whole answer than the golden one, a vector
+ * states it as a variant (vectors/FORMAT.md, "Variants"; format
+ * "dmlref-vector-2"): a name, the rule of docs/rules.md that allows it, and
+ * what every output must hold instead.  Today there is one kind:
+ * "subnormals_flushed" (R-NZ-10), NONZERO_COORDINATES computed as if every
+ * subnormal input element were a zero of the same sign.  dmlref_vector_eval()
+ * adds it when the case's float input holds a subnormal element and the
+ * flushed answer differs from the golden one.  Variant k = 0, 1, ... */
+
+/* The number of variants the vector states (0 for most). */
+DMLREF_API size_t dmlref_vector_variant_count(const dmlref_vector *vector);
+/* Variant k's name ("subnormals_flushed") and rule id ("R-NZ-10"); NULL when
+ * k is not below dmlref_vector_variant_count(). */
+DMLREF_API const char *dmlref_vector_variant_name(const dmlref_vector *vector, size_t k);
+DMLREF_API const char *dmlref_vector_variant_rule(const dmlref_vector *vector, size_t k);
+
+/* dmlref_vector_compare() against variant k's expectations instead of the
+ * golden ones; messages name "$.variants[k].outputs.<Tensor>...".  An
+ * implementation conforms when its outputs pass dmlref_vector_compare() or
+ * this call for some k.  DMLREF_ERROR_INVALID_ARGUMENT for a k out of range. */
+DMLREF_API dmlref_status dmlref_vector_compare_variant(const dmlref_vector *vector, size_t k,
+                                                       const dmlref_binding *outputs,
+                                                       size_t count, dmlref_mismatch *first,
+                                                       dmlref_error *err);
 
 /* ---- writing --------------------------------------------------------------- */
 
 /* The vector as JSON text in dmlref's canonical layout (byte-for-byte
- * reproducible), NUL-terminated, allocated with malloc. */
+ * reproducible), NUL-terminated, allocated with malloc.  Format
+ * "dmlref-vector-1", or "dmlref-vector-2" when the vector has variants. */
 DMLREF_API dmlref_status dmlref_vector_write(const dmlref_vector *vector, char **text,
                                              size_t *length, dmlref_error *err);
 
 /* Flags of dmlref_vector_write_with(). */
 #define DMLREF_VECTOR_WRITE_CASE 0x1u     /* the case as a backend sees it: no expected,
-                                             xxh3, min_feature_level or expect_error */
+                                             xxh3, min_feature_level, expect_error or
+                                             variants (so always "dmlref-vector-1") */
 #define DMLREF_VECTOR_WRITE_ONE_LINE 0x2u /* no newlines: one JSON Lines record */
 DMLREF_API dmlref_status dmlref_vector_write_with(const dmlref_vector *vector, uint32_t flags,
                                                   char **text, size_t *length,
