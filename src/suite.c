@@ -50,7 +50,7 @@ static void put(builder *b, const char *format, ...)
     for (;;) {
         size_t room = b->capacity - b->length;
         va_start(args, format);
-        n = vsnprintf(b->data + b->length, room, format, args);
+        n = vsnprintf(b->data ? b->data + b->length : NULL, room, format, args); /* no NULL + 0 */
         va_end(args);
         if (n >= 0 && (size_t)n < room) {
             b->length += (size_t)n;

@@ -1,20 +1,94 @@
 #!/bin/sh
-# dmlref fuzz end to end: the reference plug-in shows no difference; a faulty
-# one is caught, the difference is shrunk to a small vector, and dmlref check
-# replays that vector to the same failure; the same seed gives the same run.
+# dmlref fuzz end to end: the reference and the independent naive plug-in
+# show no difference over valid, invalid, boundary and out-of-range cases;
+# every faulty plug-in of conformance/backends but the three controls is
+# found within 300 cases and its difference shrunk (docs/fuzz.md's table is
+# what the command reports); shrunk vectors replay in dmlref check; the same
+# seed gives the same run; a run that compares nothing exits 2.
 #   test_fuzz.sh DMLREF_BINARY BACKENDS_DIR
 set -u
 dmlref=$1 backends=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+python=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; tail -n 5 "$tmp/out" | sed 's/^/    | /'; }
 
+# the number of elements of a tensor of a vector: elements FILE TENSOR
+elements() {
+    "$python" -c "
+import json, math, sys
+print(math.prod(json.load(open(sys.argv[1]))['tensors'][sys.argv[2]]['sizes']))" "$1" "$2" 2>/dev/null
+}
+
+# ---- no difference where there is none ----------------------------------------
+
 "$dmlref" fuzz --backend "$backends/reference.so" --seed 7 --cases 500 >"$tmp/out" 2>&1
-if [ $? = 0 ] && tail -n 1 "$tmp/out" | grep -q '^500 passed, 0 failed, 0 skipped$'; then
-    ok "reference: 500 cases, no difference"
+rc=$?
+cases=$(grep '^cases: ' "$tmp/out")
+if [ "$rc" = 0 ] && tail -n 1 "$tmp/out" | grep -Eq '^[0-9]+ passed, 0 failed, [0-9]+ skipped$' &&
+   echo "$cases" | grep -Eq ' [1-9][0-9]* with an invalid descriptor' &&
+   echo "$cases" | grep -Eq ' [1-9][0-9]* with out-of-range indices' &&
+   [ "$(echo "$cases" | sed 's/.*rules broken://' | wc -w)" -ge 20 ]; then
+    ok "reference: 500 cases, no difference; invalid descriptors (20 rules and more) and out-of-range indices among them"
 else bad "reference"; fi
+
+"$dmlref" fuzz --backend "$backends/naive.so" --seed 11 --cases 300 >"$tmp/out" 2>&1
+if [ $? = 0 ] && tail -n 1 "$tmp/out" | grep -Eq '^[0-9]+ passed, 0 failed, [0-9]+ skipped$'; then
+    ok "naive plug-in (validates, refuses out-of-range indices): 300 cases, no difference"
+else bad "naive"; fi
+
+# ---- every faulty plug-in, and docs/fuzz.md's table --------------------------------
+
+"$python" "$root/scripts/fuzz_table.py" --check "$root/docs/fuzz.md" --work "$tmp/table" \
+    "$dmlref" "$backends" >"$tmp/out" 2>&1
+if [ $? = 0 ]; then
+    ok "docs/fuzz.md's table is what dmlref fuzz reports for every faulty plug-in"
+else bad "docs/fuzz.md's table (python3 scripts/fuzz_table.py --write docs/fuzz.md ...)"; fi
+
+# controls: allowed behaviour (R-SC-10, R-IX-5, R-NZ-10), never reported
+for lib in "$backends"/faulty_*.so; do
+    name=$(basename "$lib" .so)
+    name=${name#faulty_}
+    rc=$(cat "$tmp/table/$name.rc" 2>/dev/null)
+    cp "$tmp/table/$name.log" "$tmp/out" 2>/dev/null
+    case $name in
+    scatter_first_wins | unsigned_read_as_signed | nonzero_flushes_subnormals)
+        if [ "$rc" = 0 ] && ! grep -Eq '^(FAIL|ERROR) ' "$tmp/out"; then
+            ok "control $name: 300 cases, not reported"
+        else bad "control $name reported"; fi ;;
+    *)
+        if [ "$rc" = 1 ] && grep -Eq '^(FAIL|ERROR) case ' "$tmp/out" &&
+           grep -q '^    shrunk in ' "$tmp/out"; then
+            ok "$name: found within 300 cases (exit 1) and shrunk"
+        else bad "$name not found within 300 cases"; fi ;;
+    esac
+done
+
+# the shrunk vectors: one element where one shows the bug
+one() { # one NAME TENSOR
+    vector=$(ls "$tmp/table/$1"/*.json 2>/dev/null | head -n 1)
+    cp "$tmp/table/$1.log" "$tmp/out" 2>/dev/null
+    if [ -n "$vector" ] && [ "$(elements "$vector" "$2")" = 1 ]; then
+        ok "$1: the shrunk vector's $2 has one element"
+    else bad "$1: the shrunk vector's $2 has one element"; fi
+}
+one negative_zero_counted InputTensor
+one no_negative_indices IndicesTensor
+one minus_s_out_of_range IndicesTensor
+
+# an invalid descriptor: the shrunk vector must be refused, and dmlref check says so
+vector=$(ls "$tmp/table/skips_validation"/*.json 2>/dev/null | head -n 1)
+if [ -n "$vector" ] && grep -q '"expect_error"' "$vector" &&
+   "$dmlref" check --backend "$backends/reference.so" "$vector" >"$tmp/out" 2>&1 &&
+   ! "$dmlref" check --backend "$backends/faulty_skips_validation.so" "$vector" >"$tmp/out" 2>&1 &&
+   grep -q '^FAIL .*accepted a case that must be refused' "$tmp/out"; then
+    ok "skips_validation: the shrunk must-refuse vector replays in dmlref check"
+else bad "skips_validation replay"; fi
+
+# ---- shrinking, replay, reproducibility -------------------------------------------------
 
 "$dmlref" fuzz --backend "$backends/faulty_no_negative_indices.so" --seed 1 --cases 40 \
     --shrink 1 --out "$tmp/found" >"$tmp/out" 2>&1
@@ -23,14 +97,6 @@ shrunk=$(ls "$tmp/found"/*.json 2>/dev/null | head -n 1)
 if [ "$rc" = 1 ] && [ -n "$shrunk" ] && grep -q '^FAIL case 0 ' "$tmp/out"; then
     ok "faulty backend: exit 1, first case fails, a shrunk vector written"
 else bad "faulty backend caught"; fi
-
-# the shrunk vector is small: no tensor over 16 elements
-if [ -n "$shrunk" ] && /usr/bin/python3 -c "
-import json, math, sys
-v = json.load(open(sys.argv[1]))
-sys.exit(0 if max(math.prod(t['sizes']) for t in v['tensors'].values()) <= 16 else 1)" "$shrunk"; then
-    ok "shrunk vector: at most 16 elements per tensor"
-else bad "shrunk vector small"; fi
 
 # dmlref check replays it: the reference passes it, the faulty backend fails it
 if [ -n "$shrunk" ] && "$dmlref" check --backend "$backends/reference.so" "$shrunk" >"$tmp/out" 2>&1 &&
@@ -50,9 +116,36 @@ else cp "$tmp/run1" "$tmp/out"; bad "reproducible"; fi
 
 # --time bounds the run by seconds instead of cases
 "$dmlref" fuzz --backend "$backends/reference.so" --seed 5 --time 1 >"$tmp/out" 2>&1
-if [ $? = 0 ] && tail -n 1 "$tmp/out" | grep -Eq '^[1-9][0-9]* passed, 0 failed, 0 skipped$'; then
+if [ $? = 0 ] && tail -n 1 "$tmp/out" | grep -Eq '^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$'; then
     ok "--time 1: a bounded run, no difference"
 else bad "--time"; fi
+
+# a process backend: the example (GATHER_ELEMENTS on packed FLOAT32, the rest unsupported)
+"$dmlref" fuzz --exec "$python $root/docs/examples/process_example.py" --operator GATHER_ELEMENTS \
+    --seed 2 --cases 60 >"$tmp/out" 2>&1
+if [ $? = 0 ] && tail -n 1 "$tmp/out" | grep -Eq '^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$'; then
+    ok "process backend (docs/examples/process_example.py): no difference"
+else bad "process backend"; fi
+
+# ---- nothing compared is not a success -----------------------------------------------------
+
+"$dmlref" fuzz --backend "$backends/reference.so" --cases 0 >"$tmp/out" 2>&1
+if [ $? = 2 ] && [ "$(wc -l <"$tmp/out")" = 1 ] && grep -q 'no case' "$tmp/out"; then
+    ok "--cases 0: exit 2, one line"
+else bad "--cases 0"; fi
+
+"$dmlref" fuzz --backend "$backends/reference.so" --time 0.000001 >"$tmp/out" 2>&1
+if [ $? = 2 ] && grep -q '^dmlref fuzz: no case ran within --time' "$tmp/out"; then
+    ok "--time too short for one case: exit 2"
+else bad "--time too short"; fi
+
+# a process that answers "unsupported" to everything
+unsupported="sed -u 's/^[^\"]*\"format\": *\"[^\"]*\", *\"name\": *\"\\([^\"]*\\)\".*/{\"name\": \"\\1\", \"status\": \"unsupported\", \"message\": \"no\"}/'"
+"$dmlref" fuzz --exec "$unsupported" --seed 4 --cases 20 >"$tmp/out" 2>&1
+if [ $? = 2 ] && grep -q '^0 passed, 0 failed, 20 skipped$' "$tmp/out" &&
+   grep -q '^dmlref fuzz: all 20 cases were skipped' "$tmp/out"; then
+    ok "every case skipped: exit 2"
+else bad "every case skipped"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
