@@ -122,7 +122,7 @@ else bad "--time"; fi
 
 # a process backend: the example (GATHER_ELEMENTS on packed FLOAT32, the rest unsupported)
 "$dmlref" fuzz --exec "$python $root/docs/examples/process_example.py" --operator GATHER_ELEMENTS \
-    --seed 2 --cases 60 >"$tmp/out" 2>&1
+    --seed 2 --cases 300 >"$tmp/out" 2>&1
 if [ $? = 0 ] && tail -n 1 "$tmp/out" | grep -Eq '^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$'; then
     ok "process backend (docs/examples/process_example.py): no difference"
 else bad "process backend"; fi
