@@ -56,12 +56,16 @@ static const char *const k_help_fuzz =
     "                   [--operator NAME] [--out DIR] [--timeout S] [--shrink N]\n"
     "\n"
     "Differential fuzzing: random cases (operators, data types with NaN payloads, -0.0,\n"
-    "infinities and subnormals, index types, ranks 1 to 8, layouts, negative and\n"
-    "boundary indices) run on the reference and on the backend. A difference is shrunk\n"
-    "(simpler layouts, smaller sizes, fewer dimensions, simpler values) to a small\n"
-    "vector written to --out (default fuzz-failures), which `dmlref check` replays.\n"
-    "The first --shrink differences (default 10) are shrunk. The same seed gives the\n"
-    "same cases. Default: 1000 cases. Exit 1 when a difference was found.\n";
+    "infinities and subnormals, index types, ranks 1 to 8, layouts) run on the reference\n"
+    "and on the backend. Besides valid cases it draws invalid descriptors (one rule\n"
+    "broken; the reference's refusal is the expectation), boundary indices (-s, -1, s-1)\n"
+    "and out-of-range ones under both policies. A difference is shrunk (simpler layouts,\n"
+    "smaller sizes, fewer dimensions, simpler values, single elements) to a small vector\n"
+    "written to --out (default fuzz-failures), which `dmlref check` replays. The first\n"
+    "--shrink differences (default 10) are shrunk. The same seed gives the same cases.\n"
+    "Default: 1000 cases. Exit 0 when cases were compared and none differed, 1 when a\n"
+    "difference was found, 2 when no case was compared (all skipped, or none run).\n"
+    "See docs/fuzz.md.\n";
 
 static const char *const k_help_bench =
     "usage: dmlref bench [--quick] [--threads LIST] [--size LOG2] [--filter TEXT] [--reps N]\n"

@@ -34,6 +34,11 @@ if [ "$rc" = 0 ] && tail -n 1 "$tmp/out" | grep -Eq '^[0-9]+ passed, 0 failed, [
    [ "$(echo "$cases" | sed 's/.*rules broken://' | wc -w)" -ge 20 ]; then
     ok "reference: 500 cases, no difference; invalid descriptors (20 rules and more) and out-of-range indices among them"
 else bad "reference"; fi
+# docs/fuzz.md shows the last two lines of this very run
+grep -A1 '^cases: ' "$root/docs/fuzz.md" | head -n 2 >"$tmp/doc"
+if tail -n 2 "$tmp/out" | cmp -s - "$tmp/doc"; then
+    ok "docs/fuzz.md shows what the reference run prints"
+else bad "docs/fuzz.md's example run differs from: dmlref fuzz --backend reference.so --seed 7 --cases 500"; fi
 
 "$dmlref" fuzz --backend "$backends/naive.so" --seed 11 --cases 300 >"$tmp/out" 2>&1
 if [ $? = 0 ] && tail -n 1 "$tmp/out" | grep -Eq '^[0-9]+ passed, 0 failed, [0-9]+ skipped$'; then
