@@ -45,6 +45,9 @@ int collect_vectors(const char *path, path_list *out);
 int command_check(int argc, char **argv);
 extern const char *const check_help;
 
+/* The suite's seeded generator (SplitMix64): the next value of *state. */
+uint64_t random_next(uint64_t *state);
+
 /* One random case (a case's JSON text, outputs without expected) drawn with
    the suite's own builders; op 0: any operator.  The caller frees *text. */
 int random_case(uint64_t *state, dmlref_operator_type op, char **text, size_t *length);

@@ -81,6 +81,16 @@ static uint64_t next(rng *r)
 
 static uint32_t below(rng *r, uint32_t bound) { return (uint32_t)(next(r) % bound); }
 
+uint64_t random_next(uint64_t *state)
+{
+    rng r;
+    uint64_t value;
+    r.state = *state;
+    value = next(&r);
+    *state = r.state;
+    return value;
+}
+
 /* ---- tensors and cases ---------------------------------------------------- */
 
 enum layout_kind { PACKED, PADDED, PERMUTED, BROADCAST, STRIDED, LAYOUT_KINDS };

@@ -148,7 +148,10 @@ dmlref_feature_level dmlref_vector_feature_level(const dmlref_vector *v) { retur
 dmlref_oob_policy dmlref_vector_oob_policy(const dmlref_vector *v) { return v->oob; }
 void dmlref_vector_set_feature_level(dmlref_vector *v, dmlref_feature_level level)
 {
-    v->level = level;
+    if (level == 0)
+        level = DMLREF_FEATURE_LEVEL_LATEST; /* D19 */
+    if (dmlref_feature_level_name(level)) /* the vector is written with its level's name */
+        v->level = level;
 }
 size_t dmlref_vector_input_count(const dmlref_vector *v) { return v->input_count; }
 size_t dmlref_vector_output_count(const dmlref_vector *v) { return v->output_count; }

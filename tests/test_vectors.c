@@ -340,6 +340,32 @@ static void test_eval_infers_output_sizes(void **state)
     free(written);
 }
 
+/* Ensure a vector moved to another feature level is written with that
+   level's name: 0 means the latest (D19), a value that is no level changes
+   nothing (it was written "(null)", which no reader takes back). */
+static void test_set_feature_level_writes_a_level(void **state)
+{
+    static const char *text =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"l\", \"operator\": \"GATHER_ELEMENTS\","
+        " \"feature_level\": \"4_1\", \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1, 2]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1], \"data\": [1]},"
+        " \"OutputTensor\": {\"dtype\": \"FLOAT32\"}}}";
+    dmlref_vector *v = parse(text, DMLREF_VECTOR_READ_CASE);
+    dmlref_error err;
+    char *written;
+    (void)state;
+    dmlref_vector_set_feature_level(v, (dmlref_feature_level)0x1234);
+    assert_int_equal(dmlref_vector_feature_level(v), DMLREF_FEATURE_LEVEL_4_1);
+    dmlref_vector_set_feature_level(v, (dmlref_feature_level)0);
+    assert_int_equal(dmlref_vector_feature_level(v), DMLREF_FEATURE_LEVEL_LATEST);
+    assert_int_equal(dmlref_vector_eval(v, 1, &err), DMLREF_OK);
+    assert_int_equal(dmlref_vector_write(v, &written, NULL, &err), DMLREF_OK);
+    assert_contains(written, "\"feature_level\": \"6_4\"");
+    free(written);
+    dmlref_vector_free(v);
+}
+
 /* Ensure the reader refuses a case whose buffers exceed the memory cap, with
    a message naming the tensor, and a validation failure with the JSON path
    of the field it names. */
@@ -1120,6 +1146,7 @@ int main(void)
         cmocka_unit_test(test_expect_error_is_checked),
         cmocka_unit_test(test_eval_infers_output_sizes),
         cmocka_unit_test(test_memory_cap_and_validation_paths),
+        cmocka_unit_test(test_set_feature_level_writes_a_level),
         cmocka_unit_test(test_refused_vectors_survive_every_path),
         cmocka_unit_test(test_refused_case_buffers),
         cmocka_unit_test(test_variant_round_trip),

@@ -60,7 +60,8 @@ DMLREF_API const char *dmlref_vector_name(const dmlref_vector *vector);
 DMLREF_API const dmlref_operator_desc *dmlref_vector_operator(const dmlref_vector *vector);
 DMLREF_API dmlref_feature_level dmlref_vector_feature_level(const dmlref_vector *vector);
 DMLREF_API dmlref_oob_policy dmlref_vector_oob_policy(const dmlref_vector *vector);
-/* Runs (and writes) the case at another level, e.g. a backend's lower one. */
+/* Runs (and writes) the case at another level, e.g. a backend's lower one;
+ * 0 means the latest (D19), and a value that is no feature level is ignored. */
 DMLREF_API void dmlref_vector_set_feature_level(dmlref_vector *vector,
                                                 dmlref_feature_level level);
 
