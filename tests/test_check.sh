@@ -1,9 +1,18 @@
 #!/bin/sh
-# dmlref check end to end with process backends that misbehave, and its
-# reports: a hang and a crash are errors for the affected cases and the run
-# completes; a malformed reply is an error; the JUnit file is well-formed and
-# agrees with the summary line.
-#   test_check.sh DMLREF_BINARY
+# dmlref check end to end: every verdict with a backend that deserves it.
+#   - backends that misbehave: a hang or a crash after an answer costs its
+#     case and the run completes; one that fails its first cases the same way
+#     (cannot start, hangs from the start) stops the run with exit 2 and its
+#     stderr; malformed replies are errors; any reply to any vector is judged;
+#   - nothing green by accident: no vector selected, every case skipped, a
+#     report that cannot be written: exit 2;
+#   - validation judged at the backend's level by the oracle: backends (a
+#     process, a plug-in) that never validate fail, the same ones validating
+#     pass; --strict-status; permitted variants;
+#   - reports: valid UTF-8 whatever the backend says, JUnit suites per
+#     operator with durations and a reproducing command, --rerun-failed,
+#     --max-failures, --shard, --jobs, --list, progress, usage errors.
+#   test_check.sh DMLREF_BINARY (its folder's backends/ holds the plug-ins)
 set -u
 dmlref=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)
