@@ -134,17 +134,18 @@ check "outputs for every must-refuse vector: judged, no crash" 1 \
 
 # validation is judged at the backend's level, by the oracle
 model="/usr/bin/python3 tests/model_backend.py"
+# (the numpy model takes seconds on the 16-million-element undecidable layout,
+# a case no backend is judged on: left out of its runs)
+big="*_undecidable_large"
 check "a backend that never validates fails, naming the rules it accepted" 1 \
     "FAIL  gather_elements/float32/2d/error_indices_smaller_off_axis_d5: accepted a case that must be refused at feature level 6_4: DMLREF_ERROR_SIZE_MISMATCH \(R-GE-3\)" \
     "FAIL  nonzero_coordinates/float16/2d/error_n_above_rank: accepted a case that must be refused at feature level 6_4: DMLREF_ERROR_SIZE_MISMATCH \(R-NZ-5\)" -- \
-    --exec "$model --no-validation" --filter '*/error_*' vectors
-check "the same backend validating passes, statuses compared" 0 "^[0-9]+ passed, 0 failed, 1 skipped$" \
-    "^skipped: 1 a layout dmlref cannot decide \(D6\): not judged$" -- \
-    --exec "$model" --strict-status --filter '*/error_*' vectors
+    --exec "$model --no-validation" --filter '*/error_*' --exclude "$big" vectors
+check "the same backend validating passes, statuses compared" 0 "^[0-9]+ passed, 0 failed, 0 skipped$" -- \
+    --exec "$model" --strict-status --filter '*/error_*' --exclude "$big" vectors
 check "at feature level 3_0, no refusal case is skipped for its level" 1 \
-    "accepted a case that must be refused at feature level 3_0" "^[0-9]+ passed, [0-9]+ failed, 1 skipped$" \
-    "^skipped: 1 a layout dmlref cannot decide \(D6\): not judged$" -- \
-    --exec "$model --no-validation" --feature-level 3_0 --filter '*/error_*' vectors
+    "accepted a case that must be refused at feature level 3_0" "^[0-9]+ passed, [0-9]+ failed, 0 skipped$" -- \
+    --exec "$model --no-validation" --feature-level 3_0 --filter '*/error_*' --exclude "$big" vectors
 check "a vector valid at 4_1 must be refused at 3_0" 1 \
     "gather_elements/float64/.*accepted a case that must be refused at feature level 3_0: DMLREF_ERROR_UNSUPPORTED_DATA_TYPE \(R-GE-5\)" -- \
     --exec "$model --no-validation" --feature-level 3_0 --filter 'gather_elements/float64/1d/*' vectors
