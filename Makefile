@@ -87,7 +87,7 @@ test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZ
 	$(Q)ROUNDTRIP_DIR=$(BUILD)/roundtrip sh scripts/run_tests.sh "$(BUILD)" $(BUILD)/tests.log \
 	    $(BUILD)/tests.summary $(TEST_BIN)
 
-check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, TSan, rule coverage
+check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and the command), TSan, rule coverage
 	$(Q)$(MAKE) --no-print-directory test
 	$(Q)$(MAKE) --no-print-directory check-clang
 	$(Q)$(MAKE) --no-print-directory check-noopenmp
@@ -106,6 +106,8 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan, TSan, rule cover
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	$(Q)ASAN_OPTIONS=detect_leaks=1 $(SUMMARY) "dmlref check with misbehaving processes (build/sanitize)" \
+	    build/sanitize/check.log sh tests/test_check.sh build/sanitize/dmlref build/backends
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary build/tsan/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 

@@ -281,7 +281,8 @@ int collect_vectors(const char *path, path_list *out)
         return list_add(out, path);
     if (!find_vectors(path, strlen(path) + 1, out))
         return 0;
-    qsort(out->items + first, out->count - first, sizeof *out->items, compare_strings);
+    if (out->count > first) /* an empty folder leaves items NULL */
+        qsort(out->items + first, out->count - first, sizeof *out->items, compare_strings);
     return 1;
 }
 
@@ -470,7 +471,8 @@ static int command_verify(int argc, char **argv)
                 size_t k;
                 if (!find_vectors(argv[i], length + 1, &files))
                     ++t.failed, t.bad_input = 1;
-                qsort(files.items, files.count, sizeof *files.items, compare_strings);
+                if (files.count)
+                    qsort(files.items, files.count, sizeof *files.items, compare_strings);
                 for (k = 0; k < files.count; ++k)
                     verify_file(files.items[k], (uint32_t)threads, &t);
                 list_free(&files);

@@ -12,11 +12,11 @@
 #   - reports: valid UTF-8 whatever the backend says, JUnit suites per
 #     operator with durations and a reproducing command, --rerun-failed,
 #     --max-failures, --shard, --jobs, --list, progress, usage errors.
-#   test_check.sh DMLREF_BINARY (its folder's backends/ holds the plug-ins)
+#   test_check.sh DMLREF_BINARY [BACKENDS_DIR] (default: the binary's folder's backends/)
 set -u
 dmlref=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)
-backends=$(dirname "$dmlref")/backends
+backends=${2:-$(dirname "$dmlref")/backends}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$root" || exit 1
