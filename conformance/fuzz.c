@@ -345,12 +345,6 @@ static uint64_t minimum_bytes(json_t *t)
                                           json_is_array(s) ? strides : NULL);
 }
 
-static const dmlref_tensor_data_type k_all_types[11] = {
-    DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16, DMLREF_TENSOR_DATA_TYPE_UINT32,
-    DMLREF_TENSOR_DATA_TYPE_UINT16,  DMLREF_TENSOR_DATA_TYPE_UINT8,   DMLREF_TENSOR_DATA_TYPE_INT32,
-    DMLREF_TENSOR_DATA_TYPE_INT16,   DMLREF_TENSOR_DATA_TYPE_INT8,    DMLREF_TENSOR_DATA_TYPE_FLOAT64,
-    DMLREF_TENSOR_DATA_TYPE_UINT64,  DMLREF_TENSOR_DATA_TYPE_INT64};
-
 static const dmlref_feature_level k_levels[15] = {
     DMLREF_FEATURE_LEVEL_1_0, DMLREF_FEATURE_LEVEL_2_0, DMLREF_FEATURE_LEVEL_2_1,
     DMLREF_FEATURE_LEVEL_3_0, DMLREF_FEATURE_LEVEL_3_1, DMLREF_FEATURE_LEVEL_4_0,
@@ -450,13 +444,13 @@ static int mutate(json_t *root, const shape *s, enum mutation m, prng *r)
                                                                : 2;
         t = tensor_at(root, s->names[which]);
         do
-            other = k_all_types[pick(r, 11)];
+            other = suite_data_types[pick(r, 11)];
         while (other == dtype_of(t));
         set_type(t, other);
         return 1;
     }
     case M_DATA_TYPE: { /* every data tensor of another type, maybe at a lower level */
-        dmlref_tensor_data_type other = k_all_types[pick(r, 11)];
+        dmlref_tensor_data_type other = suite_data_types[pick(r, 11)];
         size_t i;
         for (i = 0; i < s->count; ++i)
             if (i == 0 || (s->op != DMLREF_OPERATOR_NONZERO_COORDINATES && i != 1))

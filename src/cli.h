@@ -45,6 +45,9 @@ int collect_vectors(const char *path, path_list *out);
 int command_check(int argc, char **argv);
 extern const char *const check_help;
 
+/* The 11 data types, in DirectML's order, as the suite sweeps them. */
+extern const dmlref_tensor_data_type suite_data_types[11];
+
 /* The suite's seeded generator (SplitMix64): the next value of *state. */
 uint64_t random_next(uint64_t *state);
 

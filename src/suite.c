@@ -532,7 +532,7 @@ static void case_name(case_spec *c, dmlref_tensor_data_type type, uint32_t rank,
 
 /* ---- the sweeps ------------------------------------------------------------------ */
 
-static const dmlref_tensor_data_type k_types[11] = {
+const dmlref_tensor_data_type suite_data_types[11] = {
     DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16, DMLREF_TENSOR_DATA_TYPE_UINT32,
     DMLREF_TENSOR_DATA_TYPE_UINT16,  DMLREF_TENSOR_DATA_TYPE_UINT8,   DMLREF_TENSOR_DATA_TYPE_INT32,
     DMLREF_TENSOR_DATA_TYPE_INT16,   DMLREF_TENSOR_DATA_TYPE_INT8,    DMLREF_TENSOR_DATA_TYPE_FLOAT64,
@@ -717,13 +717,13 @@ static void sweeps(suite *s)
                     uint32_t turn = ti + xi + rank + variant * 2;
                     enum layout_kind layout = (enum layout_kind)(turn % LAYOUT_KINDS);
                     uint32_t axis = (ti + xi * 3 + variant * 5) % rank;
-                    gather_elements_case(s, k_types[ti], k_index_types[xi], rank, axis, layout);
-                    scatter_elements_case(s, k_types[ti], k_index_types[xi], rank,
+                    gather_elements_case(s, suite_data_types[ti], k_index_types[xi], rank, axis, layout);
+                    scatter_elements_case(s, suite_data_types[ti], k_index_types[xi], rank,
                                           (axis + 1) % rank, layout);
                 }
-                gather_nd_case(s, DMLREF_OPERATOR_GATHER_ND, k_types[ti], k_index_types[xi], rank,
+                gather_nd_case(s, DMLREF_OPERATOR_GATHER_ND, suite_data_types[ti], k_index_types[xi], rank,
                                (enum layout_kind)((ti + xi + rank) % LAYOUT_KINDS));
-                gather_nd_case(s, DMLREF_OPERATOR_GATHER_ND1, k_types[ti], k_index_types[xi],
+                gather_nd_case(s, DMLREF_OPERATOR_GATHER_ND1, suite_data_types[ti], k_index_types[xi],
                                rank, (enum layout_kind)((ti + xi + rank + 2) % LAYOUT_KINDS));
             }
         }
@@ -1750,7 +1750,7 @@ static int write_readme(suite *s)
 
     put(&b, "## Positive cases by operator and data type\n\n| operator |");
     for (t = 0; t < 11; ++t)
-        put(&b, " %s |", dmlref_data_type_name(k_types[t]));
+        put(&b, " %s |", dmlref_data_type_name(suite_data_types[t]));
     put(&b, " total |\n|---|");
     for (t = 0; t < 11; ++t)
         put(&b, "---|");
@@ -1759,8 +1759,8 @@ static int write_readme(suite *s)
         total = 0;
         put(&b, "| %s |", dmlref_operator_name(k_ops[op]));
         for (t = 0; t < 11; ++t) {
-            put(&b, " %lu |", s->by_type[op][k_types[t]]);
-            total += s->by_type[op][k_types[t]];
+            put(&b, " %lu |", s->by_type[op][suite_data_types[t]]);
+            total += s->by_type[op][suite_data_types[t]];
         }
         put(&b, " %lu |\n", total);
     }
@@ -1855,7 +1855,7 @@ int random_case(uint64_t *state, dmlref_operator_type op, char **text, size_t *l
     if (!op)
         op = k_ops[pick];
     rank = 1 + below(&s->r, 8);
-    type = k_types[below(&s->r, 11)];
+    type = suite_data_types[below(&s->r, 11)];
     itype = k_index_types[below(&s->r, 4)];
     layout = (enum layout_kind)below(&s->r, LAYOUT_KINDS);
     switch (op) {
