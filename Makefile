@@ -36,9 +36,9 @@ LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB_HDR = include/dmlref.h include/dmlref/vector.h src/internal.h src/vector_internal.h
 LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm
 
-CLI_SRC = src/cli.c src/suite.c src/bench.c conformance/check.c conformance/backend.c \
+CLI_SRC = src/cli.c src/suite.c src/bench.c conformance/check.c conformance/backend.c conformance/line_reader.c \
           conformance/judge.c conformance/fuzz.c
-CLI_HDR = src/cli.h conformance/conformance.h
+CLI_HDR = src/cli.h conformance/conformance.h conformance/line_reader.h
 
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
              test_gather_nd test_nonzero_coordinates test_random test_roundtrip \
