@@ -1,48 +1,369 @@
 /*
  * backend.c - how dmlref check and dmlref fuzz reach an implementation:
- *   - a plug-in (include/dmlref/backend.h), run in a child process that
- *     serves one case at a time: its buffers lie in memory shared with dmlref,
- *     each between guard bytes, so dmlref sees a write past an output or into
- *     an input; a crash or a hang costs the case at hand, and the child is
- *     started again for the next;
+ *   - a plug-in (include/dmlref/backend.h), run for each case in a fresh
+ *     child process forked for it: its buffers lie in memory shared with
+ *     dmlref, each between pages the child cannot touch (an access there
+ *     faults and is reported as such) and with the rest of its last page
+ *     checked byte for byte; whatever the case leaves behind (a thread, a
+ *     second reply, a crash in destroy(), a changed working folder) dies
+ *     with its process and is charged to it;
  *   - a process speaking JSON Lines (docs/conformance.md): one case per line
- *     on its stdin, one reply per line on its stdout, a timeout per case, a
- *     restart after a crash, a hang or a malformed reply.
+ *     on its stdin, one reply per line on its stdout, restarted after a
+ *     crash, a hang or a malformed reply.
+ *
+ * Every wait is bounded.  Each backend runs in a process group of its own,
+ * and a case's deadline (--timeout) covers writing the request, running and
+ * replying; when it passes, or the backend stops reading or writing, the
+ * whole group is killed.  Time dmlref spends itself (writing the request's
+ * text, reading the reply's) is not charged.  A backend's stdout (plug-in)
+ * and stderr go to a file of their own, never into dmlref's report: the
+ * last line is quoted when a case ends in an error.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, strsignal */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, strsignal */
 #include "conformance.h"
+#include "line_reader.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#if defined(__linux__)
+#include <sys/syscall.h> /* SYS_close_range */
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
-#define GUARD_BYTES 64
 #define GUARD_FILL 0xFDu
 #define OUTPUT_FILL 0xCDu /* outputs start as this, so an unwritten element shows */
 
-/* ---- the plug-in worker ----------------------------------------------------
- * The child loads the vector itself (by path) and binds buffers inside the
- * shared arena at offsets the parent chose; the parent lays the buffers out,
- * fills them, and judges what the child leaves there. */
+/* After its reply (or after closing its pipe), a child gets this long, at
+   least, to exit before it is killed. */
+#define EXIT_GRACE_SECONDS 1.0
 
-typedef struct request {
-    uint32_t level;
-    uint32_t tensor_count;
-    uint64_t offsets[4];
-    char path[4096];
-} request;
+/* ---- time ---------------------------------------------------------------------- */
+
+typedef struct deadline {
+    struct timespec start;
+    double seconds; /* negative: none */
+} deadline;
+
+static deadline deadline_in(double seconds)
+{
+    deadline d;
+    clock_gettime(CLOCK_MONOTONIC, &d.start);
+    d.seconds = seconds;
+    return d;
+}
+
+static double seconds_left(const deadline *d)
+{
+    struct timespec now;
+    double left;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    left = d->seconds - ((double)(now.tv_sec - d->start.tv_sec) +
+                         1e-9 * (double)(now.tv_nsec - d->start.tv_nsec));
+    return left > 0 ? left : 0;
+}
+
+/* For poll(): milliseconds left, rounded up; 0 when the time is up. */
+static int milliseconds_left(const deadline *d)
+{
+    double left = seconds_left(d);
+    return left <= 0 ? 0 : (int)(left * 1000) + 1; /* timeouts are at most a day */
+}
+
+/* ---- process groups ---------------------------------------------------------------
+ * A backend and everything it starts share a process group, killed as one.
+ * If dmlref itself is interrupted, the group goes with it. */
+
+static volatile sig_atomic_t running_group; /* the group of the backend running now, or 0 */
+
+static void kill_group_and_die(int signal_number)
+{
+    if (running_group > 0)
+        kill(-(pid_t)running_group, SIGKILL);
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+static void kill_groups_on_fatal_signals(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    size_t i;
+    for (i = 0; i < sizeof signals / sizeof *signals; ++i) {
+        struct sigaction now;
+        if (sigaction(signals[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
+            signal(signals[i], kill_group_and_die); /* respect nohup's SIG_IGN */
+    }
+    signal(SIGPIPE, SIG_IGN); /* a backend that stopped reading is found by the write's error */
+}
+
+/* In a child about to become a backend: its own group, default signals. */
+static void become_group_leader(void)
+{
+    setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+}
+
+static void start_group(pid_t pid)
+{
+    setpgid(pid, pid); /* as the child does: whichever runs first */
+    running_group = (sig_atomic_t)pid;
+}
+
+/* Waits up to `seconds` for the leader to exit: 1 with *status, 0 if not. */
+static int wait_exit(pid_t pid, double seconds, int *status)
+{
+    deadline d = deadline_in(seconds);
+    long pause_ns = 20000; /* 20 us, doubling up to 33 ms: most children end at once */
+    for (;;) {
+        pid_t got = waitpid(pid, status, WNOHANG);
+        struct timespec pause;
+        if (got == pid || (got < 0 && errno != EINTR))
+            return got == pid;
+        if (seconds_left(&d) <= 0)
+            return 0;
+        pause.tv_sec = 0, pause.tv_nsec = pause_ns;
+        nanosleep(&pause, NULL);
+        if (pause_ns < 20000000)
+            pause_ns *= 2;
+    }
+}
+
+/* Kills the whole group (what the leader started too) and reaps the leader
+   unless it was reaped already. */
+static void kill_group(pid_t pid, int reaped)
+{
+    int status;
+    kill(-pid, SIGKILL);
+    if (!reaped)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    running_group = 0;
+}
+
+/* How a child's exit status reads in a message. */
+static void describe_exit(int status, char *buf, size_t capacity)
+{
+    if (WIFSIGNALED(status))
+        snprintf(buf, capacity, "the backend crashed (signal %d, %s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(buf, capacity, "the backend's process exited (status %d)", WEXITSTATUS(status));
+}
+
+static int set_flag(int fd, int get, int set, int flag)
+{
+    int flags = fcntl(fd, get);
+    return flags >= 0 && fcntl(fd, set, flags | flag) == 0;
+}
+
+/* ---- what a backend prints ------------------------------------------------------
+ * A file of its own (unlinked), appended to by the backend and read with
+ * pread, so that dmlref's reading never moves the backend's writing. */
+
+static int capture_open(void)
+{
+    FILE *f = tmpfile();
+    int fd = f ? dup(fileno(f)) : -1;
+    if (f)
+        fclose(f);
+    if (fd >= 0 && (!set_flag(fd, F_GETFL, F_SETFL, O_APPEND) ||
+                    !set_flag(fd, F_GETFD, F_SETFD, FD_CLOEXEC))) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* A new case: what earlier cases printed is dropped. */
+static void capture_restart(int fd)
+{
+    if (fd >= 0 && ftruncate(fd, 0) != 0) {
+        /* a file that cannot be truncated only quotes older lines */
+    }
+}
+
+/* Appends "; <label> ends: <its last line>" to message, if it printed any. */
+static void capture_append_tail(int fd, const char *label, char *message, size_t capacity)
+{
+    char tail[256];
+    struct stat st;
+    off_t from;
+    ssize_t got;
+    size_t n, used = strlen(message);
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0)
+        return;
+    from = st.st_size > (off_t)(sizeof tail - 1) ? st.st_size - (off_t)(sizeof tail - 1) : 0;
+    got = pread(fd, tail, sizeof tail - 1, from);
+    if (got <= 0)
+        return;
+    n = (size_t)got;
+    while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == '\r' || tail[n - 1] == ' '))
+        --n; /* the last line, without its newline */
+    tail[n] = '\0';
+    if (n == 0)
+        return;
+    while (n > 0 && tail[n - 1] != '\n')
+        --n;
+    snprintf(message + used, capacity - used, "; %s ends: %s", label, tail + n);
+}
+
+/* ---- the plug-in's buffers ------------------------------------------------------------
+ * Shared memory laid out as [guard pages][buffer, its last page's rest]... with
+ * one more guard page at the end.  Each buffer starts on a page boundary (and
+ * on its GuaranteedBaseOffsetAlignment, whatever it is), so the bytes before
+ * it are a guard page; past its end, the rest of its last page is filled and
+ * checked byte for byte, then the next guard page.  The worker maps the
+ * guard pages inaccessible for each case. */
+
+typedef struct arena_layout {
+    uint64_t base_offset; /* of the aligned base, from the mapping's start */
+    uint64_t total;       /* bytes from the base, the last guard page included */
+    uint64_t page;
+    uint32_t count;       /* tensors, in binding order */
+    uint64_t start[4], size[4]; /* from the base (at least a page); start 0: no buffer */
+} arena_layout;
+
+static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+static size_t page_size(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? (size_t)page : 4096;
+}
+
+static const dmlref_binding *binding_of(const dmlref_vector *v, size_t i)
+{
+    size_t n_in = dmlref_vector_input_count(v);
+    return i < n_in ? &dmlref_vector_inputs(v)[i] : &dmlref_vector_outputs(v)[i - n_in];
+}
+
+/* The tensor descriptors in binding order. */
+static size_t tensor_descs(const dmlref_operator_desc *op, const dmlref_tensor_desc *out[4])
+{
+    switch (op->Type) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS: {
+        const dmlref_gather_elements_desc *d = op->Desc;
+        out[0] = d->InputTensor, out[1] = d->IndicesTensor, out[2] = d->OutputTensor;
+        return 3;
+    }
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS: { /* = DMLREF_OPERATOR_SCATTER */
+        const dmlref_scatter_elements_desc *d = op->Desc;
+        out[0] = d->InputTensor, out[1] = d->IndicesTensor, out[2] = d->UpdatesTensor;
+        out[3] = d->OutputTensor;
+        return 4;
+    }
+    case DMLREF_OPERATOR_GATHER_ND: {
+        const dmlref_gather_nd_desc *d = op->Desc;
+        out[0] = d->InputTensor, out[1] = d->IndicesTensor, out[2] = d->OutputTensor;
+        return 3;
+    }
+    case DMLREF_OPERATOR_GATHER_ND1: {
+        const dmlref_gather_nd1_desc *d = op->Desc;
+        out[0] = d->InputTensor, out[1] = d->IndicesTensor, out[2] = d->OutputTensor;
+        return 3;
+    }
+    case DMLREF_OPERATOR_NONZERO_COORDINATES: {
+        const dmlref_nonzero_coordinates_desc *d = op->Desc;
+        out[0] = d->InputTensor, out[1] = d->OutputCountTensor, out[2] = d->OutputCoordinatesTensor;
+        return 3;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Lays out the buffers of v: *mapping_needed is the size of mapping they
+   take, the largest alignment's slack included. */
+static void arena_lay_out(arena_layout *a, const dmlref_vector *v, size_t *mapping_needed)
+{
+    const dmlref_tensor_desc *descs[4] = {NULL, NULL, NULL, NULL};
+    size_t i, cursor = 0, largest;
+    memset(a, 0, sizeof *a);
+    a->page = page_size();
+    a->count = (uint32_t)(dmlref_vector_input_count(v) + dmlref_vector_output_count(v));
+    tensor_descs(dmlref_vector_operator(v), descs);
+    largest = (size_t)a->page;
+    for (i = 0; i < a->count; ++i) {
+        const dmlref_binding *b = binding_of(v, i);
+        size_t alignment = (size_t)a->page;
+        if (!b->data)
+            continue; /* a case without data: no buffer */
+        if (descs[i] && descs[i]->GuaranteedBaseOffsetAlignment > alignment)
+            alignment = descs[i]->GuaranteedBaseOffsetAlignment;
+        if (alignment > largest)
+            largest = alignment;
+        a->start[i] = align_up(cursor + (size_t)a->page, alignment); /* a guard page before */
+        a->size[i] = b->size_in_bytes;
+        cursor = align_up((size_t)(a->start[i] + a->size[i]), (size_t)a->page);
+    }
+    a->total = cursor + a->page;
+    a->base_offset = largest; /* room to align the base however the mapping falls */
+    *mapping_needed = (size_t)a->total + largest;
+}
+
+/* Fills the buffers (inputs, poisoned outputs, filled slack) in the mapping. */
+static void arena_fill(arena_layout *a, unsigned char *mapping, const dmlref_vector *v)
+{
+    size_t largest = (size_t)a->base_offset, i;
+    unsigned char *base =
+        mapping + (align_up((size_t)(uintptr_t)mapping, largest) - (size_t)(uintptr_t)mapping);
+    a->base_offset = (uint64_t)(base - mapping);
+    for (i = 0; i < a->count; ++i) {
+        size_t start = (size_t)a->start[i], size = (size_t)a->size[i];
+        if (!size)
+            continue;
+        if (i < dmlref_vector_input_count(v))
+            memcpy(base + start, binding_of(v, i)->data, size);
+        else
+            memset(base + start, OUTPUT_FILL, size);
+        memset(base + start + size, GUARD_FILL, align_up(start + size, (size_t)a->page) - start - size);
+    }
+}
+
+/* ---- the plug-in's worker -----------------------------------------------------------
+ * A child process that serves one case at a time.  It loads nothing: each
+ * request carries the operator's descriptor and where the buffers lie, so
+ * nothing the plug-in does to the process (a changed working folder, closed
+ * files) changes what it is asked.  Forked from a process that never ran an
+ * OpenMP team (dmlref evaluates on one thread), so an OpenMP plug-in runs
+ * in a worker started again after a crash as in the first. */
+
+typedef struct wire_tensor {
+    uint32_t data_type, flags, dimension_count, alignment, has_strides;
+    uint32_t sizes[8], strides[8];
+    uint64_t total_bytes;
+} wire_tensor;
+
+typedef struct worker_request {
+    uint64_t sequence;
+    uint32_t level, op_type, tensor_count, has_data;
+    uint32_t axis, input_dimensions, indices_dimensions, batch_dimensions;
+    wire_tensor tensors[4];
+    arena_layout layout;
+} worker_request;
 
 typedef struct worker_reply {
-    int32_t kind;   /* REPLY_* */
+    uint64_t sequence; /* the request's */
+    int32_t kind;      /* REPLY_* */
     int32_t status;
+    int32_t tensor;    /* REPLY_GUARD_FAULT: the tensor whose guard was touched */
+    int32_t before;    /* REPLY_GUARD_FAULT: 1 before its start, 0 past its end */
+    uint64_t offset;   /* REPLY_GUARD_FAULT: bytes before its start / from its start */
     char message[512];
 } worker_reply;
 
@@ -50,18 +371,9 @@ enum {
     REPLY_RAN = 0,
     REPLY_UNSUPPORTED = 1,
     REPLY_REFUSED = 2,
-    REPLY_WORKER_FAILED = 3, /* dmlref's side of the worker failed: not the backend's answer */
-    REPLY_CREATE_FAILED = 4  /* the plug-in's create() failed: it cannot run at all */
+    REPLY_CREATE_FAILED = 3, /* the plug-in's create() failed: it cannot run at all */
+    REPLY_GUARD_FAULT = 4    /* it touched a guard page */
 };
-
-typedef struct worker {
-    const dmlref_backend_v1 *table;
-    const char *options;
-    pid_t pid;
-    int to_child, from_child;
-    unsigned char *arena;
-    size_t arena_size;
-} worker;
 
 static int write_all(int fd, const void *data, size_t size)
 {
@@ -77,38 +389,318 @@ static int write_all(int fd, const void *data, size_t size)
     return 1;
 }
 
-/* Milliseconds left of `timeout` seconds since start (-1: no limit); 0 when
-   the time is up. */
-static int milliseconds_left(const struct timespec *start, double timeout)
+static void request_encode(worker_request *q, const dmlref_vector *v, dmlref_feature_level level)
 {
-    struct timespec now;
-    double left;
-    if (timeout < 0)
-        return -1;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    left = timeout - ((double)(now.tv_sec - start->tv_sec) +
-                      1e-9 * (double)(now.tv_nsec - start->tv_nsec));
-    return left <= 0 ? 0 : (int)(left * 1000) + 1; /* timeouts are at most a day */
+    const dmlref_operator_desc *op = dmlref_vector_operator(v);
+    const dmlref_tensor_desc *descs[4] = {NULL, NULL, NULL, NULL};
+    size_t i, n = tensor_descs(op, descs);
+    q->level = (uint32_t)level;
+    q->op_type = (uint32_t)op->Type;
+    q->tensor_count = (uint32_t)n;
+    q->has_data = (uint32_t)dmlref_vector_has_data(v);
+    switch (op->Type) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS:
+        q->axis = ((const dmlref_gather_elements_desc *)op->Desc)->Axis;
+        break;
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
+        q->axis = ((const dmlref_scatter_elements_desc *)op->Desc)->Axis;
+        break;
+    case DMLREF_OPERATOR_GATHER_ND: {
+        const dmlref_gather_nd_desc *d = op->Desc;
+        q->input_dimensions = d->InputDimensionCount;
+        q->indices_dimensions = d->IndicesDimensionCount;
+        break;
+    }
+    case DMLREF_OPERATOR_GATHER_ND1: {
+        const dmlref_gather_nd1_desc *d = op->Desc;
+        q->input_dimensions = d->InputDimensionCount;
+        q->indices_dimensions = d->IndicesDimensionCount;
+        q->batch_dimensions = d->BatchDimensionCount;
+        break;
+    }
+    default:
+        break;
+    }
+    for (i = 0; i < n; ++i) {
+        wire_tensor *t = &q->tensors[i];
+        uint32_t k, rank = descs[i]->DimensionCount;
+        t->data_type = (uint32_t)descs[i]->DataType;
+        t->flags = descs[i]->Flags;
+        t->dimension_count = rank;
+        t->alignment = descs[i]->GuaranteedBaseOffsetAlignment;
+        t->has_strides = descs[i]->Strides != NULL;
+        t->total_bytes = descs[i]->TotalTensorSizeInBytes;
+        for (k = 0; k < rank && k < DMLREF_TENSOR_DIMENSION_COUNT_MAX; ++k) {
+            t->sizes[k] = descs[i]->Sizes[k];
+            t->strides[k] = descs[i]->Strides ? descs[i]->Strides[k] : 0;
+        }
+    }
 }
 
-/* Reads exactly size bytes, waiting at most `timeout` seconds in all (a
-   negative timeout: no limit): 1 done, 0 end of file or error, -1 timed out. */
-static int read_all(int fd, void *data, size_t size, double timeout)
+/* The descriptor a request carries, rebuilt in the worker's own memory. */
+typedef struct decoded {
+    dmlref_tensor_desc tensors[4];
+    union {
+        dmlref_gather_elements_desc gather_elements;
+        dmlref_scatter_elements_desc scatter;
+        dmlref_gather_nd_desc gather_nd;
+        dmlref_gather_nd1_desc gather_nd1;
+        dmlref_nonzero_coordinates_desc nonzero;
+    } desc;
+    dmlref_operator_desc op;
+} decoded;
+
+static void request_decode(worker_request *q, decoded *d)
+{
+    uint32_t i;
+    const dmlref_tensor_desc *t = d->tensors;
+    memset(d, 0, sizeof *d);
+    for (i = 0; i < q->tensor_count && i < 4; ++i) {
+        wire_tensor *w = &q->tensors[i];
+        d->tensors[i].DataType = (dmlref_tensor_data_type)w->data_type;
+        d->tensors[i].Flags = w->flags;
+        d->tensors[i].DimensionCount = w->dimension_count;
+        d->tensors[i].Sizes = w->sizes;
+        d->tensors[i].Strides = w->has_strides ? w->strides : NULL;
+        d->tensors[i].TotalTensorSizeInBytes = w->total_bytes;
+        d->tensors[i].GuaranteedBaseOffsetAlignment = w->alignment;
+    }
+    d->op.Type = (dmlref_operator_type)q->op_type;
+    d->op.Desc = &d->desc;
+    switch (d->op.Type) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS:
+        d->desc.gather_elements.InputTensor = &t[0];
+        d->desc.gather_elements.IndicesTensor = &t[1];
+        d->desc.gather_elements.OutputTensor = &t[2];
+        d->desc.gather_elements.Axis = q->axis;
+        break;
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
+        d->desc.scatter.InputTensor = &t[0];
+        d->desc.scatter.IndicesTensor = &t[1];
+        d->desc.scatter.UpdatesTensor = &t[2];
+        d->desc.scatter.OutputTensor = &t[3];
+        d->desc.scatter.Axis = q->axis;
+        break;
+    case DMLREF_OPERATOR_GATHER_ND:
+        d->desc.gather_nd.InputTensor = &t[0];
+        d->desc.gather_nd.IndicesTensor = &t[1];
+        d->desc.gather_nd.OutputTensor = &t[2];
+        d->desc.gather_nd.InputDimensionCount = q->input_dimensions;
+        d->desc.gather_nd.IndicesDimensionCount = q->indices_dimensions;
+        break;
+    case DMLREF_OPERATOR_GATHER_ND1:
+        d->desc.gather_nd1.InputTensor = &t[0];
+        d->desc.gather_nd1.IndicesTensor = &t[1];
+        d->desc.gather_nd1.OutputTensor = &t[2];
+        d->desc.gather_nd1.InputDimensionCount = q->input_dimensions;
+        d->desc.gather_nd1.IndicesDimensionCount = q->indices_dimensions;
+        d->desc.gather_nd1.BatchDimensionCount = q->batch_dimensions;
+        break;
+    default:
+        d->desc.nonzero.InputTensor = &t[0];
+        d->desc.nonzero.OutputCountTensor = &t[1];
+        d->desc.nonzero.OutputCoordinatesTensor = &t[2];
+        break;
+    }
+}
+
+/* What the fault handler needs: the case at hand's layout. */
+static unsigned char *fault_base;
+static arena_layout fault_layout;
+static uint64_t fault_sequence;
+static int fault_reply_fd = -1;
+static char fault_stack[1 << 16];
+
+/* A fault inside the arena is a touch of a guard page (the buffers are
+   readable and writable): reply so, and end.  Anything else is the
+   backend's own crash: the default action, once the handler returns. */
+static void on_fault(int signal_number, siginfo_t *info, void *unused)
+{
+    uintptr_t address = (uintptr_t)info->si_addr, base = (uintptr_t)fault_base;
+    const arena_layout *a = &fault_layout;
+    (void)unused;
+    signal(signal_number, SIG_DFL);
+    if (info->si_code > 0 && fault_base && address >= base && address < base + a->total) {
+        uint64_t offset = (uint64_t)(address - base);
+        size_t i, before = (size_t)-1, after = (size_t)-1;
+        worker_reply r;
+        memset(&r, 0, sizeof r);
+        r.sequence = fault_sequence;
+        r.kind = REPLY_GUARD_FAULT;
+        for (i = 0; i < a->count; ++i) { /* the nearest buffer on either side */
+            if (!a->size[i])
+                continue;
+            if (a->start[i] > offset && before == (size_t)-1)
+                before = i;
+            if (a->start[i] + a->size[i] <= offset)
+                after = i;
+        }
+        if (after != (size_t)-1 && (before == (size_t)-1 ||
+                                    offset - (a->start[after] + a->size[after]) <
+                                        a->start[before] - offset)) {
+            r.tensor = (int32_t)after, r.before = 0;
+            r.offset = offset - a->start[after];
+        } else if (before != (size_t)-1) {
+            r.tensor = (int32_t)before, r.before = 1;
+            r.offset = a->start[before] - offset;
+        }
+        write_all(fault_reply_fd, &r, sizeof r);
+        _exit(70);
+    }
+}
+
+static void catch_guard_faults(int reply_fd)
+{
+    static const int signals[] = {SIGSEGV, SIGBUS};
+    struct sigaction action;
+    stack_t stack;
+    size_t i;
+    fault_reply_fd = reply_fd;
+    stack.ss_sp = fault_stack;
+    stack.ss_size = sizeof fault_stack;
+    stack.ss_flags = 0;
+    sigaltstack(&stack, NULL);
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_fault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (i = 0; i < sizeof signals / sizeof *signals; ++i)
+        sigaction(signals[i], &action, NULL);
+}
+
+/* Guard pages for the case at hand: all of the mapping but the buffers' own
+   pages.  Between cases the layout moves, so each case sets it anew. */
+static void protect_guards(unsigned char *mapping, size_t mapping_size, const arena_layout *a)
+{
+    unsigned char *base = mapping + a->base_offset;
+    size_t i;
+    mprotect(mapping, mapping_size, PROT_NONE);
+    for (i = 0; i < a->count; ++i)
+        if (a->size[i])
+            mprotect(base + a->start[i],
+                     align_up((size_t)(a->start[i] + a->size[i]), (size_t)a->page) - (size_t)a->start[i],
+                     PROT_READ | PROT_WRITE);
+}
+
+/* In the worker: stdin from /dev/null, and no descriptor of dmlref's (a
+   --jobs pipe to the parent, the log's own) but 0, 1, 2 and the two pipes,
+   which become 3 (requests) and 4 (replies). */
+static void keep_only_standard_fds_and_pipes(int requests, int replies)
+{
+    int null = open("/dev/null", O_RDONLY), fd, closed, moved;
+    DIR *listing;
+    if (null > 0) {
+        dup2(null, 0);
+        close(null);
+    }
+    moved = fcntl(replies, F_DUPFD, 10); /* out of the way of 3 */
+    dup2(requests, 3);
+    dup2(moved, 4);
+#if defined(__linux__) && defined(SYS_close_range)
+    if (syscall(SYS_close_range, 5u, ~0u, 0u) == 0)
+        return;
+#endif
+    /* /proc/self/fd names the open ones; elsewhere, try every number */
+    do {
+        struct dirent *entry;
+        closed = 0;
+        if (!(listing = opendir("/proc/self/fd"))) {
+            long last = sysconf(_SC_OPEN_MAX);
+            for (fd = 5; fd < (last < 0 || last > 65536 ? 65536 : last); ++fd)
+                close(fd);
+            break;
+        }
+        while ((entry = readdir(listing)) != NULL) {
+            fd = atoi(entry->d_name);
+            if (fd > 4 && fd != dirfd(listing)) {
+                close(fd);
+                closed = 1;
+            }
+        }
+        closedir(listing);
+    } while (closed);
+}
+
+/* The worker: create(), then one reply for each request until dmlref closes
+   the pipe. */
+static void worker_main(const dmlref_backend_v1 *table, const char *options, unsigned char *mapping,
+                        size_t mapping_size, int log_fd)
+{
+    enum { REQUESTS = 3, REPLIES = 4 };
+    void *context = NULL;
+    worker_reply r;
+    worker_request q;
+
+    memset(&r, 0, sizeof r);
+    catch_guard_faults(REPLIES);
+    if (table->create(options, &context, r.message, sizeof r.message) != DMLREF_OK) {
+        char reason[sizeof r.message];
+        memcpy(reason, r.message, sizeof reason);
+        reason[sizeof reason - 1] = '\0';
+        r.kind = REPLY_CREATE_FAILED;
+        snprintf(r.message, sizeof r.message, "the plug-in's create() failed: %.400s", reason);
+        write_all(REPLIES, &r, sizeof r);
+        _exit(0);
+    }
+    (void)log_fd;
+    while (read(REQUESTS, &q, sizeof q) == (ssize_t)sizeof q) { /* one write each: atomic */
+        unsigned char *base = mapping + q.layout.base_offset;
+        dmlref_binding bindings[4];
+        decoded d;
+        uint32_t i, n_in = q.op_type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? 3
+                           : q.op_type == DMLREF_OPERATOR_NONZERO_COORDINATES ? 1 : 2;
+        request_decode(&q, &d);
+        memset(&r, 0, sizeof r);
+        r.sequence = q.sequence;
+        for (i = 0; i < q.layout.count && i < 4; ++i) {
+            bindings[i].data = q.layout.start[i] ? base + q.layout.start[i] : NULL;
+            bindings[i].size_in_bytes = q.layout.size[i];
+        }
+        fault_layout = q.layout, fault_sequence = q.sequence, fault_base = base;
+        protect_guards(mapping, mapping_size, &q.layout);
+        r.status = table->supports(context, &d.op, (dmlref_feature_level)q.level);
+        if (r.status == DMLREF_OK && !q.has_data) {
+            /* a case that must be refused and lacks buffers (a shape that
+               cannot hold data): supports() is where a backend must refuse it */
+            r.kind = REPLY_RAN;
+            snprintf(r.message, sizeof r.message, "supports() accepted it");
+        } else if (r.status == DMLREF_OK) {
+            r.status = table->execute(context, &d.op, (dmlref_feature_level)q.level, bindings, n_in,
+                                      bindings + n_in, q.layout.count - n_in, r.message,
+                                      sizeof r.message);
+            r.kind = r.status == DMLREF_OK ? REPLY_RAN : REPLY_REFUSED;
+        } else {
+            r.kind = (r.status >= DMLREF_ERROR_UNSUPPORTED_OPERATOR &&
+                      r.status <= DMLREF_ERROR_UNSUPPORTED_LAYOUT)
+                         ? REPLY_UNSUPPORTED
+                         : REPLY_REFUSED;
+            snprintf(r.message, sizeof r.message, "supports: %s", dmlref_status_name(r.status));
+        }
+        r.message[sizeof r.message - 1] = '\0';
+        fault_base = NULL; /* the next fault is no guard's */
+        if (!write_all(REPLIES, &r, sizeof r))
+            break;
+    }
+    table->destroy(context);
+    _exit(0);
+}
+
+/* Reads exactly size bytes before the deadline: 1 done, 0 end of file or
+   error first, -1 timed out. */
+static int read_all(int fd, void *data, size_t size, const deadline *d)
 {
     char *p = data;
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
     while (size) {
         struct pollfd pfd;
-        int left = milliseconds_left(&start, timeout);
+        int left = milliseconds_left(d);
         ssize_t n;
         if (left == 0)
             return -1;
         pfd.fd = fd, pfd.events = POLLIN, pfd.revents = 0;
-        if (poll(&pfd, 1, left) == 0)
-            continue;
+        if (poll(&pfd, 1, left) <= 0)
+            continue; /* time, or EINTR: the loop looks again */
         n = read(fd, p, size);
-        if (n < 0 && errno == EINTR)
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
         if (n <= 0)
             return 0;
@@ -117,374 +709,433 @@ static int read_all(int fd, void *data, size_t size, double timeout)
     return 1;
 }
 
-static void worker_serve(worker *w, int in, int out)
+/* Writes size bytes to a non-blocking pipe before the deadline: 1 done, 0
+   the reader is gone, -1 timed out. */
+static int write_before(int fd, const void *data, size_t size, const deadline *d)
 {
-    void *context = NULL;
-    char message[512] = "";
-    request q;
-    if (w->table->create(w->options, &context, message, sizeof message) != DMLREF_OK) {
-        worker_reply a;
-        memset(&a, 0, sizeof a);
-        a.kind = REPLY_CREATE_FAILED;
-        snprintf(a.message, sizeof a.message, "the plug-in's create() failed: %s", message);
-        write_all(out, &a, sizeof a);
-        _exit(1);
-    }
-    while (read_all(in, &q, sizeof q, -1) == 1) {
-        worker_reply a;
-        dmlref_vector *v = NULL;
-        dmlref_error err;
-        dmlref_binding inputs[3], outputs[2];
-        size_t i, n_in, n_out;
-        memset(&a, 0, sizeof a);
-        dmlref_vector_read_options read = read_options(0);
-        if (dmlref_vector_load(q.path, &read, &v, &err) != DMLREF_OK) {
-            a.kind = REPLY_WORKER_FAILED, a.status = err.status;
-            snprintf(a.message, sizeof a.message, "dmlref: %s", err.message);
-            write_all(out, &a, sizeof a);
+    const char *p = data;
+    while (size) {
+        struct pollfd pfd;
+        int left = milliseconds_left(d);
+        ssize_t n;
+        if (left == 0)
+            return -1;
+        pfd.fd = fd, pfd.events = POLLOUT, pfd.revents = 0;
+        if (poll(&pfd, 1, left) <= 0)
             continue;
-        }
-        n_in = dmlref_vector_input_count(v);
-        n_out = dmlref_vector_output_count(v);
-        for (i = 0; i < n_in + n_out; ++i) {
-            const dmlref_binding *b = i < n_in ? &dmlref_vector_inputs(v)[i]
-                                               : &dmlref_vector_outputs(v)[i - n_in];
-            dmlref_binding *to = i < n_in ? &inputs[i] : &outputs[i - n_in];
-            to->data = w->arena + q.offsets[i];
-            to->size_in_bytes = b->size_in_bytes;
-        }
-        a.status = w->table->supports(context, dmlref_vector_operator(v),
-                                      (dmlref_feature_level)q.level);
-        if (a.status == DMLREF_OK && !dmlref_vector_has_data(v)) {
-            /* a case that must be refused and lacks buffers (a shape that
-               cannot hold data): supports() is where a backend must
-               refuse it */
-            a.kind = REPLY_RAN;
-            snprintf(a.message, sizeof a.message, "supports() accepted it");
-        } else if (a.status == DMLREF_OK) {
-            a.status = w->table->execute(context, dmlref_vector_operator(v),
-                                         (dmlref_feature_level)q.level, inputs, n_in, outputs,
-                                         n_out, a.message, sizeof a.message);
-            a.kind = a.status == DMLREF_OK ? REPLY_RAN : REPLY_REFUSED;
-        } else {
-            a.kind = (a.status >= DMLREF_ERROR_UNSUPPORTED_OPERATOR &&
-                      a.status <= DMLREF_ERROR_UNSUPPORTED_LAYOUT)
-                         ? REPLY_UNSUPPORTED
-                         : REPLY_REFUSED;
-            snprintf(a.message, sizeof a.message, "supports: %s", dmlref_status_name(a.status));
-        }
-        dmlref_vector_free(v);
-        if (!write_all(out, &a, sizeof a))
-            break;
-    }
-    w->table->destroy(context);
-    _exit(0);
-}
-
-static void worker_stop(worker *w)
-{
-    if (w->pid > 0) {
-        int status;
-        close(w->to_child);
-        close(w->from_child);
-        kill(w->pid, SIGKILL);
-        waitpid(w->pid, &status, 0);
-        w->pid = 0;
-    }
-}
-
-static int worker_start(worker *w, size_t arena_size)
-{
-    int down[2], up[2];
-    if (w->arena && w->arena_size < arena_size) {
-        munmap(w->arena, w->arena_size);
-        w->arena = NULL;
-    }
-    if (!w->arena) {
-        size_t size = arena_size < ((size_t)1 << 20) ? ((size_t)1 << 20) : arena_size;
-        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED)
+        n = write(fd, p, size);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+            continue;
+        if (n <= 0)
             return 0;
-        w->arena = p;
-        w->arena_size = size;
+        p += n, size -= (size_t)n;
     }
-    if (pipe(down) != 0 || pipe(up) != 0)
-        return 0;
-    fflush(stdout);
-    fflush(stderr);
-    w->pid = fork();
-    if (w->pid < 0)
-        return 0;
-    if (w->pid == 0) {
-        close(down[1]);
-        close(up[0]);
-        worker_serve(w, down[0], up[1]);
-    }
-    close(down[0]);
-    close(up[1]);
-    w->to_child = down[1];
-    w->from_child = up[0];
     return 1;
 }
 
-/* Describes how the child ended. */
-static void child_end(pid_t pid, char *buf, size_t capacity)
+typedef struct plugin {
+    const dmlref_backend_v1 *table;
+    const char *options;
+    int log_fd;               /* its stdout and stderr */
+    unsigned char *mapping;   /* the buffers' shared memory */
+    size_t mapping_size;
+    pid_t pid;                /* the worker, leader of its group; 0 when none */
+    int to_worker, from_worker; /* non-blocking */
+    uint64_t sequence;
+    /* what the last case left, to see a write that comes after its reply */
+    int answered;
+    uint64_t left_digest;
+    size_t left_from, left_size;
+} plugin;
+
+static void worker_stop(plugin *p, int reaped)
 {
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0)
-        snprintf(buf, capacity, "the backend's process vanished");
-    else if (WIFSIGNALED(status))
-        snprintf(buf, capacity, "the backend crashed (signal %d, %s)", WTERMSIG(status),
-                 strsignal(WTERMSIG(status)));
-    else
-        snprintf(buf, capacity, "the backend's process exited (status %d)", WEXITSTATUS(status));
+    if (p->pid <= 0)
+        return;
+    close(p->to_worker);
+    close(p->from_worker);
+    kill_group(p->pid, reaped);
+    p->pid = 0;
+    p->answered = 0;
 }
 
-static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
-
-/* Runs one case on the plug-in; the outcome goes to *run. */
-static void run_plugin(worker *w, double timeout, dmlref_vector *v, const char *path,
-                       dmlref_feature_level level, backend_run *run)
+/* A shared mapping of at least `needed` bytes, kept from case to case (its
+   pages, once touched, cost no fault again); 0 when it cannot be had.  A
+   worker maps the old one: it is stopped before the mapping grows. */
+static int ensure_mapping(plugin *p, size_t needed)
 {
-    size_t n_in = dmlref_vector_input_count(v), n_out = dmlref_vector_output_count(v), i;
-    /* page-aligned buffers honour any GuaranteedBaseOffsetAlignment up to 4096 */
-    size_t offsets[4], cursor = 0, alignment = 4096;
-    request q;
-    worker_reply a;
-    int got;
+    void *m;
+    if (p->mapping && p->mapping_size >= needed)
+        return 1;
+    worker_stop(p, 0);
+    if (p->mapping)
+        munmap(p->mapping, p->mapping_size);
+    p->mapping = NULL;
+    needed = needed < ((size_t)1 << 20) ? ((size_t)1 << 20) : needed;
+    m = mmap(NULL, needed, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return 0;
+    p->mapping = m;
+    p->mapping_size = needed;
+    return 1;
+}
 
-    memset(run, 0, sizeof *run);
-    for (i = 0; i < n_in + n_out; ++i) { /* [guard][buffer][guard] for each tensor */
-        const dmlref_binding *b = i < n_in ? &dmlref_vector_inputs(v)[i]
-                                           : &dmlref_vector_outputs(v)[i - n_in];
-        offsets[i] = align_up(cursor + GUARD_BYTES, alignment);
-        cursor = offsets[i] + (size_t)b->size_in_bytes + GUARD_BYTES;
+/* Forks the worker over the mapping there is. */
+static int worker_start(plugin *p)
+{
+    int down[2], up[2];
+    pid_t pid;
+    if (p->log_fd < 0) /* made here, not at open: each --jobs job has its own */
+        p->log_fd = capture_open();
+    if (pipe(down) != 0)
+        return 0;
+    if (pipe(up) != 0) {
+        close(down[0]), close(down[1]);
+        return 0;
     }
-    if (w->pid <= 0 || w->arena_size < cursor) {
-        worker_stop(w);
-        if (!worker_start(w, cursor)) {
-            run->kind = RUN_ERROR;
-            snprintf(run->message, sizeof run->message, "cannot start the backend's process");
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid == 0) {
+        become_group_leader();
+        if (p->log_fd >= 0) { /* the plug-in's prints go to a file, not into the report */
+            dup2(p->log_fd, 1);
+            dup2(p->log_fd, 2);
+        }
+        keep_only_standard_fds_and_pipes(down[0], up[1]);
+        worker_main(p->table, p->options, p->mapping, p->mapping_size, p->log_fd);
+    }
+    close(down[0]);
+    close(up[1]);
+    if (pid < 0) {
+        close(down[1]), close(up[0]);
+        return 0;
+    }
+    start_group(pid);
+    p->pid = pid;
+    p->to_worker = down[1];
+    p->from_worker = up[0];
+    p->answered = 0;
+    return set_flag(p->to_worker, F_GETFL, F_SETFL, O_NONBLOCK) &&
+           set_flag(p->from_worker, F_GETFL, F_SETFL, O_NONBLOCK) &&
+           set_flag(p->to_worker, F_GETFD, F_SETFD, FD_CLOEXEC) &&
+           set_flag(p->from_worker, F_GETFD, F_SETFD, FD_CLOEXEC);
+}
+
+/* Before a case, and after the last: what the worker did after its last
+   reply.  A second reply, or a change to the buffers (a thread that outlived
+   execute), belongs to the case before: said in run->late; the worker is
+   started again so that the next case starts clean. */
+static void check_worker_quiet(plugin *p, backend_run *run)
+{
+    char sink[sizeof(worker_reply)];
+    size_t stray = 0;
+    ssize_t n;
+    int changed;
+    if (p->pid <= 0 || !p->answered)
+        return;
+    while ((n = read(p->from_worker, sink, sizeof sink)) > 0 || (n < 0 && errno == EINTR))
+        stray += n > 0 ? (size_t)n : 0;
+    changed = XXH3_64bits(p->mapping + p->left_from, p->left_size) != p->left_digest;
+    if (stray || changed) {
+        run->late = 1;
+        snprintf(run->late_message, sizeof run->late_message,
+                 "after its reply to this case the backend %s (found before the next case)",
+                 stray ? "replied again" : "wrote into its buffers or their guards");
+        worker_stop(p, 0);
+    } else if (n == 0) { /* it ended after replying: started again for the next case */
+        worker_stop(p, 0);
+    }
+}
+
+/* Judges what the plug-in left in the arena: the rest of each buffer's last
+   page, inputs; copies the outputs out for comparison. */
+static void collect_buffers(const arena_layout *a, const unsigned char *base, dmlref_vector *v,
+                            backend_run *run)
+{
+    size_t n_in = dmlref_vector_input_count(v), i;
+    for (i = 0; i < a->count; ++i) {
+        const unsigned char *start = base + a->start[i];
+        size_t size = (size_t)a->size[i], end = align_up((size_t)(a->start[i] + size), (size_t)a->page) -
+                                                (size_t)a->start[i],
+               k;
+        if (!size)
+            continue;
+        for (k = size; k < end && start[k] == GUARD_FILL; ++k)
+            ;
+        if (k < end) {
+            run->damage = DAMAGE_PAST_END, run->damaged_tensor = i;
+            run->damage_offset = k;
+            return;
+        }
+        if (i < n_in && memcmp(start, binding_of(v, i)->data, size) != 0) {
+            run->damage = DAMAGE_INPUT_WRITTEN, run->damaged_tensor = i;
             return;
         }
     }
-    memset(w->arena, GUARD_FILL, cursor);
-    for (i = 0; i < n_in + n_out; ++i) {
-        const dmlref_binding *b = i < n_in ? &dmlref_vector_inputs(v)[i]
-                                           : &dmlref_vector_outputs(v)[i - n_in];
-        if (!b->data)
-            continue; /* a case without data: no buffers */
-        if (i < n_in)
-            memcpy(w->arena + offsets[i], b->data, (size_t)b->size_in_bytes);
-        else
-            memset(w->arena + offsets[i], OUTPUT_FILL, (size_t)b->size_in_bytes);
-    }
+    for (i = n_in; i < a->count; ++i)
+        memcpy(binding_of(v, i)->data, base + a->start[i], (size_t)a->size[i]);
+}
+
+static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_feature_level level,
+                       backend_run *run)
+{
+    worker_request q;
+    worker_reply r;
+    size_t needed;
+    int got, exited = 0, status = 0;
+    deadline d;
+
+    /* dmlref's own work first: none of it is the backend's time */
+    check_worker_quiet(p, run);
     memset(&q, 0, sizeof q);
-    q.level = (uint32_t)level;
-    q.tensor_count = (uint32_t)(n_in + n_out);
-    for (i = 0; i < n_in + n_out; ++i)
-        q.offsets[i] = offsets[i];
-    snprintf(q.path, sizeof q.path, "%s", path);
-    got = write_all(w->to_child, &q, sizeof q) ? read_all(w->from_child, &a, sizeof a, timeout)
-                                               : 0;
-    if (got != 1) {
+    arena_lay_out(&q.layout, v, &needed);
+    if (!ensure_mapping(p, needed)) {
         run->kind = RUN_ERROR;
-        if (got < 0) { /* hung: stop it */
-            snprintf(run->message, sizeof run->message, "timed out after %g s", timeout);
-            kill(w->pid, SIGKILL);
-            waitpid(w->pid, NULL, 0);
-        } else { /* it died: say how */
-            child_end(w->pid, run->message, sizeof run->message);
-        }
-        close(w->to_child);
-        close(w->from_child);
-        w->pid = 0;
+        snprintf(run->message, sizeof run->message,
+                 "dmlref cannot map %zu bytes for the case's buffers: %s", needed, strerror(errno));
         return;
     }
-    a.message[sizeof a.message - 1] = '\0';
-    snprintf(run->message, sizeof run->message, "%s", a.message);
-    if (a.kind == REPLY_WORKER_FAILED || a.kind == REPLY_CREATE_FAILED) {
+    arena_fill(&q.layout, p->mapping, v);
+    request_encode(&q, v, level);
+    q.sequence = ++p->sequence;
+    capture_restart(p->log_fd);
+
+    d = deadline_in(timeout); /* from here on, the backend's time */
+    if (p->pid <= 0 && !worker_start(p)) {
+        worker_stop(p, 0);
         run->kind = RUN_ERROR;
-        run->fatal = a.kind == REPLY_CREATE_FAILED;
+        snprintf(run->message, sizeof run->message, "dmlref cannot start the plug-in's process: %s",
+                 strerror(errno));
         return;
     }
-    run->kind = a.kind == REPLY_RAN ? RUN_OUTPUTS : a.kind == REPLY_UNSUPPORTED ? RUN_UNSUPPORTED
-                                                                                : RUN_REFUSED;
-    run->status = (dmlref_status)a.status;
-    run->from_supports = strncmp(a.message, "supports: ", 10) == 0;
-    if (run->kind != RUN_OUTPUTS || !dmlref_vector_has_data(v))
-        return;
-    /* what the backend left: guards, inputs, outputs */
-    for (i = 0; i < n_in + n_out; ++i) {
-        const dmlref_binding *b = i < n_in ? &dmlref_vector_inputs(v)[i]
-                                           : &dmlref_vector_outputs(v)[i - n_in];
-        const unsigned char *start = w->arena + offsets[i];
-        size_t size = (size_t)b->size_in_bytes, g;
-        for (g = 0; g < GUARD_BYTES; ++g) {
-            if (start[-1 - (long)g] != GUARD_FILL || start[size + g] != GUARD_FILL) {
-                run->damage = start[size + g] != GUARD_FILL ? DAMAGE_PAST_END : DAMAGE_BEFORE_START;
-                run->damaged_tensor = i;
-                break;
-            }
-        }
-        if (run->damage)
-            return;
-        if (i < n_in && memcmp(start, b->data, size) != 0) {
-            run->damage = DAMAGE_INPUT_WRITTEN;
-            run->damaged_tensor = i;
-            return;
-        }
+    got = write_before(p->to_worker, &q, sizeof q, &d);
+    if (got == 1)
+        got = read_all(p->from_worker, &r, sizeof r, &d);
+    if (got == 0) /* the pipe closed: ended, most likely */
+        exited = wait_exit(p->pid, EXIT_GRACE_SECONDS, &status);
+
+    run->kind = RUN_ERROR;
+    if (got < 0) {
+        snprintf(run->message, sizeof run->message, "timed out after %g s", timeout);
+    } else if (got == 0 && exited) {
+        describe_exit(status, run->message, sizeof run->message);
+    } else if (got == 0) {
+        snprintf(run->message, sizeof run->message,
+                 "the backend closed dmlref's pipe and did not exit");
+    } else if (r.sequence != q.sequence) {
+        snprintf(run->message, sizeof run->message,
+                 "the backend's process answered out of turn (a reply to an earlier case)");
+    } else if (r.kind == REPLY_GUARD_FAULT) {
+        run->kind = RUN_OUTPUTS;
+        run->damage = r.before ? DAMAGE_BEFORE_START : DAMAGE_PAST_END;
+        run->damage_fault = 1;
+        run->damaged_tensor = (size_t)(r.tensor >= 0 && (uint32_t)r.tensor < q.layout.count ? r.tensor : 0);
+        run->damage_offset = r.offset;
+        exited = wait_exit(p->pid, EXIT_GRACE_SECONDS, &status);
+        worker_stop(p, exited);
+    } else if (r.kind == REPLY_CREATE_FAILED) {
+        r.message[sizeof r.message - 1] = '\0';
+        snprintf(run->message, sizeof run->message, "%s", r.message);
+        run->fatal = 1;
+    } else if (r.kind >= REPLY_RAN && r.kind <= REPLY_REFUSED) {
+        r.message[sizeof r.message - 1] = '\0';
+        snprintf(run->message, sizeof run->message, "%s", r.message);
+        run->kind = r.kind == REPLY_RAN ? RUN_OUTPUTS : r.kind == REPLY_UNSUPPORTED ? RUN_UNSUPPORTED
+                                                                                  : RUN_REFUSED;
+        run->status = (dmlref_status)r.status;
+        run->from_supports = strncmp(r.message, "supports: ", 10) == 0;
+        if (run->kind == RUN_OUTPUTS && dmlref_vector_has_data(v))
+            collect_buffers(&q.layout, p->mapping + q.layout.base_offset, v, run);
+        /* what it leaves, to catch a write after this reply */
+        p->answered = 1;
+        p->left_from = (size_t)q.layout.base_offset;
+        p->left_size = (size_t)q.layout.total;
+        p->left_digest = XXH3_64bits(p->mapping + p->left_from, p->left_size);
+    } else {
+        snprintf(run->message, sizeof run->message, "the backend's reply is garbled (kind %d)",
+                 (int)r.kind);
     }
-    for (i = 0; i < n_out; ++i) /* the outputs, for comparison */
-        memcpy(dmlref_vector_outputs(v)[i].data, w->arena + offsets[n_in + i],
-               (size_t)dmlref_vector_outputs(v)[i].size_in_bytes);
+    if (run->kind == RUN_ERROR) {
+        capture_append_tail(p->log_fd, "its output", run->message, sizeof run->message);
+        worker_stop(p, exited); /* a crash, a hang, nonsense: the next case gets a new one */
+    }
 }
 
-/* ---- the process backend -------------------------------------------------- */
+/* ---- the process backend -------------------------------------------------------- */
 
 typedef struct process {
     const char *command;
-    FILE *log;            /* the process's stderr, kept to explain how it ended */
-    long log_from;        /* where the case at hand began in it */
-    pid_t pid;
-    FILE *to_child;
-    int from_child;
-    char *line;           /* the line being read, then bytes already read past it */
-    size_t line_capacity;
-    size_t held;          /* bytes in line[] after the last line returned */
-    size_t held_from;
+    int log_fd;      /* its stderr */
+    pid_t pid;       /* the leader of its group; 0 when not running */
+    int to_child, from_child; /* both non-blocking */
+    line_reader lines;
 } process;
 
-/* The last line the process wrote on stderr since the case began, appended
-   to `message` as "; its stderr ends: ...". */
-static void append_stderr_tail(process *p, char *message, size_t capacity)
+/* Stops the process: closes its pipes, kills its group, reaps the leader
+   unless it was reaped already. */
+static void process_stop(process *p, int reaped)
 {
-    char tail[256];
-    long end, from;
-    size_t n, used = strlen(message);
-    if (!p->log || fflush(p->log) != 0 || fseek(p->log, 0, SEEK_END) != 0 ||
-        (end = ftell(p->log)) <= p->log_from)
+    if (p->pid <= 0)
         return;
-    from = end - (long)(sizeof tail - 1) > p->log_from ? end - (long)(sizeof tail - 1) : p->log_from;
-    if (fseek(p->log, from, SEEK_SET) != 0)
-        return;
-    n = fread(tail, 1, sizeof tail - 1, p->log);
-    while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == '\r' || tail[n - 1] == ' '))
-        --n; /* the last line, without its newline */
-    tail[n] = '\0';
-    if (n == 0)
-        return;
-    while (n > 0 && tail[n - 1] != '\n')
-        --n;
-    snprintf(message + used, capacity - used, "; its stderr ends: %s", tail + n);
-}
-
-static void process_stop(process *p)
-{
-    if (p->pid > 0) {
-        fclose(p->to_child);
-        close(p->from_child);
-        kill(p->pid, SIGKILL);
-        waitpid(p->pid, NULL, 0);
-        p->pid = 0;
-    }
+    close(p->to_child);
+    close(p->from_child);
+    kill_group(p->pid, reaped);
+    p->pid = 0;
+    line_reader_clear(&p->lines);
 }
 
 static int process_start(process *p)
 {
     int down[2], up[2];
-    p->held = 0;
-    if (!p->log)
-        p->log = tmpfile(); /* without one, the process keeps dmlref's stderr */
-    if (pipe(down) != 0 || pipe(up) != 0)
+    pid_t pid;
+    if (pipe(down) != 0)
         return 0;
+    if (pipe(up) != 0) {
+        close(down[0]), close(down[1]);
+        return 0;
+    }
     fflush(stdout);
     fflush(stderr);
-    p->pid = fork();
-    if (p->pid < 0)
-        return 0;
-    if (p->pid == 0) {
+    pid = fork();
+    if (pid == 0) {
+        become_group_leader();
         dup2(down[0], 0);
         dup2(up[1], 1);
-        if (p->log)
-            dup2(fileno(p->log), 2);
+        if (p->log_fd >= 0)
+            dup2(p->log_fd, 2);
         close(down[0]), close(down[1]), close(up[0]), close(up[1]);
         execl("/bin/sh", "sh", "-c", p->command, (char *)NULL);
         _exit(127);
     }
     close(down[0]);
     close(up[1]);
-    p->to_child = fdopen(down[1], "w");
+    if (pid < 0) {
+        close(down[1]), close(up[0]);
+        return 0;
+    }
+    start_group(pid);
+    p->pid = pid;
+    p->to_child = down[1];
     p->from_child = up[0];
-    return p->to_child != NULL;
+    line_reader_clear(&p->lines);
+    return set_flag(p->to_child, F_GETFL, F_SETFL, O_NONBLOCK) &&
+           set_flag(p->from_child, F_GETFL, F_SETFL, O_NONBLOCK) &&
+           set_flag(p->to_child, F_GETFD, F_SETFD, FD_CLOEXEC) &&
+           set_flag(p->from_child, F_GETFD, F_SETFD, FD_CLOEXEC);
 }
 
-/* Reads one line (without the newline) within the timeout: 1, 0 at end of
-   file, -1 on timeout.  Reads in chunks; bytes past the newline wait in the
-   buffer for the next call. */
-static int read_line(process *p, double timeout, size_t *length)
+/* Before a case: bytes the process wrote after its last reply belong to the
+   case before (a second reply, a late write).  Said in run->late, and the
+   process is restarted so that the case at hand starts clean. */
+static void check_quiet_between_cases(process *p, backend_run *run)
 {
-    size_t used, scanned = 0;
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    if (p->held) /* move what the last read left to the front */
-        memmove(p->line, p->line + p->held_from, p->held);
-    used = p->held;
-    p->held = 0;
+    char sink[4096];
+    size_t stray = line_reader_held(&p->lines);
+    ssize_t n;
+    int ended;
+    if (p->pid <= 0)
+        return;
+    while ((n = read(p->from_child, sink, sizeof sink)) > 0 || (n < 0 && errno == EINTR))
+        stray += n > 0 ? (size_t)n : 0;
+    ended = n == 0; /* it closed its stdout after its last reply */
+    if (stray) {
+        run->late = 1;
+        snprintf(run->late_message, sizeof run->late_message,
+                 "the backend wrote %zu more bytes after its reply to this case "
+                 "(found before the next case)", stray);
+    }
+    if (stray || ended)
+        process_stop(p, 0); /* started again for the case at hand */
+}
+
+/* The longest reply dmlref reads for v: 64 bytes an output element (the
+   longest encodings take about 30) and 64 KiB for the rest. */
+static size_t longest_reply(const dmlref_vector *v)
+{
+    const dmlref_tensor_desc *descs[4] = {NULL, NULL, NULL, NULL};
+    size_t n = tensor_descs(dmlref_vector_operator(v), descs), i;
+    uint64_t bytes = (uint64_t)1 << 16;
+    for (i = dmlref_vector_input_count(v); i < n; ++i) {
+        uint64_t elements = 1;
+        uint32_t k;
+        for (k = 0; k < descs[i]->DimensionCount && k < DMLREF_TENSOR_DIMENSION_COUNT_MAX; ++k)
+            elements *= descs[i]->Sizes[k];
+        bytes += 64 * elements;
+    }
+    return bytes < DMLREF_VECTOR_MAX_FILE_BYTES ? (size_t)bytes : (size_t)DMLREF_VECTOR_MAX_FILE_BYTES;
+}
+
+typedef enum exchange_end {
+    EXCHANGE_REPLIED,
+    EXCHANGE_TIMED_OUT,
+    EXCHANGE_CLOSED_STDOUT,  /* end of file before a whole line */
+    EXCHANGE_CLOSED_STDIN,   /* it stopped reading the request */
+    EXCHANGE_LINE_TOO_LONG,
+    EXCHANGE_NO_MEMORY
+} exchange_end;
+
+/* Writes the request and reads one line at once, neither ever blocking, both
+   before the deadline.  *written says how much of the request went out. */
+static exchange_end exchange(process *p, const char *request, size_t length, const deadline *d,
+                             size_t *written, char **line, size_t *line_length)
+{
+    *written = 0;
     for (;;) {
-        struct pollfd pfd;
-        int left;
-        ssize_t n;
-        char *newline = used > scanned ? memchr(p->line + scanned, '\n', used - scanned) : NULL;
-        if (newline) {
-            size_t end = (size_t)(newline - p->line);
-            p->held = used - end - 1;
-            p->held_from = end + 1;
-            *newline = '\0';
-            *length = end;
-            return 1;
-        }
-        scanned = used;
-        if (used + 65536 + 1 > p->line_capacity) {
-            size_t capacity = p->line_capacity ? 2 * p->line_capacity : 1 << 20;
-            char *grown;
-            if (capacity > DMLREF_VECTOR_MAX_FILE_BYTES || !(grown = realloc(p->line, capacity)))
-                return 0;
-            p->line = grown;
-            p->line_capacity = capacity;
-        }
-        left = milliseconds_left(&start, timeout);
+        struct pollfd fds[2];
+        nfds_t n = 1;
+        int left = milliseconds_left(d);
         if (left == 0)
-            return -1;
-        pfd.fd = p->from_child, pfd.events = POLLIN, pfd.revents = 0;
-        if (poll(&pfd, 1, left) == 0)
-            continue;
-        n = read(p->from_child, p->line + used, p->line_capacity - used - 1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return 0;
-        used += (size_t)n;
+            return EXCHANGE_TIMED_OUT;
+        fds[0].fd = p->from_child, fds[0].events = POLLIN, fds[0].revents = 0;
+        if (*written < length) {
+            fds[1].fd = p->to_child, fds[1].events = POLLOUT, fds[1].revents = 0;
+            n = 2;
+        }
+        if (poll(fds, n, left) <= 0)
+            continue; /* time, or EINTR: the loop looks again */
+        if (n == 2 && fds[1].revents) {
+            ssize_t w = write(p->to_child, request + *written, length - *written);
+            if (w > 0)
+                *written += (size_t)w;
+            else if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                return EXCHANGE_CLOSED_STDIN;
+        }
+        if (fds[0].revents) {
+            size_t room;
+            char *space = line_reader_space(&p->lines, &room);
+            ssize_t r;
+            if (!space)
+                return line_reader_held(&p->lines) > p->lines.max_line ? EXCHANGE_LINE_TOO_LONG
+                                                                       : EXCHANGE_NO_MEMORY;
+            r = read(p->from_child, space, room);
+            if (r == 0)
+                return EXCHANGE_CLOSED_STDOUT;
+            if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                return EXCHANGE_CLOSED_STDOUT;
+            if (r > 0) {
+                line_reader_received(&p->lines, (size_t)r);
+                switch (line_reader_next(&p->lines, line, line_length)) {
+                case LINE_READY: return EXCHANGE_REPLIED;
+                case LINE_TOO_LONG: return EXCHANGE_LINE_TOO_LONG;
+                default: break;
+                }
+            }
+        }
     }
 }
 
-static void run_process(process *p, double timeout, dmlref_vector *v,
-                        dmlref_feature_level level, backend_run *run)
+static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_feature_level level,
+                        backend_run *run)
 {
-    char *text;
-    size_t length, i;
+    char *text, *grown, *line = NULL;
+    size_t length, line_length = 0, written = 0, i;
     dmlref_error err;
     dmlref_reply reply;
-    int got;
+    exchange_end end;
+    deadline d;
 
-    memset(run, 0, sizeof *run);
-    if (p->pid <= 0 && !process_start(p)) {
-        run->kind = RUN_ERROR;
-        snprintf(run->message, sizeof run->message, "cannot start: %s", p->command);
-        return;
-    }
-    if (p->log && fseek(p->log, 0, SEEK_END) == 0)
-        p->log_from = ftell(p->log);
+    /* dmlref's own work first: the request's text is not the backend's time */
     dmlref_vector_set_feature_level(v, level); /* --feature-level reaches the process too */
     if (dmlref_vector_write_with(v, DMLREF_VECTOR_WRITE_CASE | DMLREF_VECTOR_WRITE_ONE_LINE, &text,
                                  &length, &err) != DMLREF_OK) {
@@ -492,34 +1143,90 @@ static void run_process(process *p, double timeout, dmlref_vector *v,
         snprintf(run->message, sizeof run->message, "%s", err.message);
         return;
     }
-    got = fwrite(text, 1, length, p->to_child) == length && fputc('\n', p->to_child) != EOF &&
-          fflush(p->to_child) == 0;
-    free(text);
-    if (got)
-        got = read_line(p, timeout, &length);
-    if (got != 1) {
+    if (!(grown = realloc(text, length + 1))) {
+        free(text);
         run->kind = RUN_ERROR;
-        if (got < 0) {
-            snprintf(run->message, sizeof run->message, "timed out after %g s", timeout);
-            process_stop(p);
-        } else {
-            fclose(p->to_child);
-            close(p->from_child);
-            child_end(p->pid, run->message, sizeof run->message);
-            p->pid = 0;
-        }
-        append_stderr_tail(p, run->message, sizeof run->message);
+        snprintf(run->message, sizeof run->message, "dmlref ran out of memory writing the request");
         return;
     }
+    text = grown;
+    text[length++] = '\n';
+    check_quiet_between_cases(p, run);
+    if (p->log_fd < 0) /* made here, not at open: each --jobs job has its own */
+        p->log_fd = capture_open();
+    capture_restart(p->log_fd);
+    line_reader_limit(&p->lines, longest_reply(v));
+
+    d = deadline_in(timeout); /* from here on, the backend's time */
+    if (p->pid <= 0 && !process_start(p)) {
+        free(text);
+        process_stop(p, 0);
+        run->kind = RUN_ERROR;
+        snprintf(run->message, sizeof run->message, "cannot start: %s", p->command);
+        return;
+    }
+    end = exchange(p, text, length, &d, &written, &line, &line_length);
+    free(text);
+
+    if (end == EXCHANGE_REPLIED && written < length) {
+        run->kind = RUN_ERROR;
+        snprintf(run->message, sizeof run->message,
+                 "the backend replied before reading the whole request (%zu of %zu bytes)", written,
+                 length);
+    } else if (end == EXCHANGE_REPLIED && line_reader_held(&p->lines)) {
+        run->kind = RUN_ERROR;
+        snprintf(run->message, sizeof run->message,
+                 "the backend wrote more than one line for this case");
+    } else if (end != EXCHANGE_REPLIED) {
+        int status = 0, exited;
+        run->kind = RUN_ERROR;
+        switch (end) {
+        case EXCHANGE_TIMED_OUT:
+            snprintf(run->message, sizeof run->message, "timed out after %g s%s", timeout,
+                     written < length ? " (it had not read the whole request)" : "");
+            break;
+        case EXCHANGE_CLOSED_STDIN:
+            snprintf(run->message, sizeof run->message,
+                     "the backend stopped reading its stdin (%zu of %zu bytes of the request read)",
+                     written, length);
+            break;
+        case EXCHANGE_LINE_TOO_LONG:
+            snprintf(run->message, sizeof run->message,
+                     "the backend's reply is longer than %zu bytes, more than this case's outputs "
+                     "can take", p->lines.max_line);
+            break;
+        case EXCHANGE_NO_MEMORY:
+            snprintf(run->message, sizeof run->message, "dmlref ran out of memory reading the reply");
+            break;
+        default: /* its stdout closed: did it exit, or does it live on? */
+            exited = wait_exit(p->pid, seconds_left(&d) < EXIT_GRACE_SECONDS ? seconds_left(&d)
+                                                                             : EXIT_GRACE_SECONDS,
+                               &status);
+            if (exited)
+                describe_exit(status, run->message, sizeof run->message);
+            else
+                snprintf(run->message, sizeof run->message,
+                         "the backend closed its stdout and did not exit");
+            process_stop(p, exited);
+            break;
+        }
+        process_stop(p, 0);
+    }
+    if (run->kind == RUN_ERROR) {
+        capture_append_tail(p->log_fd, "its stderr", run->message, sizeof run->message);
+        process_stop(p, 0); /* its next line could belong to this case */
+        return;
+    }
+
     for (i = 0; i < dmlref_vector_output_count(v); ++i) /* outputs start poisoned */
         if (dmlref_vector_outputs(v)[i].data)
             memset(dmlref_vector_outputs(v)[i].data, OUTPUT_FILL,
                    (size_t)dmlref_vector_outputs(v)[i].size_in_bytes);
-    if (dmlref_vector_read_reply(v, p->line, length, dmlref_vector_outputs(v),
+    if (dmlref_vector_read_reply(v, line, line_length, dmlref_vector_outputs(v),
                                  dmlref_vector_output_count(v), &reply, &err) != DMLREF_OK) {
         run->kind = RUN_ERROR;
         snprintf(run->message, sizeof run->message, "malformed reply: %s", err.message);
-        process_stop(p); /* its next line could belong to this case */
+        process_stop(p, 0); /* its next line could belong to this case */
         return;
     }
     run->kind = reply.kind == DMLREF_REPLY_OUTPUTS       ? RUN_OUTPUTS
@@ -530,10 +1237,10 @@ static void run_process(process *p, double timeout, dmlref_vector *v,
     snprintf(run->message, sizeof run->message, "%s", reply.message);
 }
 
-/* ---- a backend, whichever kind ---------------------------------------------- */
+/* ---- a backend, whichever kind ------------------------------------------------------ */
 
 struct backend {
-    worker w;
+    plugin plug_in;
     process p;
     int is_plugin;
     double timeout;
@@ -549,8 +1256,10 @@ backend *backend_open(const char *library_path, const char *command, const char 
         return NULL;
     b->timeout = timeout;
     b->max_level = DMLREF_FEATURE_LEVEL_LATEST;
+    b->plug_in.log_fd = b->p.log_fd = -1;
     if (library_path) {
         dmlref_backend_entry_fn entry;
+        const dmlref_backend_v1 *table;
         void *library = dlopen(library_path, RTLD_NOW | RTLD_LOCAL); /* kept until exit */
         if (!library) {
             fprintf(stderr, "dmlref: %s: cannot load: %s\n", library_path, dlerror());
@@ -558,26 +1267,28 @@ backend *backend_open(const char *library_path, const char *command, const char 
             return NULL;
         }
         *(void **)(&entry) = dlsym(library, DMLREF_BACKEND_ENTRY_SYMBOL);
-        b->w.table = entry ? entry(DMLREF_BACKEND_ABI_VERSION) : NULL;
-        if (!b->w.table || b->w.table->abi_version != DMLREF_BACKEND_ABI_VERSION ||
-            b->w.table->struct_size < sizeof(dmlref_backend_v1) || !b->w.table->create ||
-            !b->w.table->supports || !b->w.table->execute || !b->w.table->destroy) {
+        table = entry ? entry(DMLREF_BACKEND_ABI_VERSION) : NULL;
+        if (!table || table->abi_version != DMLREF_BACKEND_ABI_VERSION ||
+            table->struct_size < sizeof(dmlref_backend_v1) || !table->create ||
+            !table->supports || !table->execute || !table->destroy) {
             fprintf(stderr, "dmlref: %s: no %s for ABI version %u (or an incomplete table)\n",
                     library_path, DMLREF_BACKEND_ENTRY_SYMBOL, DMLREF_BACKEND_ABI_VERSION);
             free(b);
             return NULL;
         }
         b->is_plugin = 1;
-        b->w.options = text_options;
-        b->name = b->w.table->name ? b->w.table->name : library_path;
-        b->version = b->w.table->version ? b->w.table->version : "";
-        b->max_level = b->w.table->max_feature_level;
+        b->plug_in.table = table;
+        b->plug_in.options = text_options;
+        b->name = table->name ? table->name : library_path;
+        b->version = table->version ? table->version : "";
+        b->max_level = table->max_feature_level;
     } else {
         b->p.command = command;
+        line_reader_init(&b->p.lines, 1 << 16);
         b->name = command;
         b->version = "";
     }
-    signal(SIGPIPE, SIG_IGN); /* a dead process backend is found by the write's error */
+    kill_groups_on_fatal_signals();
     return b;
 }
 
@@ -585,26 +1296,48 @@ const char *backend_name(const backend *b) { return b->name; }
 const char *backend_version(const backend *b) { return b->version; }
 dmlref_feature_level backend_max_level(const backend *b) { return b->max_level; }
 
-void backend_run_case(backend *b, dmlref_vector *v, const char *path, dmlref_feature_level level,
-                      backend_run *run)
+void backend_run_case(backend *b, dmlref_vector *v, dmlref_feature_level level, backend_run *run)
 {
+    memset(run, 0, sizeof *run);
     if (b->is_plugin)
-        run_plugin(&b->w, b->timeout, v, path, level, run);
+        run_plugin(&b->plug_in, b->timeout, v, level, run);
     else
         run_process(&b->p, b->timeout, v, level, run);
 }
 
-void backend_close(backend *b)
+void backend_finish(backend *b, backend_run *late)
 {
-    if (!b)
-        return;
-    worker_stop(&b->w);
-    process_stop(&b->p);
-    free(b->p.line);
-    if (b->p.log)
-        fclose(b->p.log);
-    if (b->w.arena)
-        munmap(b->w.arena, b->w.arena_size);
-    free(b);
+    memset(late, 0, sizeof *late);
+    if (b->is_plugin)
+        check_worker_quiet(&b->plug_in, late);
+    else
+        check_quiet_between_cases(&b->p, late);
 }
 
+void backend_close(backend *b)
+{
+    int status, exited = 0;
+    if (!b)
+        return;
+    if (b->p.pid > 0) { /* end of input: time to exit by itself, and release a device */
+        close(b->p.to_child);
+        b->p.to_child = open("/dev/null", O_WRONLY);
+        exited = wait_exit(b->p.pid, 2.0, &status);
+    }
+    process_stop(&b->p, exited);
+    exited = 0;
+    if (b->plug_in.pid > 0) { /* the same for the plug-in's destroy() */
+        close(b->plug_in.to_worker);
+        b->plug_in.to_worker = open("/dev/null", O_WRONLY);
+        exited = wait_exit(b->plug_in.pid, 2.0, &status);
+    }
+    worker_stop(&b->plug_in, exited);
+    line_reader_free(&b->p.lines);
+    if (b->p.log_fd >= 0)
+        close(b->p.log_fd);
+    if (b->plug_in.log_fd >= 0)
+        close(b->plug_in.log_fd);
+    if (b->plug_in.mapping)
+        munmap(b->plug_in.mapping, b->plug_in.mapping_size);
+    free(b);
+}

@@ -22,6 +22,7 @@
 #include "conformance.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <jansson.h>
 #include <poll.h>
@@ -236,6 +237,11 @@ typedef struct runner {
     char last_failure[sizeof ((backend_run *)0)->message];
     int fatal;              /* the backend cannot run: stop */
     char fatal_reason[DMLREF_ERROR_MESSAGE_CAPACITY + 768];
+    /* A result waits until the next case has started (or the run ended): a
+       backend that writes after its reply is charged to the case it replied
+       to. */
+    result held;
+    int holding;
 } runner;
 
 static double seconds_since(const struct timespec *t0)
@@ -271,6 +277,41 @@ static void watch_for_a_dead_backend(runner *rn, const backend_run *run)
                  "the backend failed its first %d cases the same way without answering any: %s",
                  FAILURES_BEFORE_GIVING_UP, run->message);
     }
+}
+
+/* The held result, an error now: the backend wrote after its reply. */
+static void charge_late(runner *rn, const char *what)
+{
+    result *r = &rn->held;
+    char message[sizeof r->message + 256];
+    if (!rn->holding)
+        return;
+    snprintf(message, sizeof message, "%s%s%s", r->outcome == CASE_PASS ? "" : r->message,
+             r->outcome == CASE_PASS || !r->message[0] ? "" : "; and ", what);
+    r->outcome = CASE_ERROR;
+    clean_text(r->message, sizeof r->message, message);
+}
+
+/* Hands on the held result (if any) and holds r (if not NULL) instead;
+   `hand_on` takes one result: 0 when it cannot. */
+static int pass_on(runner *rn, const result *r, int (*hand_on)(void *, const result *),
+                   void *to)
+{
+    int ok = !rn->holding || hand_on(to, &rn->held);
+    rn->holding = r != NULL;
+    if (r)
+        rn->held = *r;
+    return ok;
+}
+
+/* After the last case: the backend's last writes, then the held result. */
+static int finish(runner *rn, int (*hand_on)(void *, const result *), void *to)
+{
+    backend_run late;
+    backend_finish(rn->b, &late);
+    if (late.late)
+        charge_late(rn, late.late_message);
+    return pass_on(rn, NULL, hand_on, to);
 }
 
 /* Runs the vector of files[index] if the selection takes it: 1 with *r set,
@@ -319,8 +360,10 @@ static int run_file(runner *rn, const char *path, size_t index, result *r)
         return 1;
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    backend_run_case(rn->b, v, path, level, &run);
+    backend_run_case(rn->b, v, level, &run);
     r->seconds = seconds_since(&t0);
+    if (run.late)
+        charge_late(rn, run.late_message);
     watch_for_a_dead_backend(rn, &run);
     r->outcome = judge_run(v, &e, &run, o->strict_status, message, sizeof message);
     clean_text(r->message, sizeof r->message, message);
@@ -359,26 +402,42 @@ static int in_shard(const options *o, size_t index)
     return index % o->shards == o->shard - 1;
 }
 
+typedef struct serial_sink {
+    run_state *st;
+    const options *o;
+} serial_sink;
+
+static int take_result(void *to, const result *r)
+{
+    serial_sink *sink = to;
+    return take(sink->st, sink->o, r);
+}
+
 static void run_serially(run_state *st, const options *o, backend *b, const path_list *files)
 {
     runner rn;
+    serial_sink sink;
     size_t i;
+    int ok = 1;
     memset(&rn, 0, sizeof rn);
     rn.o = o, rn.b = b;
-    for (i = 0; i < files->count && !st->stopped_fatal && !st->stopped_at_max; ++i) {
+    sink.st = st, sink.o = o;
+    for (i = 0; i < files->count && ok && !st->stopped_fatal && !st->stopped_at_max; ++i) {
         result r;
         if (!in_shard(o, i))
             continue;
         ++st->shown.done;
-        if (run_file(&rn, files->items[i], i, &r) && !take(st, o, &r)) {
-            st->stopped_fatal = 1;
-            snprintf(st->fatal_reason, sizeof st->fatal_reason, "out of memory");
-        }
+        if (run_file(&rn, files->items[i], i, &r))
+            ok = pass_on(&rn, &r, take_result, &sink);
         if (rn.fatal) {
             st->stopped_fatal = 1;
             snprintf(st->fatal_reason, sizeof st->fatal_reason, "%s", rn.fatal_reason);
         }
         st->stopped_at_max = reached_max_failures(o, &st->all);
+    }
+    if (!finish(&rn, take_result, &sink) || !ok) {
+        st->stopped_fatal = 1;
+        snprintf(st->fatal_reason, sizeof st->fatal_reason, "out of memory");
     }
 }
 
@@ -387,31 +446,42 @@ static void run_serially(run_state *st, const options *o, backend *b, const path
      R <file> <outcome> <bad_input> <seconds> <name> <op> <message>
      F <reason>          the backend cannot run
      N                   a file not selected (for the progress count) */
+static int send_result(void *to, const result *r)
+{
+    FILE *f = to;
+    fprintf(f, "R\t%zu\t%d\t%d\t%.6f\t%s\t%s\t%s\n", r->file, (int)r->outcome, r->bad_input,
+            r->seconds, r->name, r->op, r->message);
+    return fflush(f) == 0;
+}
+
 static void job_serve(const options *o, backend *b, const path_list *files, unsigned long job,
                       int out)
 {
     FILE *f = fdopen(out, "w");
     runner rn;
     size_t i, k = 0;
+    int ok = f != NULL;
     memset(&rn, 0, sizeof rn);
     rn.o = o, rn.b = b;
-    for (i = 0; f && i < files->count; ++i) {
+    for (i = 0; ok && i < files->count; ++i) {
         result r;
         if (!in_shard(o, i) || k++ % o->jobs != job)
             continue;
         if (!run_file(&rn, files->items[i], i, &r))
             fprintf(f, "N\n");
         else
-            fprintf(f, "R\t%zu\t%d\t%d\t%.6f\t%s\t%s\t%s\n", r.file, (int)r.outcome,
-                    r.bad_input, r.seconds, r.name, r.op, r.message);
+            ok = pass_on(&rn, &r, send_result, f);
         if (rn.fatal) {
             char reason[sizeof rn.fatal_reason];
             clean_text(reason, sizeof reason, rn.fatal_reason);
+            ok = finish(&rn, send_result, f);
             fprintf(f, "F\t%s\n", reason);
         }
         if (fflush(f) != 0 || rn.fatal)
-            break;
+            ok = 0;
     }
+    if (f && !rn.fatal)
+        finish(&rn, send_result, f);
     backend_close(b);
     _exit(0);
 }
@@ -477,6 +547,9 @@ static void run_in_jobs(run_state *st, const options *o, backend *b, const path_
         pending[j] = NULL, held[j] = capacity[j] = 0;
         if (pipe(pipe_fds) != 0)
             continue;
+        /* a process backend must not inherit a job's pipe (it could write records) */
+        fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC);
+        fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
         pids[j] = fork();
         if (pids[j] == 0) {
             unsigned long k;
@@ -545,7 +618,7 @@ static void run_in_jobs(run_state *st, const options *o, backend *b, const path_
         free(pending[j]);
         if (pids[j] > 0) {
             if (st->stopped_fatal || st->stopped_at_max)
-                kill(pids[j], SIGKILL);
+                kill(pids[j], SIGTERM); /* a job ends its backend's process group first */
             waitpid(pids[j], NULL, 0);
         }
     }

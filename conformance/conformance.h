@@ -30,7 +30,14 @@ typedef struct backend_run {
     int fatal;             /* RUN_ERROR: the backend cannot run at all (create() failed) */
     int damage;            /* DAMAGE_*: a write outside an output's bytes */
     size_t damaged_tensor; /* binding order */
+    uint64_t damage_offset; /* DAMAGE_PAST_END: from the tensor's start; DAMAGE_BEFORE_START:
+                               bytes before it */
+    int damage_fault;      /* the access hit a guard page (a read or a write) */
     char message[640];
+    /* Found while starting this case: the backend wrote after its reply to
+       the case before, which is that case's fault, not this one's. */
+    int late;
+    char late_message[256];
 } backend_run;
 
 /* A backend under test: a plug-in (run in a child worker) or a process
@@ -42,9 +49,12 @@ backend *backend_open(const char *library_path, const char *command, const char 
 const char *backend_name(const backend *b);
 const char *backend_version(const backend *b);
 dmlref_feature_level backend_max_level(const backend *b);
-/* Runs one case (path: the vector's file, which a plug-in's worker reads). */
-void backend_run_case(backend *b, dmlref_vector *v, const char *path, dmlref_feature_level level,
-                      backend_run *run);
+/* Runs one case, within the backend's timeout. */
+void backend_run_case(backend *b, dmlref_vector *v, dmlref_feature_level level, backend_run *run);
+/* After the last case: late->late says whether the backend wrote after its
+   last reply. */
+void backend_finish(backend *b, backend_run *late);
+/* Ends the backend and everything it started. */
 void backend_close(backend *b);
 
 /* What a case must come to when a backend runs it at `level`, by the oracle:

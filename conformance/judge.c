@@ -23,9 +23,18 @@ static const char *tensor_name(const dmlref_vector *v, size_t index)
                                                          : gather[index];
 }
 
+static uint64_t binding_size(const dmlref_vector *v, size_t index)
+{
+    size_t n_in = dmlref_vector_input_count(v);
+    return index < n_in ? dmlref_vector_inputs(v)[index].size_in_bytes
+                        : dmlref_vector_outputs(v)[index - n_in].size_in_bytes;
+}
+
 /* An output given by its digest alone says only that it differs; the
    reference recomputes the case so the report can name the first wrong
-   element. */
+   element.  On one thread: a process that has run an OpenMP team cannot
+   fork a worker whose plug-in uses OpenMP (GNU libgomp's pool does not
+   survive fork). */
 static void name_first_wrong_element(dmlref_vector *v, dmlref_error *err)
 {
     size_t n = dmlref_vector_output_count(v), i;
@@ -41,7 +50,7 @@ static void name_first_wrong_element(dmlref_vector *v, dmlref_error *err)
         }
         memcpy(got[i].data, dmlref_vector_outputs(v)[i].data, (size_t)got[i].size_in_bytes);
     }
-    if (dmlref_vector_eval(v, 0, &detail) == DMLREF_OK &&
+    if (dmlref_vector_eval(v, 1, &detail) == DMLREF_OK &&
         dmlref_vector_compare(v, got, n, NULL, &detail) == DMLREF_ERROR_MISMATCH)
         *err = detail;
     for (i = 0; i < n; ++i)
@@ -155,12 +164,22 @@ case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run 
                            run->message);
         return verdict(m, capacity, CASE_FAIL, "refused a valid case: %s", run->message);
     }
-    if (run->damage)
-        return verdict(m, capacity, CASE_FAIL, "%s %s",
-                       run->damage == DAMAGE_INPUT_WRITTEN ? "wrote into the input"
-                       : run->damage == DAMAGE_PAST_END    ? "wrote past the TotalTensorSizeInBytes of"
-                                                           : "wrote before the start of",
+    if (run->damage == DAMAGE_INPUT_WRITTEN)
+        return verdict(m, capacity, CASE_FAIL, "wrote into the input %s",
                        tensor_name(v, run->damaged_tensor));
+    if (run->damage == DAMAGE_PAST_END)
+        return verdict(m, capacity, CASE_FAIL,
+                       "%s past the TotalTensorSizeInBytes of %s (byte %llu of its %llu)%s",
+                       run->damage_fault ? "touched memory" : "wrote",
+                       tensor_name(v, run->damaged_tensor),
+                       (unsigned long long)run->damage_offset,
+                       (unsigned long long)binding_size(v, run->damaged_tensor),
+                       run->damage_fault ? ": a guard page faulted" : "");
+    if (run->damage == DAMAGE_BEFORE_START)
+        return verdict(m, capacity, CASE_FAIL,
+                       "touched memory before the start of %s (%llu bytes before): a guard page "
+                       "faulted",
+                       tensor_name(v, run->damaged_tensor), (unsigned long long)run->damage_offset);
     return judge_outputs(v, m, capacity);
 }
 
