@@ -303,8 +303,9 @@ static void arena_lay_out(arena_layout *a, const dmlref_vector *v, size_t *mappi
         size_t alignment = (size_t)a->page;
         if (!b->data)
             continue; /* a case without data: no buffer */
-        if (descs[i] && descs[i]->GuaranteedBaseOffsetAlignment > alignment)
-            alignment = descs[i]->GuaranteedBaseOffsetAlignment;
+        if (descs[i] && descs[i]->GuaranteedBaseOffsetAlignment > alignment &&
+            (descs[i]->GuaranteedBaseOffsetAlignment & (descs[i]->GuaranteedBaseOffsetAlignment - 1)) == 0)
+            alignment = descs[i]->GuaranteedBaseOffsetAlignment; /* a power of two: page-aligned too */
         if (alignment > largest)
             largest = alignment;
         a->start[i] = align_up(cursor + (size_t)a->page, alignment); /* a guard page before */
@@ -316,12 +317,14 @@ static void arena_lay_out(arena_layout *a, const dmlref_vector *v, size_t *mappi
     *mapping_needed = (size_t)a->total + largest;
 }
 
-/* Fills the buffers (inputs, poisoned outputs, filled slack) in the mapping. */
-static void arena_fill(arena_layout *a, unsigned char *mapping, const dmlref_vector *v)
+/* Fills the buffers (inputs, poisoned outputs, filled slack) in the slot of
+   the mapping that starts at `slot`. */
+static void arena_fill(arena_layout *a, unsigned char *mapping, size_t slot, const dmlref_vector *v)
 {
     size_t largest = (size_t)a->base_offset, i;
-    unsigned char *base =
-        mapping + (align_up((size_t)(uintptr_t)mapping, largest) - (size_t)(uintptr_t)mapping);
+    unsigned char *base = mapping + slot +
+                          (align_up((size_t)(uintptr_t)(mapping + slot), largest) -
+                           (size_t)(uintptr_t)(mapping + slot));
     a->base_offset = (uint64_t)(base - mapping);
     for (i = 0; i < a->count; ++i) {
         size_t start = (size_t)a->start[i], size = (size_t)a->size[i];
@@ -372,7 +375,8 @@ enum {
     REPLY_UNSUPPORTED = 1,
     REPLY_REFUSED = 2,
     REPLY_CREATE_FAILED = 3, /* the plug-in's create() failed: it cannot run at all */
-    REPLY_GUARD_FAULT = 4    /* it touched a guard page */
+    REPLY_GUARD_FAULT = 4,   /* it touched a guard page */
+    REPLY_LATE_FAULT = 5     /* it touched the case before's buffers: a thread outlived it */
 };
 
 static int write_all(int fd, const void *data, size_t size)
@@ -504,15 +508,21 @@ static void request_decode(worker_request *q, decoded *d)
     }
 }
 
-/* What the fault handler needs: the case at hand's layout. */
+/* What the fault handler needs: the case at hand's layout, the mapping. */
+static unsigned char *fault_mapping;
+static size_t fault_mapping_size;
 static unsigned char *fault_base;
 static arena_layout fault_layout;
+static unsigned char *previous_base; /* the case before's buffers, or NULL */
+static arena_layout previous_layout;
 static uint64_t fault_sequence;
 static int fault_reply_fd = -1;
 static char fault_stack[1 << 16];
 
-/* A fault inside the arena is a touch of a guard page (the buffers are
-   readable and writable): reply so, and end.  Anything else is the
+/* A fault inside the case's part of the mapping is a touch of a guard page
+   (the buffers are readable and writable): reply so, and end.  Elsewhere in
+   the mapping it is a touch of the case before's buffers (the two cases lie
+   in different halves): a thread that outlived it.  Anything else is the
    backend's own crash: the default action, once the handler returns. */
 static void on_fault(int signal_number, siginfo_t *info, void *unused)
 {
@@ -544,6 +554,21 @@ static void on_fault(int signal_number, siginfo_t *info, void *unused)
             r.tensor = (int32_t)before, r.before = 1;
             r.offset = a->start[before] - offset;
         }
+        write_all(fault_reply_fd, &r, sizeof r);
+        _exit(70);
+    }
+    if (info->si_code > 0 && address >= (uintptr_t)fault_mapping &&
+        address < (uintptr_t)fault_mapping + fault_mapping_size) {
+        worker_reply r;
+        size_t i;
+        memset(&r, 0, sizeof r);
+        r.sequence = fault_sequence;
+        r.kind = REPLY_GUARD_FAULT;
+        r.tensor = -1; /* far from every buffer of the case */
+        for (i = 0; previous_base && i < previous_layout.count; ++i)
+            if (address >= (uintptr_t)(previous_base + previous_layout.start[i]) &&
+                address < (uintptr_t)(previous_base + previous_layout.start[i] + previous_layout.size[i]))
+                r.kind = REPLY_LATE_FAULT;
         write_all(fault_reply_fd, &r, sizeof r);
         _exit(70);
     }
@@ -632,6 +657,7 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
     worker_request q;
 
     memset(&r, 0, sizeof r);
+    fault_mapping = mapping, fault_mapping_size = mapping_size;
     catch_guard_faults(REPLIES);
     if (table->create(options, &context, r.message, sizeof r.message) != DMLREF_OK) {
         char reason[sizeof r.message];
@@ -656,6 +682,8 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
             bindings[i].data = q.layout.start[i] ? base + q.layout.start[i] : NULL;
             bindings[i].size_in_bytes = q.layout.size[i];
         }
+        if (fault_base) /* the case before this one */
+            previous_layout = fault_layout, previous_base = fault_base;
         fault_layout = q.layout, fault_sequence = q.sequence, fault_base = base;
         protect_guards(mapping, mapping_size, &q.layout);
         r.status = table->supports(context, &d.op, (dmlref_feature_level)q.level);
@@ -677,7 +705,6 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
             snprintf(r.message, sizeof r.message, "supports: %s", dmlref_status_name(r.status));
         }
         r.message[sizeof r.message - 1] = '\0';
-        fault_base = NULL; /* the next fault is no guard's */
         if (!write_all(REPLIES, &r, sizeof r))
             break;
     }
@@ -822,17 +849,18 @@ static int worker_start(plugin *p)
            set_flag(p->from_worker, F_GETFD, F_SETFD, FD_CLOEXEC);
 }
 
-/* Before a case, and after the last: what the worker did after its last
-   reply.  A second reply, or a change to the buffers (a thread that outlived
-   execute), belongs to the case before: said in run->late; the worker is
-   started again so that the next case starts clean. */
+/* What the worker did after its last reply, seen before the next case is
+   sent, after its reply, and after the last case.  A second reply, or a
+   change to the buffers (a thread that outlived execute), belongs to the
+   case before: said in run->late; the worker is started again so that the
+   next case starts clean. */
 static void check_worker_quiet(plugin *p, backend_run *run)
 {
     char sink[sizeof(worker_reply)];
     size_t stray = 0;
     ssize_t n;
     int changed;
-    if (p->pid <= 0 || !p->answered)
+    if (p->pid <= 0 || !p->answered || run->late)
         return;
     while ((n = read(p->from_worker, sink, sizeof sink)) > 0 || (n < 0 && errno == EINTR))
         stray += n > 0 ? (size_t)n : 0;
@@ -840,12 +868,22 @@ static void check_worker_quiet(plugin *p, backend_run *run)
     if (stray || changed) {
         run->late = 1;
         snprintf(run->late_message, sizeof run->late_message,
-                 "after its reply to this case the backend %s (found before the next case)",
-                 stray ? "replied again" : "wrote into its buffers or their guards");
+                 "after its reply to this case the backend %s (found %s)",
+                 stray ? "replied again" : "wrote into its buffers or their guards",
+                 "before the next case ended");
         worker_stop(p, 0);
     } else if (n == 0) { /* it ended after replying: started again for the next case */
         worker_stop(p, 0);
     }
+}
+
+/* Remembers what the case just answered left, to see a later write. */
+static void remember_what_was_left(plugin *p, const arena_layout *a)
+{
+    p->answered = 1;
+    p->left_from = (size_t)a->base_offset;
+    p->left_size = (size_t)a->total;
+    p->left_digest = XXH3_64bits(p->mapping + p->left_from, p->left_size);
 }
 
 /* Judges what the plug-in left in the arena: the rest of each buffer's last
@@ -883,37 +921,52 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
     worker_request q;
     worker_reply r;
     size_t needed;
-    int got, exited = 0, status = 0;
+    int got, exited = 0, status = 0, attempt;
     deadline d;
 
     /* dmlref's own work first: none of it is the backend's time */
-    check_worker_quiet(p, run);
     memset(&q, 0, sizeof q);
     arena_lay_out(&q.layout, v, &needed);
-    if (!ensure_mapping(p, needed)) {
+    if (!ensure_mapping(p, 2 * needed)) { /* two halves: consecutive cases alternate */
         run->kind = RUN_ERROR;
         snprintf(run->message, sizeof run->message,
                  "dmlref cannot map %zu bytes for the case's buffers: %s", needed, strerror(errno));
         return;
     }
-    arena_fill(&q.layout, p->mapping, v);
     request_encode(&q, v, level);
-    q.sequence = ++p->sequence;
-    capture_restart(p->log_fd);
+    for (attempt = 0;; ++attempt) {
+        arena_fill(&q.layout, p->mapping, (p->sequence & 1) ? p->mapping_size / 2 : 0, v);
+        q.sequence = ++p->sequence;
+        capture_restart(p->log_fd);
+        check_worker_quiet(p, run); /* the case before, up to now */
 
-    d = deadline_in(timeout); /* from here on, the backend's time */
-    if (p->pid <= 0 && !worker_start(p)) {
-        worker_stop(p, 0);
-        run->kind = RUN_ERROR;
-        snprintf(run->message, sizeof run->message, "dmlref cannot start the plug-in's process: %s",
-                 strerror(errno));
-        return;
+        d = deadline_in(timeout); /* from here on, the backend's time */
+        if (p->pid <= 0 && !worker_start(p)) {
+            worker_stop(p, 0);
+            run->kind = RUN_ERROR;
+            snprintf(run->message, sizeof run->message,
+                     "dmlref cannot start the plug-in's process: %s", strerror(errno));
+            return;
+        }
+        got = write_before(p->to_worker, &q, sizeof q, &d);
+        if (got == 1)
+            got = read_all(p->from_worker, &r, sizeof r, &d);
+        if (got == 0) /* the pipe closed: ended, most likely */
+            exited = wait_exit(p->pid, EXIT_GRACE_SECONDS, &status);
+        if (got != 1 || r.kind != REPLY_LATE_FAULT || attempt > 0) {
+            if (got == 1 && r.kind != REPLY_LATE_FAULT)
+                check_worker_quiet(p, run); /* the case before, while this one ran */
+            break;
+        }
+        /* a thread of the case before touched its buffers while this one ran:
+           that case's fault; this one runs again on a new worker */
+        run->late = 1;
+        snprintf(run->late_message, sizeof run->late_message,
+                 "after its reply to this case a thread of the backend touched its buffers "
+                 "(found during the next case)");
+        worker_stop(p, wait_exit(p->pid, EXIT_GRACE_SECONDS, &status));
+        exited = 0;
     }
-    got = write_before(p->to_worker, &q, sizeof q, &d);
-    if (got == 1)
-        got = read_all(p->from_worker, &r, sizeof r, &d);
-    if (got == 0) /* the pipe closed: ended, most likely */
-        exited = wait_exit(p->pid, EXIT_GRACE_SECONDS, &status);
 
     run->kind = RUN_ERROR;
     if (got < 0) {
@@ -926,9 +979,9 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
     } else if (r.sequence != q.sequence) {
         snprintf(run->message, sizeof run->message,
                  "the backend's process answered out of turn (a reply to an earlier case)");
-    } else if (r.kind == REPLY_GUARD_FAULT) {
+    } else if (r.kind == REPLY_GUARD_FAULT || r.kind == REPLY_LATE_FAULT) {
         run->kind = RUN_OUTPUTS;
-        run->damage = r.before ? DAMAGE_BEFORE_START : DAMAGE_PAST_END;
+        run->damage = r.tensor < 0 ? DAMAGE_OUTSIDE : r.before ? DAMAGE_BEFORE_START : DAMAGE_PAST_END;
         run->damage_fault = 1;
         run->damaged_tensor = (size_t)(r.tensor >= 0 && (uint32_t)r.tensor < q.layout.count ? r.tensor : 0);
         run->damage_offset = r.offset;
@@ -945,13 +998,10 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
                                                                                   : RUN_REFUSED;
         run->status = (dmlref_status)r.status;
         run->from_supports = strncmp(r.message, "supports: ", 10) == 0;
+        if (p->pid > 0) /* first: a write from here on is a late one */
+            remember_what_was_left(p, &q.layout);
         if (run->kind == RUN_OUTPUTS && dmlref_vector_has_data(v))
             collect_buffers(&q.layout, p->mapping + q.layout.base_offset, v, run);
-        /* what it leaves, to catch a write after this reply */
-        p->answered = 1;
-        p->left_from = (size_t)q.layout.base_offset;
-        p->left_size = (size_t)q.layout.total;
-        p->left_digest = XXH3_64bits(p->mapping + p->left_from, p->left_size);
     } else {
         snprintf(run->message, sizeof run->message, "the backend's reply is garbled (kind %d)",
                  (int)r.kind);

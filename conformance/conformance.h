@@ -20,7 +20,7 @@ typedef enum run_kind {
     RUN_ERROR        /* it crashed, hung, or answered nonsense */
 } run_kind;
 
-enum { DAMAGE_NONE = 0, DAMAGE_PAST_END, DAMAGE_BEFORE_START, DAMAGE_INPUT_WRITTEN };
+enum { DAMAGE_NONE = 0, DAMAGE_PAST_END, DAMAGE_BEFORE_START, DAMAGE_INPUT_WRITTEN, DAMAGE_OUTSIDE };
 
 typedef struct backend_run {
     run_kind kind;

@@ -175,6 +175,9 @@ case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run 
                        (unsigned long long)run->damage_offset,
                        (unsigned long long)binding_size(v, run->damaged_tensor),
                        run->damage_fault ? ": a guard page faulted" : "");
+    if (run->damage == DAMAGE_OUTSIDE)
+        return verdict(m, capacity, CASE_FAIL,
+                       "touched memory far from every buffer of the case: a guard page faulted");
     if (run->damage == DAMAGE_BEFORE_START)
         return verdict(m, capacity, CASE_FAIL,
                        "touched memory before the start of %s (%llu bytes before): a guard page "

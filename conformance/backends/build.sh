@@ -4,6 +4,8 @@
 #   reference.so         the reference library (BUILD_DIR/libdmlref.a) as a plug-in
 #   naive.so             naive_backend.c, correct
 #   faulty_<name>.so     naive_backend.c with one bug, -DFAULT=FAULT_<NAME>
+#   hostile.so           the reference library misbehaving toward the harness
+#                        as --backend-options says (hostile_backend.c)
 # BUILD_DIR/libdmlref.a must exist (make builds it first).  CC (default cc)
 # picks the compiler.  Run from anywhere.
 set -eu
@@ -41,7 +43,9 @@ SKIPS_VALIDATION NONZERO_FLUSHES_SUBNORMALS COPY_FLUSHES_SUBNORMALS MINUS_S_OUT_
 $CC $CFLAGS "$here/reference_backend.c" $LIBS -o "$out/reference.so"
 # shellcheck disable=SC2086
 $CC $CFLAGS "$here/naive_backend.c" $LIBS -o "$out/naive.so"
-n=2
+# shellcheck disable=SC2086
+$CC $CFLAGS -pthread "$here/hostile_backend.c" $LIBS -o "$out/hostile.so"
+n=3
 pids=
 for fault in $FAULTS; do
     name=$(echo "$fault" | tr '[:upper:]' '[:lower:]')

@@ -1,0 +1,189 @@
+/*
+ * hostile_backend.c - a `dmlref check` plug-in that computes with dmlref's
+ * reference library and misbehaves toward the harness in the one way
+ * --backend-options names (tests/test_check.sh):
+ *
+ *   print               prints "9999 passed, 0 failed" on stdout and stderr in
+ *                       every execute(); its answers are right
+ *   chdir-accept-all    changes the working folder, accepts every description
+ *                       and executes without validating (a must-refuse case
+ *                       is answered with whatever the kernels leave)
+ *   close-fds           in execute(), closes every descriptor above 2 and
+ *                       sleeps forever
+ *   write-past=N        right outputs, then one byte N bytes past the end of
+ *                       the last output
+ *   write-before=N      right outputs, then one byte N bytes before it
+ *   late-write=MS       right outputs; a thread writes into the output MS
+ *                       milliseconds after execute() returned
+ *   fork-orphan         create() forks a process (sleep 1237) that lives on
+ *   wrong-op=NAME       flips a bit of the first output of every case of the
+ *                       operator NAME (e.g. GATHER_ELEMENTS)
+ *   crash-op=NAME       crashes (abort) on every case of the operator NAME
+ *   only-op=NAME        close-fds, write-past, write-before and late-write
+ *                       only in cases of the operator NAME
+ *
+ * Options combine with commas: "wrong-op=GATHER_ELEMENTS,crash-op=GATHER_ND1".
+ */
+#define _DEFAULT_SOURCE /* usleep */
+#include "dmlref/backend.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version);
+
+typedef struct hostility {
+    int print, chdir_accept_all, close_fds, fork_orphan;
+    long write_past, write_before, late_write_ms; /* -1: not asked */
+    char wrong_op[64], crash_op[64], only_op[64];
+} hostility;
+
+static hostility the_hostility;
+
+static void put_message(char *message, size_t capacity, const char *text)
+{
+    if (message && capacity > 0)
+        snprintf(message, capacity, "%s", text);
+}
+
+static int parse_options(const char *options, hostility *h)
+{
+    char copy[512], *word, *rest;
+    memset(h, 0, sizeof *h);
+    h->write_past = h->write_before = h->late_write_ms = -1;
+    if (!options)
+        return 1;
+    snprintf(copy, sizeof copy, "%s", options);
+    for (word = strtok_r(copy, ",", &rest); word; word = strtok_r(NULL, ",", &rest)) {
+        if (strcmp(word, "print") == 0)
+            h->print = 1;
+        else if (strcmp(word, "chdir-accept-all") == 0)
+            h->chdir_accept_all = 1;
+        else if (strcmp(word, "close-fds") == 0)
+            h->close_fds = 1;
+        else if (strcmp(word, "fork-orphan") == 0)
+            h->fork_orphan = 1;
+        else if (strncmp(word, "write-past=", 11) == 0)
+            h->write_past = atol(word + 11);
+        else if (strncmp(word, "write-before=", 13) == 0)
+            h->write_before = atol(word + 13);
+        else if (strncmp(word, "late-write=", 11) == 0)
+            h->late_write_ms = atol(word + 11);
+        else if (strncmp(word, "wrong-op=", 9) == 0)
+            snprintf(h->wrong_op, sizeof h->wrong_op, "%s", word + 9);
+        else if (strncmp(word, "crash-op=", 9) == 0)
+            snprintf(h->crash_op, sizeof h->crash_op, "%s", word + 9);
+        else if (strncmp(word, "only-op=", 8) == 0)
+            snprintf(h->only_op, sizeof h->only_op, "%s", word + 8);
+        else
+            return 0;
+    }
+    return 1;
+}
+
+static dmlref_status hostile_create(const char *options, void **context, char *message,
+                                    size_t message_capacity)
+{
+    if (!parse_options(options, &the_hostility)) {
+        put_message(message, message_capacity, "hostile backend: unknown option");
+        return DMLREF_ERROR_INVALID_ARGUMENT;
+    }
+    if (the_hostility.chdir_accept_all && chdir("/") != 0)
+        return DMLREF_ERROR_INVALID_ARGUMENT;
+    if (the_hostility.fork_orphan && fork() == 0) {
+        execl("/bin/sleep", "sleep", "1237", (char *)NULL);
+        _exit(127);
+    }
+    *context = &the_hostility;
+    return DMLREF_OK;
+}
+
+static dmlref_status hostile_supports(void *context, const dmlref_operator_desc *op,
+                                      dmlref_feature_level feature_level)
+{
+    const hostility *h = context;
+    if (h->chdir_accept_all)
+        return DMLREF_OK;
+    return dmlref_validate(op, feature_level, NULL);
+}
+
+typedef struct late_write {
+    unsigned char *target;
+    long milliseconds;
+} late_write;
+
+static void *write_later(void *argument)
+{
+    late_write *w = argument;
+    usleep((useconds_t)(w->milliseconds * 1000));
+    *w->target ^= 0xFF;
+    return NULL;
+}
+
+static dmlref_status hostile_execute(void *context, const dmlref_operator_desc *op,
+                                     dmlref_feature_level feature_level,
+                                     const dmlref_binding *inputs, size_t input_count,
+                                     const dmlref_binding *outputs, size_t output_count,
+                                     char *message, size_t message_capacity)
+{
+    const hostility *h = context;
+    const dmlref_binding *last = &outputs[output_count - 1];
+    dmlref_error err;
+    dmlref_status status;
+    int here = !h->only_op[0] || strcmp(dmlref_operator_name(op->Type), h->only_op) == 0;
+
+    if (h->print) {
+        printf("9999 passed, 0 failed\n");
+        fprintf(stderr, "9999 passed, 0 failed\n");
+        fflush(stdout);
+    }
+    if (h->crash_op[0] && strcmp(dmlref_operator_name(op->Type), h->crash_op) == 0)
+        abort();
+    if (h->close_fds && here) {
+        int fd;
+        for (fd = 3; fd < 1024; ++fd)
+            close(fd);
+        for (;;)
+            sleep(1000);
+    }
+    if (h->chdir_accept_all && chdir("/") != 0)
+        return DMLREF_ERROR_INVALID_ARGUMENT;
+    if (h->chdir_accept_all && dmlref_validate(op, feature_level, NULL) != DMLREF_OK)
+        return DMLREF_OK; /* accepted, nothing computed */
+    status = dmlref_execute(op, feature_level, inputs, input_count, outputs, output_count, &err);
+    if (status != DMLREF_OK) {
+        put_message(message, message_capacity, err.message);
+        return status;
+    }
+    if (h->wrong_op[0] && strcmp(dmlref_operator_name(op->Type), h->wrong_op) == 0)
+        *(unsigned char *)outputs[0].data ^= 1;
+    if (h->write_past >= 0 && here)
+        ((volatile unsigned char *)last->data)[last->size_in_bytes + (uint64_t)h->write_past] = 0x5A;
+    if (h->write_before >= 0 && here)
+        ((volatile unsigned char *)last->data)[-(long)h->write_before] = 0x5A;
+    if (h->late_write_ms >= 0 && here) {
+        static late_write w;
+        pthread_t thread;
+        w.target = last->data;
+        w.milliseconds = h->late_write_ms;
+        if (pthread_create(&thread, NULL, write_later, &w) == 0)
+            pthread_detach(thread);
+    }
+    return DMLREF_OK;
+}
+
+static void hostile_destroy(void *context) { (void)context; }
+
+static const dmlref_backend_v1 hostile_backend = {
+    DMLREF_BACKEND_ABI_VERSION, sizeof(dmlref_backend_v1), "dmlref-hostile", "1",
+    DMLREF_FEATURE_LEVEL_LATEST, hostile_create, hostile_supports, hostile_execute,
+    hostile_destroy,
+};
+
+DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version)
+{
+    return abi_version == DMLREF_BACKEND_ABI_VERSION ? &hostile_backend : NULL;
+}
