@@ -17,14 +17,15 @@
 #   fuzz_log_stats LOG             sets execs, cov, corpus and artifact from a
 #                                  libFuzzer log (empty when it does not say)
 #
-# Environment: FUZZ_TIMEOUT (seconds one input may take, default 30),
+# Environment: FUZZ_TARGETS (which targets to build and run, default all
+# four), FUZZ_TIMEOUT (seconds one input may take, default 30),
 # FUZZ_SEED_EVERY (the vector sample, default every 4th), FUZZ_MAKE_JOBS
 # (parallel compiles of the library, default the number of processors).
 #
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # the variables set here are used by the scripts that source it
 
-fuzz_targets="fuzz_vector fuzz_validate fuzz_execute fuzz_reply"
+fuzz_targets=${FUZZ_TARGETS:-fuzz_vector fuzz_validate fuzz_execute fuzz_reply}
 
 fuzz_setup() {
     case $2 in

@@ -18,7 +18,8 @@
 # "N passed, N failed"; exits 1 if any target failed, 2 on a usage or build
 # error.  BUILD_DIR is relative to the current directory; any cwd works.
 #
-# Environment: FUZZ_TIMEOUT (seconds one input may take, default 30),
+# Environment: FUZZ_TARGETS (a list of targets, default all four),
+# FUZZ_TIMEOUT (seconds one input may take, default 30),
 # FUZZ_SEED_EVERY (the vector sample, default every 4th), FUZZ_MAKE_JOBS
 # (parallel compiles, default the number of processors), FUZZ_ARGS (more
 # libFuzzer flags for every target).
