@@ -306,7 +306,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(head, data, size < HEADER ? size : HEADER);
     s = data + (size < HEADER ? size : HEADER);
     n = size - (size_t)(s - data);
-    c = &cases[head[0] & 7u];
+    c = &cases[(head[0] & 7u) % CASES];
     mode = (head[0] >> 3) & 3u;
     raise_limit = (head[0] >> 5) & 1u;
     max_line = (64u << (head[1] & 7u)) + (head[1] >> 3);
