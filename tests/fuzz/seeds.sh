@@ -2,8 +2,8 @@
 # tests/fuzz/seeds.sh OUT_DIR [EVERY [MAX_BYTES]]
 #
 # Writes the seed corpora of the libFuzzer targets of tests/fuzz/ into
-# OUT_DIR/fuzz_vector, OUT_DIR/fuzz_validate and OUT_DIR/fuzz_execute
-# (replacing what those folders held).
+# OUT_DIR/fuzz_vector, OUT_DIR/fuzz_validate, OUT_DIR/fuzz_execute and
+# OUT_DIR/fuzz_reply (replacing what those folders held).
 #
 #   fuzz_vector    every EVERY-th golden vector of vectors/ (default 4, in path
 #                  order; 1 = all of them) and every one whose feature level is
@@ -16,6 +16,11 @@
 #   fuzz_validate, fuzz_execute
 #                  a few hand-made byte strings, one per operator; libFuzzer
 #                  finds the rest.
+#   fuzz_reply     reply lines of the process protocol behind fuzz_reply's
+#                  6-byte header: the right outputs for each of its built-in
+#                  cases, "unsupported" and "error" replies (with and without
+#                  a status and rule), malformed replies, and streams of
+#                  several lines, cut anywhere, too long, unterminated.
 #
 # Works from any directory; POSIX sh.
 #
@@ -37,7 +42,7 @@ esac
 
 repo=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 
-for target in fuzz_vector fuzz_validate fuzz_execute; do
+for target in fuzz_vector fuzz_validate fuzz_execute fuzz_reply; do
     rm -rf "${out:?}/$target"
     mkdir -p "$out/$target" || exit 2
 done
@@ -109,5 +114,99 @@ for op in 0 1 2 3 4; do
 done
 printf '' > "$out/fuzz_execute/empty"
 
+# fuzz_reply: a header (byte 0: the built-in case in bits 0..2, the output
+# buffers in bits 3..4, bit 5: raise the limit on a line too long; byte 1: the
+# line limit, 8192 for 377 and 64 for 000; bytes 2..5: chunk sizes, 0 for all
+# the room the reader offers), then what the process writes.  The cases'
+# names, in fuzz_reply.c's order:
+ge=gather_elements/float32/2d/doc_example
+se=scatter_elements/int8/2d/axis0_int64_strided_output
+nz=nonzero_coordinates/float16/2d/density250_n2_strided_output
+nd=gather_nd/float16/2d/m2_q1_b0_k2_int32_strided_output
+f64=gather_elements/float64/2d/axis0_int64_packed
+u64=gather_elements/uint64/2d/axis1_int32_strided_output
+nd1=gather_nd1/int64/2d/m2_q2_b1_k1_int32_packed
+td9=gather_elements/float32/2d/error_output_total_bytes_below_minimum
+r=$out/fuzz_reply
+replies=0
+# reply NAME HEADER LINE...: one seed, each LINE followed by a newline
+reply() {
+    file=$r/$1
+    printf "$2" > "$file"
+    shift 2
+    printf '%s\n' "$@" >> "$file"
+    replies=$((replies + 1))
+}
+whole='\377\000\000\000\000' # max_line 8192, whole chunks
+cut='\377\001\002\003\007'  # max_line 8192, chunks of 1, 2, 3, 7 bytes
+ok_ge='{"name": "'$ge'", "outputs": {"OutputTensor": [4, 8, 3, 7, 2, 3]}}'
+ok_se='{"name": "'$se'", "outputs": {"OutputTensor": [101, -102]}}'
+ok_nz='{"name": "'$nz'", "outputs": {"OutputCountTensor": [2], "OutputCoordinatesTensor": [1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0]}}'
+ok_nd='{"name": "'$nd'", "outputs": {"OutputTensor": [-1]}}'
+ok_f64='{"name": "'$f64'", "outputs": {"OutputTensor": [0.5, 1.5, 0.5]}}'
+ok_u64='{"name": "'$u64'", "outputs": {"OutputTensor": ["11400714819323198485", "15755400384260043839"]}}'
+ok_nd1='{"name": "'$nd1'", "outputs": {"OutputTensor": ["81985529216486895"]}}'
+ok_td9='{"name": "'$td9'", "outputs": {"OutputTensor": [1.5, 0.5, -1, -2, -3, 2.5]}}'
+refuse_td9='{"name": "'$td9'", "status": "error", "message": "OutputTensor: TotalTensorSizeInBytes 20 is below 24", "error": {"status": "DMLREF_ERROR_INVALID_TOTAL_SIZE", "rule": "R-TD-9"}}'
+reply ok_ge "\000$whole" "$ok_ge"
+reply ok_se "\001$whole" "$ok_se"
+reply ok_nz "\002$whole" "$ok_nz"
+reply ok_nd "\003$whole" "$ok_nd"
+reply ok_f64 "\004$whole" "$ok_f64"
+reply ok_u64 "\005$whole" "$ok_u64"
+reply ok_nd1 "\006$whole" "$ok_nd1"
+reply ok_td9 "\007$whole" "$ok_td9"
+reply ok_td9_total "\017$whole" "$ok_td9" # buffers of TotalTensorSizeInBytes: one element past
+reply ok_nz_null "\022$whole" "$ok_nz"    # NULL buffers: checked only
+reply refuse_td9 "\007$whole" "$refuse_td9"
+reply refuse_status_only "\007$whole" \
+    '{"name": "'$td9'", "status": "error", "error": {"status": "DMLREF_ERROR_INVALID_TOTAL_SIZE"}}'
+reply refuse_rule_only "\000$whole" '{"name": "'$ge'", "status": "error", "error": {"rule": "R-GE-3"}}'
+reply refuse_plain "\001$whole" '{"name": "'$se'", "status": "error", "message": "IndicesTensor[1, 0] = 2 is out of range"}'
+reply unsupported "\002$whole" '{"name": "'$nz'", "status": "unsupported", "message": "FLOAT16 is not implemented"}'
+reply floats "\003$whole" '{"name": "'$nd'", "outputs": {"OutputTensor": ["nan"]}}' \
+    '{"name": "'$nd'", "outputs": {"OutputTensor": ["0x7e01"]}}' \
+    '{"name": "'$nd'", "outputs": {"OutputTensor": [-0.0]}}' \
+    '{"name": "'$f64'", "outputs": {"OutputTensor": [-0.0, "-inf", "0x7ff8000000000001"]}}'
+reply floats64 "\004$whole" '{"name": "'$f64'", "outputs": {"OutputTensor": ["inf", "-inf", "0x7ff8000000000001"]}}' \
+    '{"name": "'$f64'", "outputs": {"OutputTensor": [1e308, 5e-324, -0.0]}}'
+reply integers "\005$whole" '{"name": "'$u64'", "outputs": {"OutputTensor": [9007199254740992, "18446744073709551615"]}}' \
+    '{"name": "'$u64'", "outputs": {"OutputTensor": [9007199254740993, "18446744073709551616"]}}'
+reply integers64 "\006$whole" '{"name": "'$nd1'", "outputs": {"OutputTensor": ["-9223372036854775808"]}}' \
+    '{"name": "'$nd1'", "outputs": {"OutputTensor": ["-0"]}}'
+# malformed: each a different rule of the reply's schema
+reply bad_json "\000$whole" 'hello' '{"name": ' '' ' ' '[]' '{"name": "'$ge'", "name": "'$ge'"}'
+reply bad_name "\000$whole" '{"name": "gather_elements/float32/2d/other", "status": "unsupported"}' \
+    '{"status": "unsupported"}' '{"name": 7, "status": "unsupported"}'
+reply bad_keys "\000$whole" '{"name": "'$ge'", "outputs": {"OutputTensor": [4, 8, 3, 7, 2, 3]}, "extra": 1}' \
+    '{"name": "'$ge'", "outputs": {"OutputTensor": [4, 8, 3, 7, 2, 3]}, "status": "error"}' \
+    '{"name": "'$ge'", "outputs": {"OutputTensor": [4, 8, 3, 7, 2, 3], "InputTensor": [1]}}' \
+    '{"name": "'$ge'", "outputs": {}}' '{"name": "'$ge'", "outputs": []}' '{"name": "'$ge'"}'
+reply bad_elements "\001$whole" '{"name": "'$se'", "outputs": {"OutputTensor": [101]}}' \
+    '{"name": "'$se'", "outputs": {"OutputTensor": [128, -129]}}' \
+    '{"name": "'$se'", "outputs": {"OutputTensor": [1.5, "1"]}}' \
+    '{"name": "'$se'", "outputs": {"OutputTensor": [null, true]}}' \
+    '{"name": "'$se'", "outputs": {"OutputTensor": [[1], {"any_of": [1]}]}}'
+reply bad_status "\007$whole" '{"name": "'$td9'", "status": "refused"}' \
+    '{"name": "'$td9'", "status": "error", "error": {"status": "DMLREF_OK"}}' \
+    '{"name": "'$td9'", "status": "error", "error": {"status": "DMLREF_ERROR_NOT_A_STATUS"}}' \
+    '{"name": "'$td9'", "status": "unsupported", "error": {"rule": "R-TD-9"}}' \
+    '{"name": "'$td9'", "status": "error", "error": "R-TD-9"}' \
+    '{"name": "'$td9'", "status": "error", "error": {"rule": "R-TD-9-and-a-rule-id-far-longer-than-any-rule-of-docs-rules-md"}}' \
+    '{"name": "'$td9'", "status": "error", "error": {"rule": 9, "why": 1}}' \
+    '{"name": "'$td9'", "status": "error", "message": 1}'
+# streams: every case's reply on one stream, cut into small chunks; lines
+# that pass a 64-byte limit, with and without the limit raised; blank and CRLF
+# lines; a last line without its newline
+reply stream_cut "\000$cut" "$ok_ge" "$ok_ge" "$ok_se" "" "$ok_nz"
+reply stream_small_limit "\001\000\000\000\000\000" '{"status": "unsupported"}' "$ok_se" "$ok_se"
+reply stream_raise "\041\000\005\000\011\001" "$ok_se" '{"name": "'$se'", "status": "unsupported"}'
+reply stream_crlf "\002$cut" "$ok_nz$(printf '\r')" "$ok_nz"
+reply stream_unterminated "\003$whole" "$ok_nd"
+printf '%s' "$ok_nd" >> "$r/stream_unterminated"
+reply empty_stream "\000$whole"
+printf '\n\n\n' >> "$r/empty_stream"
+
 echo "seeds: $vectors golden vectors and $malformed malformed vectors (2 modes each)" \
-    "for fuzz_vector, hand-made ones for fuzz_validate and fuzz_execute, in $out"
+    "for fuzz_vector, hand-made ones for fuzz_validate and fuzz_execute, $replies reply" \
+    "streams for fuzz_reply, in $out"
