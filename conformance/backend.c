@@ -27,6 +27,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -1016,6 +1017,7 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
 
 typedef struct process {
     const char *command;
+    char previous[256];  /* the name of the case it answered last, or "" */
     int log_fd;      /* its stderr */
     pid_t pid;       /* the leader of its group; 0 when not running */
     int to_child, from_child; /* both non-blocking */
@@ -1032,6 +1034,7 @@ static void process_stop(process *p, int reaped)
     close(p->from_child);
     kill_group(p->pid, reaped);
     p->pid = 0;
+    p->previous[0] = '\0'; /* a new process answers nothing of the old one's */
     line_reader_clear(&p->lines);
 }
 
@@ -1082,18 +1085,20 @@ static void check_quiet_between_cases(process *p, backend_run *run)
 {
     char sink[4096];
     size_t stray = line_reader_held(&p->lines);
-    ssize_t n;
+    ssize_t n = -1;
     int ended;
     if (p->pid <= 0)
         return;
-    while ((n = read(p->from_child, sink, sizeof sink)) > 0 || (n < 0 && errno == EINTR))
+    /* (a bounded look: a process that writes without end is stopped below) */
+    while (stray < ((size_t)1 << 20) &&
+           ((n = read(p->from_child, sink, sizeof sink)) > 0 || (n < 0 && errno == EINTR)))
         stray += n > 0 ? (size_t)n : 0;
     ended = n == 0; /* it closed its stdout after its last reply */
     if (stray) {
         run->late = 1;
         snprintf(run->late_message, sizeof run->late_message,
-                 "the backend wrote %zu more bytes after its reply to this case "
-                 "(found before the next case)", stray);
+                 "after its reply to this case the backend wrote %s%zu more bytes",
+                 stray >= ((size_t)1 << 20) ? "at least " : "", stray);
     }
     if (stray || ended)
         process_stop(p, 0); /* started again for the case at hand */
@@ -1116,6 +1121,20 @@ static size_t longest_reply(const dmlref_vector *v)
     return bytes < DMLREF_VECTOR_MAX_FILE_BYTES ? (size_t)bytes : (size_t)DMLREF_VECTOR_MAX_FILE_BYTES;
 }
 
+/* Whether a reply line is a JSON object whose "name" is `name`. */
+static int names_case(const char *line, size_t length, const char *name)
+{
+    json_t *root;
+    int same;
+    if (!name[0] || length > ((size_t)1 << 20)) /* a second reply of a big case: found later */
+        return 0;
+    root = json_loadb(line, length, 0, NULL);
+    same = root && json_is_string(json_object_get(root, "name")) &&
+           strcmp(json_string_value(json_object_get(root, "name")), name) == 0;
+    json_decref(root);
+    return same;
+}
+
 typedef enum exchange_end {
     EXCHANGE_REPLIED,
     EXCHANGE_TIMED_OUT,
@@ -1126,11 +1145,11 @@ typedef enum exchange_end {
 } exchange_end;
 
 /* Writes the request and reads one line at once, neither ever blocking, both
-   before the deadline.  *written says how much of the request went out. */
+   before the deadline.  *written says how much of the request went out (it
+   goes on from there). */
 static exchange_end exchange(process *p, const char *request, size_t length, const deadline *d,
                              size_t *written, char **line, size_t *line_length)
 {
-    *written = 0;
     for (;;) {
         struct pollfd fds[2];
         nfds_t n = 1;
@@ -1216,6 +1235,14 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
         return;
     }
     end = exchange(p, text, length, &d, &written, &line, &line_length);
+    while (end == EXCHANGE_REPLIED && names_case(line, line_length, p->previous)) {
+        /* a second reply to the case before, come late: that case's fault */
+        run->late = 1;
+        snprintf(run->late_message, sizeof run->late_message,
+                 "the backend replied to this case again, after the next case had begun");
+        p->previous[0] = '\0';
+        end = exchange(p, text, length, &d, &written, &line, &line_length);
+    }
     free(text);
 
     if (end == EXCHANGE_REPLIED && written < length) {
@@ -1279,6 +1306,7 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
         process_stop(p, 0); /* its next line could belong to this case */
         return;
     }
+    snprintf(p->previous, sizeof p->previous, "%s", dmlref_vector_name(v));
     run->kind = reply.kind == DMLREF_REPLY_OUTPUTS       ? RUN_OUTPUTS
                 : reply.kind == DMLREF_REPLY_UNSUPPORTED ? RUN_UNSUPPORTED
                                                          : RUN_REFUSED;
@@ -1357,11 +1385,20 @@ void backend_run_case(backend *b, dmlref_vector *v, dmlref_feature_level level, 
 
 void backend_finish(backend *b, backend_run *late)
 {
+    int status;
     memset(late, 0, sizeof *late);
-    if (b->is_plugin)
+    if (b->is_plugin) {
         check_worker_quiet(&b->plug_in, late);
-    else
+    } else if (b->p.pid > 0) {
+        /* the end of its input: it may exit by itself (and release a
+           device); what it writes until then is the last case's */
+        int exited;
+        close(b->p.to_child);
+        b->p.to_child = open("/dev/null", O_WRONLY);
+        exited = wait_exit(b->p.pid, 2.0, &status);
         check_quiet_between_cases(&b->p, late);
+        process_stop(&b->p, exited);
+    }
 }
 
 void backend_close(backend *b)

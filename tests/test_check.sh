@@ -34,8 +34,10 @@ check() {
     while [ "$1" != "--" ]; do patterns="$patterns
 $1"; shift; done
     shift
-    "$dmlref" check "$@" >"$tmp/out" 2>&1
+    started=$(date +%s)
+    timeout 300 "$dmlref" check "$@" >"$tmp/out" 2>&1 # a hang fails the test, not the suite
     rc=$?
+    elapsed=$(($(date +%s) - started))
     if [ "$rc" != "$want" ]; then bad "$name: exit $rc, wanted $want"; return; fi
     echo "$patterns" | while IFS= read -r p; do
         [ -z "$p" ] && continue
@@ -278,6 +280,145 @@ if command -v script >/dev/null 2>&1; then
         && ! grep -q 'files, ' "$tmp/pipe"; then ok "progress count on a terminal only"
     else bad "progress count on a terminal only"; fi
 fi
+
+# ---- a backend that misbehaves toward the harness ------------------------------
+# Each of these hung, fooled or outlived dmlref check once; every wait is now
+# bounded, the backend's process group dies with its case, and a fault is
+# charged to the case that made it.
+
+# within NAME SECONDS: the last check took at most SECONDS
+within() {
+    if [ "$elapsed" -le "$2" ]; then ok "$1: ${elapsed} s, at most $2"
+    else bad "$1: ${elapsed} s, more than $2"; fi
+}
+# no_process_left NAME PATTERN: no process whose command line matches PATTERN
+no_process_left() {
+    if pgrep -f "$2" >"$tmp/left"; then
+        pkill -9 -f "$2"
+        bad "$1: processes left behind: $(tr '\n' ' ' <"$tmp/left")"
+    else ok "$1: no process left behind"; fi
+}
+one='gather_elements/float32/1d/axis0_int32_permuted'
+two='gather_elements/float32/1d/axis0_uint64_packed'
+large='gather_elements/float32/2d/large_1m_random'
+# a case whose request is 200 KB (the suite's large cases are generated, their
+# requests small): more than a pipe holds
+/usr/bin/python3 -c "
+import json
+n = 20000
+print(json.dumps({'format': 'dmlref-vector-1', 'name': 'big_request', 'operator': 'GATHER_ELEMENTS',
+    'feature_level': '6_4', 'attributes': {'Axis': 0}, 'tensors': {
+    'InputTensor': {'dtype': 'FLOAT32', 'sizes': [n], 'data': [i + 0.5 for i in range(n)]},
+    'IndicesTensor': {'dtype': 'INT32', 'sizes': [1], 'data': [0]},
+    'OutputTensor': {'dtype': 'FLOAT32', 'sizes': [1]}}}))" >"$tmp/big_case.json"
+"$dmlref" eval "$tmp/big_case.json" -o "$tmp/big/big_request.json"
+hostile="$backends/hostile.so"
+counter="$tmp/counter"
+
+rm -f "$counter"
+check "process that closes its stdout and lives on: an error, not a hang" 1 \
+    "ERROR $one: the backend closed its stdout and did not exit" -- \
+    --exec "exec /usr/bin/python3 tests/hostile_process.py $counter close-stdout" --timeout 30 \
+    --filter "$one" vectors
+within "process that closes its stdout" 10
+rm -f "$counter"
+check "process that closes its stdin and lives on: an error within the timeout" 1 \
+    "ERROR $two: (timed out after 2 s|the backend stopped reading its stdin)" \
+    "^1 passed, 1 failed, 0 skipped$" -- \
+    --exec "/usr/bin/python3 tests/hostile_process.py $counter answer close-stdin" --timeout 2 \
+    --filter "$one" --filter "$two" vectors
+within "process that closes its stdin" 12
+rm -f "$counter"
+check "process whose line never ends: an error, bounded memory" 1 \
+    "ERROR $one: the backend's reply is longer than [0-9]+ bytes" -- \
+    --exec "/usr/bin/python3 tests/hostile_process.py $counter endless" --timeout 30 \
+    --filter "$one" vectors
+within "process whose line never ends" 15
+check "process that never reads a request of 200 KB: timed out, not blocked" 1 \
+    "ERROR big_request: timed out after 1 s \(it had not read the whole request\)" -- \
+    --exec 'sleep 1307' --timeout 1 "$tmp/big"
+within "process that never reads its request" 10
+no_process_left "process that never reads its request" "sleep 1307"
+check "a timed-out command's children die with it (sh -c does not exec)" 1 \
+    "ERROR $one: timed out after 0.5 s" -- --exec 'sleep 1308; true' --timeout 0.5 --filter "$one" vectors
+no_process_left "a timed-out command's children" "sleep 1308"
+rm -f "$counter"
+check "a process that starts a child, then hangs: both die" 1 "ERROR $one: timed out after 0.5 s" -- \
+    --exec "/usr/bin/python3 tests/hostile_process.py $counter orphan" --timeout 0.5 \
+    --filter "$one" vectors
+no_process_left "a process that starts a child, then hangs" "sleep 1306"
+"$dmlref" check --exec 'sleep 1309' --timeout 100 --filter "$one" vectors >"$tmp/out" 2>&1 &
+sleep 1
+kill -TERM $!
+wait $! 2>/dev/null
+no_process_left "dmlref check interrupted (SIGTERM) ends its backend" "sleep 1309"
+
+rm -f "$counter"
+check "a reply given twice at once: charged to its case" 1 \
+    "ERROR $one: the backend wrote more than one line for this case" "^1 passed, 1 failed" -- \
+    --exec "/usr/bin/python3 tests/hostile_process.py $counter twice" \
+    --filter "$one" --filter "$two" vectors
+rm -f "$counter"
+check "a reply given again later: charged to its case, not the next" 1 \
+    "ERROR $one: (the backend replied to this case again|after its reply to this case the backend)" \
+    "^1 passed, 1 failed" -- \
+    --exec "/usr/bin/python3 tests/hostile_process.py $counter late slow" \
+    --filter "$one" --filter "$two" vectors
+rm -f "$counter"
+check "--jobs: a process cannot forge a job's records" 2 "^0 passed, 0 failed, 2 skipped$" -- \
+    --jobs 2 --exec "/usr/bin/python3 tests/hostile_process.py $counter forge forge" \
+    --filter "$one" --filter "$two" vectors
+
+# plug-ins
+check "plug-in that closes dmlref's descriptors and lives on: an error, not a hang" 1 \
+    "ERROR $one: the backend closed dmlref's pipe and did not exit" -- \
+    --backend "$hostile" --backend-options close-fds --timeout 30 --filter "$one" vectors
+within "plug-in that closes dmlref's descriptors" 10
+check "plug-in that changes its working folder and accepts everything: fails" 1 \
+    "accepted a case that must be refused" -- \
+    --backend "$hostile" --backend-options chdir-accept-all --filter '*/error_*' --filter '*/r-*' vectors
+check "a plug-in's prints stay out of the report" 0 "^9 passed, 0 failed, 0 skipped$" -- \
+    --backend "$hostile" --backend-options print --filter 'gather_elements/float32/1d/*' vectors
+if grep -q "9999" "$tmp/out"; then bad "a plug-in's prints stay out of the report: it shows 9999"
+else ok "a plug-in's prints stay out of the report: no 9999"; fi
+check "a write 200 bytes past an output (inside its last page): fails" 1 \
+    "FAIL  $one: wrote past the TotalTensorSizeInBytes of OutputTensor \(byte 2[0-9][0-9] of its" -- \
+    --backend "$hostile" --backend-options write-past=200 --filter "$one" vectors
+check "a write 5000 bytes past an output (a guard page): fails" 1 \
+    "FAIL  $one: touched memory past the TotalTensorSizeInBytes of OutputTensor .*a guard page faulted" -- \
+    --backend "$hostile" --backend-options write-past=5000 --filter "$one" vectors
+check "a write 100 bytes before an output: fails" 1 \
+    "FAIL  $one: touched memory before the start of OutputTensor \(100 bytes before\)" -- \
+    --backend "$hostile" --backend-options write-before=100 --filter "$one" vectors
+check "a thread that writes after execute(): charged to its case, the next passes" 1 \
+    "^(ERROR|FAIL ) $large" "^1 passed, 1 failed, 0 skipped$" -- \
+    --backend "$hostile" --backend-options late-write=5,only-op=GATHER_ELEMENTS \
+    --filter "$large" --filter 'gather_nd/uint8/2d/large_1m_rows' vectors
+check "a plug-in's child process dies with its worker" 0 "^9 passed" -- \
+    --backend "$hostile" --backend-options fork-orphan --filter 'gather_elements/float32/1d/*' vectors
+no_process_left "a plug-in's child process" "sleep 1237"
+check "after a wrong digest-only case and a crash, an OpenMP plug-in still runs in parallel" 1 \
+    "FAIL  $large" "ERROR  *gather_nd1/float32/1d/[a-z0-9_]+: the backend crashed" \
+    "^2 passed, [0-9]+ failed, 0 skipped$" -- \
+    --backend "$hostile" --backend-options wrong-op=GATHER_ELEMENTS,crash-op=GATHER_ND1 --timeout 20 \
+    --filter "$large" --filter 'gather_nd1/float32/1d/*' \
+    --filter 'nonzero_coordinates/float32/2d/large_1m_sparse' \
+    --filter 'scatter_elements/float16/2d/large_1m_one_update_per_row' vectors
+
+# every way of hanging, in one run: cases x timeout plus a little, no process
+# left, each fault on its own case
+rm -f "$counter"
+check "a process that hangs every way: each case charged, the run bounded" 1 \
+    "^ERROR gather_elements/float32/1d/axis0_int32_permuted: timed out" \
+    "^ERROR gather_elements/float32/1d/axis0_int32_strided_output: the backend closed its stdout" \
+    "^ERROR gather_elements/float32/1d/axis0_int64_padded: timed out" \
+    "^ERROR gather_elements/float32/1d/axis0_int64_strided_output: the backend's reply is longer" \
+    "^ERROR gather_elements/float32/1d/axis0_uint32_broadcast_input: timed out" \
+    "^4 passed, 5 failed, 0 skipped$" -- \
+    --exec "exec /usr/bin/python3 tests/hostile_process.py $counter hang close-stdout close-stdin endless orphan" \
+    --timeout 2 --filter 'gather_elements/float32/1d/*' vectors
+within "a process that hangs every way (9 cases, timeout 2 s)" 20
+no_process_left "a process that hangs every way" "sleep 1306"
 
 # usage: errors name the option; --help
 check "usage: an unknown option is named" 3 "unknown option '--fliter'" -- \
