@@ -14,11 +14,14 @@
  * descriptors are DirectML's, the bindings in descriptor order, inputs
  * first.  A GPU backend uploads, runs and downloads inside execute.
  *
- * dmlref runs the plug-in in a child process: a crash or a hang is reported
- * as an error for the case at hand, and the child is started again for the
- * next one.  Around every buffer lie guard bytes; a write past an output's
- * TotalTensorSizeInBytes, or into an input, is a failure.  Output padding
- * (bytes of an output that hold no element) may be written.
+ * dmlref runs the plug-in in a worker process (its own process group, its
+ * stdout and stderr in a file of their own): a crash or a hang is reported
+ * as an error for the case at hand, and the worker is started again for the
+ * next one.  Each buffer starts on a page, after a page the plug-in cannot
+ * touch, and the rest of its last page is checked: a write past an output's
+ * TotalTensorSizeInBytes, before a buffer, or into an input is a failure.
+ * Output padding (bytes of an output that hold no element) may be written.
+ * Nothing may touch the buffers after execute returns (docs/conformance.md).
  *
  * Fields are only ever added at the end, with struct_size telling dmlref how
  * much of the table a plug-in fills; a change of meaning takes a new ABI
