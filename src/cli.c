@@ -9,14 +9,18 @@
  *
  * Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 static const char *const k_help_eval =
@@ -139,6 +143,16 @@ static int parse_count(const char *text, uint64_t max, uint64_t *out)
 
 /* ---- files ------------------------------------------------------------- */
 
+/* The permission bits that open(path, O_CREAT, `requested`) would give under
+   the process's umask: mkstemp and mkdtemp make 0600 and 0700, which a file
+   or folder that replaces another must not keep. */
+static mode_t under_umask(mode_t requested)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return requested & ~mask;
+}
+
 static int make_parents(const char *path)
 {
     char *copy = malloc(strlen(path) + 1), *p;
@@ -160,17 +174,112 @@ static int make_parents(const char *path)
     return 1;
 }
 
+/* "<folder>/.<name>.XXXXXX" beside path, for mkstemp or mkdtemp: in the same
+   folder, so that rename() moves it into place in one step (and hidden, so
+   that a walk never takes it for a vector).  The caller frees it. */
+static char *temporary_beside(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t folder = slash ? (size_t)(slash - path) + 1 : 0;
+    char *name = malloc(strlen(path) + sizeof "..XXXXXX");
+    if (!name)
+        return NULL;
+    memcpy(name, path, folder);
+    sprintf(name + folder, ".%s.XXXXXX", path + folder);
+    return name;
+}
+
+/* Runs writer on fd (which it takes over and closes): 0, or the errno of the
+   first failure; `sync` also waits for the bytes to reach the disk. */
+static int write_through(int fd, file_writer writer, const void *context, int sync)
+{
+    FILE *f = fdopen(fd, "wb");
+    int reason = 0;
+    if (!f) {
+        reason = errno;
+        close(fd);
+        return reason;
+    }
+    errno = 0;
+    if (!writer(f, context) || fflush(f) != 0 || ferror(f))
+        reason = errno ? errno : EIO;
+    else if (sync && fsync(fd) != 0)
+        reason = errno;
+    if (fclose(f) != 0 && !reason)
+        reason = errno;
+    return reason;
+}
+
+int write_file_with(const char *path, file_writer writer, const void *context)
+{
+    struct stat existing;
+    char *resolved = NULL, *temporary = NULL;
+    const char *target = path;
+    mode_t mode = under_umask(0666);
+    int fd, reason;
+
+    if (stat(path, &existing) == 0) {
+        if (!S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode)) {
+            /* a device or a pipe cannot be replaced, only written; O_NONBLOCK:
+               a FIFO without a reader fails (ENXIO) instead of waiting */
+            fd = open(path, O_WRONLY | O_NONBLOCK);
+            if (fd < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+                reason = errno;
+                if (fd >= 0)
+                    close(fd);
+            } else {
+                reason = write_through(fd, writer, context, 0);
+            }
+            goto done;
+        }
+        mode = existing.st_mode & 07777;
+        /* through a symbolic link: the file it names is replaced, not the link */
+        if ((resolved = realpath(path, NULL)) != NULL)
+            target = resolved;
+    }
+    if (!(temporary = temporary_beside(target))) {
+        reason = ENOMEM;
+        goto done;
+    }
+    if ((fd = mkstemp(temporary)) < 0) {
+        reason = errno;
+        free(temporary);
+        temporary = NULL; /* nothing to remove */
+        goto done;
+    }
+    reason = fchmod(fd, mode) != 0 ? errno : 0;
+    if (reason)
+        close(fd);
+    else
+        reason = write_through(fd, writer, context, 1);
+    if (!reason && rename(temporary, target) != 0)
+        reason = errno;
+    if (reason)
+        remove(temporary);
+done:
+    if (reason)
+        fprintf(stderr, "dmlref: %s: cannot write: %s\n", path, strerror(reason));
+    free(temporary);
+    free(resolved);
+    return !reason;
+}
+
+typedef struct byte_span {
+    const char *data;
+    size_t length;
+} byte_span;
+
+static int write_bytes(FILE *f, const void *context)
+{
+    const byte_span *b = context;
+    return fwrite(b->data, 1, b->length, f) == b->length;
+}
+
 int write_file(const char *path, const char *data, size_t length)
 {
-    FILE *f;
-    if (!make_parents(path))
-        return 0;
-    f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, length, f) != length || fclose(f) != 0) {
-        fprintf(stderr, "dmlref: %s: cannot write: %s\n", path, strerror(errno));
-        return 0;
-    }
-    return 1;
+    byte_span b;
+    b.data = data, b.length = length;
+    return make_parents(path) && write_file_with(path, write_bytes, &b);
 }
 
 uint64_t file_digest(const char *path, int *ok)

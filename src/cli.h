@@ -6,6 +6,8 @@
 
 #include "dmlref.h"
 
+#include <stdio.h>
+
 /* Exit codes (contract section 3). */
 enum {
     EXIT_OK = 0,
@@ -14,8 +16,17 @@ enum {
     EXIT_USAGE = 3
 };
 
-/* Writes `length` bytes to path, creating its parent folders; 0 on failure
- * (with a message on stderr). */
+/* Files are written whole or not at all: the bytes go to a temporary file in
+ * the same folder, which is flushed, synced, closed and only then renamed over
+ * path, so the previous file stays intact on any error (a full disk, a bad
+ * folder) and no reader sees half a file.  A path that names a device or a
+ * pipe (/dev/stdout, /dev/null) is written directly instead.  On failure:
+ * 0, with "dmlref: PATH: cannot write: REASON" on stderr, the temporary file
+ * removed. */
+typedef int (*file_writer)(FILE *f, const void *context); /* 0 on failure */
+int write_file_with(const char *path, file_writer writer, const void *context);
+
+/* write_file_with of `length` bytes, creating path's parent folders first. */
 int write_file(const char *path, const char *data, size_t length);
 
 /* XXH3-64 of a file's bytes; 0 on failure to read (with *ok = 0). */
