@@ -157,9 +157,14 @@ check-symbols: lib ## every global symbol of the libraries starts with dmlref_
 SUITE_DIRS = gather_elements scatter_elements gather_nd gather_nd1 nonzero_coordinates
 SUITE_FILES = MANIFEST README.md $(SUITE_DIRS)
 
+# gen writes into a new folder only, and vectors/ keeps the hand-written files:
+# the suite is made beside it, then its entries replace the old ones.
 vectors: $(BUILD)/dmlref ## regenerate the golden suite under vectors/
+	$(Q)rm -rf $(BUILD)/vectors-new
+	$(Q)$(BUILD)/dmlref gen --out $(BUILD)/vectors-new
 	$(Q)rm -rf $(SUITE_FILES:%=vectors/%)
-	$(Q)$(BUILD)/dmlref gen --out vectors
+	$(Q)mv $(SUITE_FILES:%=$(BUILD)/vectors-new/%) vectors/
+	$(Q)rmdir $(BUILD)/vectors-new
 
 check-vectors: $(BUILD)/dmlref ## the suite regenerates byte for byte, and verifies
 	$(Q)rm -rf $(BUILD)/vectors-regen

@@ -174,6 +174,21 @@ static int make_parents(const char *path)
     return 1;
 }
 
+/* A copy of path without trailing slashes ("/" stays), or NULL when out of
+   memory: "out/" names the folder "out", whose temporary twin is "./.out.*",
+   not "out/..*". */
+static char *without_trailing_slashes(const char *path)
+{
+    size_t length = strlen(path);
+    char *copy = malloc(length + 1);
+    if (!copy)
+        return NULL;
+    strcpy(copy, path);
+    while (length > 1 && copy[length - 1] == '/')
+        copy[--length] = '\0';
+    return copy;
+}
+
 /* "<folder>/.<name>.XXXXXX" beside path, for mkstemp or mkdtemp: in the same
    folder, so that rename() moves it into place in one step (and hidden, so
    that a walk never takes it for a vector).  The caller frees it. */
@@ -280,6 +295,104 @@ int write_file(const char *path, const char *data, size_t length)
     byte_span b;
     b.data = data, b.length = length;
     return make_parents(path) && write_file_with(path, write_bytes, &b);
+}
+
+/* Removes a folder that this process built, and all it holds (links are
+   removed, never followed). */
+static void remove_tree(const char *path)
+{
+    struct stat st;
+    DIR *d;
+    struct dirent *entry;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode) && (d = opendir(path)) != NULL) {
+        while ((entry = readdir(d)) != NULL) {
+            char *inner;
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+                continue;
+            inner = malloc(strlen(path) + strlen(entry->d_name) + 2);
+            if (!inner)
+                break;
+            sprintf(inner, "%s/%s", path, entry->d_name);
+            remove_tree(inner);
+            free(inner);
+        }
+        closedir(d);
+    }
+    remove(path);
+}
+
+/* 1 when path does not exist or is an empty folder; else 0, saying why. */
+static int is_new_or_empty_folder(const char *path)
+{
+    struct stat st;
+    DIR *d;
+    struct dirent *entry;
+    int empty = 1;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 1;
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(errno));
+        return 0;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "dmlref: %s: exists and is not a folder\n", path);
+        return 0;
+    }
+    if (!(d = opendir(path))) {
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(errno));
+        return 0;
+    }
+    while (empty && (entry = readdir(d)) != NULL)
+        empty = strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0;
+    closedir(d);
+    if (!empty)
+        fprintf(stderr, "dmlref: %s: the folder is not empty: a new suite goes into a new or "
+                        "empty folder only\n", path);
+    return empty;
+}
+
+char *begin_new_folder(const char *target)
+{
+    char *folder = without_trailing_slashes(target), *temporary = NULL;
+    if (!folder || !is_new_or_empty_folder(folder) || !make_parents(folder))
+        goto done;
+    if (!(temporary = temporary_beside(folder)))
+        goto done;
+    if (!mkdtemp(temporary)) {
+        fprintf(stderr, "dmlref: %s: cannot create a folder beside it: %s\n", folder,
+                strerror(errno));
+        free(temporary);
+        temporary = NULL;
+    }
+done:
+    free(folder);
+    return temporary;
+}
+
+int finish_new_folder(char *temporary, const char *target, int complete)
+{
+    char *folder = without_trailing_slashes(target);
+    int in_place = 0;
+    if (complete && folder) {
+        if (chmod(temporary, under_umask(0777)) != 0)
+            fprintf(stderr, "dmlref: %s: cannot set its permissions: %s\n", temporary,
+                    strerror(errno));
+        else if (rename(temporary, folder) == 0)
+            in_place = 1;
+        else if (errno == ENOTEMPTY || errno == EEXIST)
+            fprintf(stderr, "dmlref: %s: the folder is no longer empty (written by another "
+                            "process meanwhile)\n", folder);
+        else
+            fprintf(stderr, "dmlref: %s: cannot put the new folder in place: %s\n", folder,
+                    strerror(errno));
+    }
+    if (!in_place)
+        remove_tree(temporary);
+    free(temporary);
+    free(folder);
+    return in_place;
 }
 
 uint64_t file_digest(const char *path, int *ok)

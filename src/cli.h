@@ -29,6 +29,17 @@ int write_file_with(const char *path, file_writer writer, const void *context);
 /* write_file_with of `length` bytes, creating path's parent folders first. */
 int write_file(const char *path, const char *data, size_t length);
 
+/* A folder that appears whole or not at all (dmlref gen): begin_new_folder
+ * refuses a target that exists and is not an empty folder, creates the
+ * target's parent folders and returns a temporary folder beside the target
+ * (caller passes it on); finish_new_folder renames it onto the target when
+ * `complete` (an empty folder is replaced atomically; one that a concurrent
+ * writer filled meanwhile is not, and that is a failure), and otherwise, or
+ * when the rename fails, removes it and everything in it.  Both say why they
+ * fail on stderr; finish_new_folder returns 1 when the folder is in place. */
+char *begin_new_folder(const char *target);
+int finish_new_folder(char *temporary, const char *target, int complete);
+
 /* XXH3-64 of a file's bytes; 0 on failure to read (with *ok = 0). */
 uint64_t file_digest(const char *path, int *ok);
 
