@@ -565,7 +565,7 @@ static int command_eval(int argc, char **argv)
         if (!write_file(output, text, length))
             code = EXIT_BAD_INPUT;
     } else if (fwrite(text, 1, length, stdout) != length) {
-        code = EXIT_BAD_INPUT;
+        code = EXIT_BAD_INPUT; /* main says why, as for any write to stdout */
     }
     free(text);
     dmlref_vector_free(v);
@@ -737,7 +737,7 @@ static int command_gen(int argc, char **argv)
     return generate_suite(out, seed, profile, (uint32_t)threads);
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -781,4 +781,28 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "bench") == 0)
         return command_bench(argc - 2, argv + 2);
     return usage_error("unknown command");
+}
+
+/* What a command printed may still sit in stdout's buffer, or may have failed
+   to go out (a full disk, /dev/full): either way it is lost, which is exit 2
+   with the reason, never a silent success. */
+static int finish_standard_output(int code)
+{
+    int reason = 0, failed;
+    errno = 0;
+    failed = fflush(stdout) != 0 || ferror(stdout);
+    if (failed)
+        reason = errno;
+    if (fclose(stdout) != 0 && !failed && errno != EBADF) /* EBADF: closed, nothing written */
+        failed = 1, reason = errno;
+    if (!failed)
+        return code;
+    fprintf(stderr, "dmlref: standard output: cannot write: %s\n",
+            reason ? strerror(reason) : "a write failed");
+    return code == EXIT_USAGE ? code : EXIT_BAD_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+    return finish_standard_output(run_command(argc, argv));
 }
