@@ -395,28 +395,56 @@ int finish_new_folder(char *temporary, const char *target, int complete)
     return in_place;
 }
 
-uint64_t file_digest(const char *path, int *ok)
+const char *open_regular_file(const char *path, int *fd)
 {
-    FILE *f = fopen(path, "rb");
-    XXH3_state_t *state = XXH3_createState();
+    struct stat st;
+    *fd = -1;
+    if (stat(path, &st) != 0)
+        return strerror(errno);
+    if (!S_ISREG(st.st_mode)) {
+        errno = 0;
+        return "not a regular file";
+    }
+    /* the path may have become a FIFO since: O_NONBLOCK opens one without
+       waiting for a writer, and fstat then refuses it */
+    if ((*fd = open(path, O_RDONLY | O_NONBLOCK)) < 0)
+        return strerror(errno);
+    if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(*fd);
+        *fd = -1;
+        errno = 0;
+        return "not a regular file";
+    }
+    return NULL;
+}
+
+const char *file_digest(const char *path, uint64_t *digest)
+{
+    XXH3_state_t *state;
     unsigned char chunk[65536];
-    size_t got;
-    uint64_t digest = 0;
-    *ok = 0;
-    if (!f || !state) {
-        if (f)
-            fclose(f);
-        XXH3_freeState(state);
-        return 0;
+    ssize_t got;
+    int fd;
+    const char *why = open_regular_file(path, &fd);
+    if (why)
+        return why;
+    if (!(state = XXH3_createState())) {
+        close(fd);
+        return "out of memory";
     }
     XXH3_64bits_reset(state);
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        XXH3_64bits_update(state, chunk, got);
-    *ok = !ferror(f);
-    fclose(f);
-    digest = XXH3_64bits_digest(state);
+    while ((got = read(fd, chunk, sizeof chunk)) != 0) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            why = strerror(errno);
+            break;
+        }
+        XXH3_64bits_update(state, chunk, (size_t)got);
+    }
+    close(fd);
+    *digest = XXH3_64bits_digest(state);
     XXH3_freeState(state);
-    return digest;
+    return why;
 }
 
 int list_add(path_list *l, const char *path)
@@ -450,62 +478,133 @@ static int compare_strings(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void sort_paths(path_list *l, size_t first)
+{
+    if (l->count > first) /* an empty list leaves items NULL */
+        qsort(l->items + first, l->count - first, sizeof *l->items, compare_strings);
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Every *.json file below dir (recursively), relative to `root`; schema.json
-   at the top of a suite is the format's schema, not a vector. */
-static int find_vectors(const char *dir, size_t root_length, path_list *out)
+/* The folders a walk has entered, by device and inode: a link that leads
+   back to one of them (a loop: two links to "." make the walk exponential) or
+   a second link to a folder already walked is not entered again. */
+typedef struct folder_id {
+    dev_t device;
+    ino_t inode;
+} folder_id;
+
+typedef struct folder_set {
+    folder_id *items;
+    size_t count, capacity;
+} folder_set;
+
+/* 1 if the folder was entered before, else records it: 0, or -1 when out
+   of memory. */
+static int entered_before(folder_set *s, const struct stat *st)
+{
+    size_t i;
+    for (i = 0; i < s->count; ++i)
+        if (s->items[i].device == st->st_dev && s->items[i].inode == st->st_ino)
+            return 1;
+    if (s->count == s->capacity) {
+        size_t capacity = s->capacity ? 2 * s->capacity : 64;
+        folder_id *grown = realloc(s->items, capacity * sizeof *grown);
+        if (!grown)
+            return -1;
+        s->items = grown;
+        s->capacity = capacity;
+    }
+    s->items[s->count].device = st->st_dev;
+    s->items[s->count++].inode = st->st_ino;
+    return 0;
+}
+
+/* Every *.json regular file below dir (recursively), relative to `root`;
+   schema.json at the top of a suite is the format's schema, not a vector.
+   The entries are taken in name order, so that which of two links to one
+   folder is walked does not depend on the file system. */
+static int find_vectors(const char *dir, size_t root_length, folder_set *entered,
+                        path_list *out)
 {
     DIR *d = opendir(dir);
     struct dirent *entry;
+    path_list names = {NULL, 0, 0};
+    size_t i;
+    int ok = 1;
     if (!d) {
         fprintf(stderr, "dmlref: %s: cannot open: %s\n", dir, strerror(errno));
         return 0;
     }
-    while ((entry = readdir(d)) != NULL) {
+    while (ok && (entry = readdir(d)) != NULL)
+        if (entry->d_name[0] != '.')
+            ok = list_add(&names, entry->d_name);
+    closedir(d);
+    sort_paths(&names, 0);
+    for (i = 0; ok && i < names.count; ++i) {
         char path[4096];
         struct stat st;
-        if (entry->d_name[0] == '.')
+        int seen;
+        if (snprintf(path, sizeof path, "%s/%s", dir, names.items[i]) >= (int)sizeof path) {
+            fprintf(stderr, "dmlref: %s/%s: skipped: the path is too long\n", dir,
+                    names.items[i]);
             continue;
-        if (snprintf(path, sizeof path, "%s/%s", dir, entry->d_name) >= (int)sizeof path ||
-            stat(path, &st) != 0)
+        }
+        if (stat(path, &st) != 0) /* a dangling link */
             continue;
         if (S_ISDIR(st.st_mode)) {
-            if (!find_vectors(path, root_length, out)) {
-                closedir(d);
-                return 0;
-            }
-        } else if (ends_with(entry->d_name, ".json") &&
+            if ((seen = entered_before(entered, &st)) < 0)
+                ok = 0;
+            else if (seen)
+                fprintf(stderr, "dmlref: %s: skipped: a folder already walked (a link loop, "
+                                "or a second link to it)\n", path);
+            else
+                ok = find_vectors(path, root_length, entered, out);
+        } else if (ends_with(names.items[i], ".json") &&
                    strcmp(path + root_length, "schema.json") != 0) {
-            if (!list_add(out, path)) {
-                closedir(d);
-                return 0;
-            }
+            if (S_ISREG(st.st_mode))
+                ok = list_add(out, path);
+            else
+                fprintf(stderr, "dmlref: %s: skipped: not a regular file\n", path);
         }
     }
-    closedir(d);
-    return 1;
+    list_free(&names);
+    return ok;
+}
+
+/* find_vectors from a top folder (trailing slashes ignored), sorted. */
+static int walk_vectors(const char *dir, path_list *out)
+{
+    folder_set entered = {NULL, 0, 0};
+    struct stat st;
+    size_t first = out->count;
+    char *top = without_trailing_slashes(dir);
+    int ok = top && stat(top, &st) == 0 && entered_before(&entered, &st) == 0 &&
+             find_vectors(top, strlen(top) + 1, &entered, out);
+    sort_paths(out, first);
+    free(entered.items);
+    free(top);
+    return ok;
 }
 
 int collect_vectors(const char *path, path_list *out)
 {
     struct stat st;
-    size_t first = out->count;
     if (stat(path, &st) != 0) {
         fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(errno));
         return 0;
     }
-    if (!S_ISDIR(st.st_mode))
-        return list_add(out, path);
-    if (!find_vectors(path, strlen(path) + 1, out))
+    if (S_ISDIR(st.st_mode))
+        return walk_vectors(path, out);
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "dmlref: %s: cannot open: not a regular file\n", path);
         return 0;
-    if (out->count > first) /* an empty folder leaves items NULL */
-        qsort(out->items + first, out->count - first, sizeof *out->items, compare_strings);
-    return 1;
+    }
+    return list_add(out, path);
 }
 
 dmlref_vector_read_options read_options(uint32_t flags)
@@ -528,6 +627,7 @@ static int command_eval(int argc, char **argv)
     dmlref_vector *v;
     dmlref_error err;
     dmlref_status status;
+    struct stat st;
     char *text;
     size_t length;
     int i, code = EXIT_OK;
@@ -547,6 +647,11 @@ static int command_eval(int argc, char **argv)
     }
     if (!input)
         return usage_error("eval needs a case file");
+    if (stat(input, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* the loader would wait on a FIFO forever */
+        fprintf(stderr, "%s: cannot open: not a regular file\n", input);
+        return EXIT_BAD_INPUT;
+    }
 
     status = dmlref_vector_load(input, &options, &v, &err);
     if (status != DMLREF_OK) {
@@ -599,27 +704,77 @@ static void verify_file(const char *path, uint32_t threads, tally *t)
     fprintf(stderr, "FAIL %s\n", err.message);
 }
 
-/* A suite folder: its MANIFEST names every vector with the digest of its
-   bytes; verifies the listed files and reports unlisted ones. */
-static void verify_suite(const char *dir, const char *manifest, uint32_t threads, tally *t)
-{
-    FILE *f = fopen(manifest, "r");
-    path_list found = {NULL, 0, 0}, listed = {NULL, 0, 0};
-    char line[4096];
-    unsigned long number = 0;
-    size_t i, root_length = strlen(dir) + 1;
+/* The longest MANIFEST line taken (without its newline); a longer one is a
+   failure of its own, never read as two entries. */
+#define MANIFEST_LINE_MAX 4096
 
-    if (!f) {
-        fprintf(stderr, "FAIL %s: cannot open\n", manifest);
-        ++t->failed, t->bad_input = 1;
-        return;
+/* One MANIFEST entry: "<16 hex digits>  <path relative to the suite>". */
+typedef struct manifest_entry {
+    char *name;
+    unsigned long line, first_line; /* first_line: where a duplicate was listed first, or 0 */
+    uint64_t digest;
+} manifest_entry;
+
+/* A name that stays inside the suite: relative, and no part of it empty,
+   "." or ".." (so that every file has one spelling, and a duplicate shows). */
+static int is_inside_suite(const char *name)
+{
+    const char *part = name;
+    if (*name == '/')
+        return 0;
+    for (;;) {
+        size_t length = strcspn(part, "/");
+        if (length == 0 || (length == 1 && part[0] == '.') ||
+            (length == 2 && part[0] == '.' && part[1] == '.'))
+            return 0;
+        if (!part[length])
+            return 1;
+        part += length + 1;
     }
-    while (fgets(line, sizeof line, f)) {
-        char path[4096], *name;
+}
+
+static int compare_entry_names(const void *a, const void *b)
+{
+    const manifest_entry *x = *(manifest_entry *const *)a, *y = *(manifest_entry *const *)b;
+    int order = strcmp(x->name, y->name);
+    return order ? order : x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Reads a MANIFEST's entries; every line that is not one (malformed, too
+   long, a path outside the suite) is a FAIL line and bad input.  A name
+   listed again gets the line of its first listing in first_line.  0 when
+   the file cannot be read at all. */
+static int read_manifest(const char *manifest, manifest_entry **entries, size_t *count, tally *t)
+{
+    char line[MANIFEST_LINE_MAX + 2], *name;
+    unsigned long number = 0;
+    size_t capacity = 0, i;
+    manifest_entry **by_name;
+    const char *why;
+    int fd, ok = 1;
+    FILE *f = NULL;
+
+    *entries = NULL, *count = 0;
+    if ((why = open_regular_file(manifest, &fd)) != NULL || !(f = fdopen(fd, "r"))) {
+        fprintf(stderr, "FAIL %s: cannot open: %s\n", manifest, why ? why : strerror(errno));
+        if (!why)
+            close(fd);
+        ++t->failed, t->bad_input = 1;
+        return 0;
+    }
+    while (ok && fgets(line, sizeof line, f)) {
         unsigned long long want;
-        uint64_t got;
-        int ok;
+        size_t length = strlen(line);
         ++number;
+        if (length > MANIFEST_LINE_MAX && line[length - 1] != '\n') {
+            int c;
+            while ((c = getc(f)) != EOF && c != '\n')
+                ;
+            fprintf(stderr, "FAIL %s: line %lu: longer than %d bytes\n", manifest, number,
+                    MANIFEST_LINE_MAX);
+            ++t->failed, t->bad_input = 1;
+            continue;
+        }
         line[strcspn(line, "\n")] = '\0';
         if (strlen(line) < 19 || line[16] != ' ' || line[17] != ' ' ||
             sscanf(line, "%16llx", &want) != 1) {
@@ -629,26 +784,104 @@ static void verify_suite(const char *dir, const char *manifest, uint32_t threads
             continue;
         }
         name = line + 18;
-        if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        if (!is_inside_suite(name)) {
+            fprintf(stderr, "FAIL %s: line %lu: %s: not a path inside the suite (absolute, or "
+                            "with an empty, . or .. part)\n", manifest, number, name);
+            ++t->failed, t->bad_input = 1;
             continue;
+        }
+        if (*count == capacity) {
+            manifest_entry *grown;
+            capacity = capacity ? 2 * capacity : 1024;
+            if (!(grown = realloc(*entries, capacity * sizeof *grown))) {
+                ok = 0;
+                break;
+            }
+            *entries = grown;
+        }
+        if (!((*entries)[*count].name = malloc(strlen(name) + 1))) {
+            ok = 0;
+            break;
+        }
+        strcpy((*entries)[*count].name, name);
+        (*entries)[*count].line = number;
+        (*entries)[*count].first_line = 0;
+        (*entries)[(*count)++].digest = want;
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "FAIL %s: cannot read: %s\n", manifest, strerror(errno));
+        ok = 0;
+    }
+    fclose(f);
+    if (ok && *count > 1) {
+        if (!(by_name = malloc(*count * sizeof *by_name)))
+            ok = 0;
+        for (i = 0; ok && i < *count; ++i)
+            by_name[i] = &(*entries)[i];
+        if (ok) {
+            qsort(by_name, *count, sizeof *by_name, compare_entry_names);
+            for (i = 1; i < *count; ++i)
+                if (strcmp(by_name[i]->name, by_name[i - 1]->name) == 0)
+                    by_name[i]->first_line = by_name[i - 1]->first_line
+                                                 ? by_name[i - 1]->first_line
+                                                 : by_name[i - 1]->line;
+            free(by_name);
+        }
+    }
+    if (!ok)
+        ++t->failed, t->bad_input = 1;
+    return ok;
+}
+
+/* A suite folder: its MANIFEST names every vector with the digest of its
+   bytes; verifies each listed file once and reports unlisted ones. */
+static void verify_suite(const char *dir, const char *manifest, uint32_t threads, tally *t)
+{
+    path_list found = {NULL, 0, 0}, listed = {NULL, 0, 0};
+    manifest_entry *entries;
+    size_t count, i;
+
+    if (!read_manifest(manifest, &entries, &count, t))
+        goto done;
+    for (i = 0; i < count; ++i) {
+        const manifest_entry *e = &entries[i];
+        char path[MANIFEST_LINE_MAX + 4096];
+        const char *why;
+        uint64_t got;
+        if (e->first_line) {
+            fprintf(stderr, "FAIL %s: line %lu: %s is listed again (first on line %lu)\n",
+                    manifest, e->line, e->name, e->first_line);
+            ++t->failed, t->bad_input = 1;
+            continue;
+        }
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->name) >= (int)sizeof path) {
+            fprintf(stderr, "FAIL %s: line %lu: the path is too long\n", manifest, e->line);
+            ++t->failed, t->bad_input = 1;
+            continue;
+        }
         list_add(&listed, path); /* listed, whatever its digest */
-        got = file_digest(path, &ok);
-        if (!ok) {
-            fprintf(stderr, "FAIL %s: line %lu: %s is missing\n", manifest, number, path);
+        if ((why = file_digest(path, &got)) != NULL) {
+            if (errno == ENOENT) {
+                fprintf(stderr, "FAIL %s: line %lu: %s is missing\n", manifest, e->line, path);
+            } else {
+                fprintf(stderr, "FAIL %s: line %lu: %s: cannot read: %s\n", manifest, e->line,
+                        path, why);
+                t->bad_input = 1;
+            }
             ++t->failed;
             continue;
         }
-        if (got != want) {
+        if (got != e->digest) {
             fprintf(stderr, "FAIL %s: line %lu: %s has digest %016llx, the manifest says %016llx\n",
-                    manifest, number, path, (unsigned long long)got, want);
+                    manifest, e->line, path, (unsigned long long)got,
+                    (unsigned long long)e->digest);
             ++t->failed;
             continue;
         }
         verify_file(path, threads, t);
     }
-    fclose(f);
-    if (find_vectors(dir, root_length, &found)) {
-        qsort(listed.items, listed.count, sizeof *listed.items, compare_strings);
+    if (walk_vectors(dir, &found)) {
+        sort_paths(&listed, 0);
         for (i = 0; i < found.count; ++i) {
             if (!bsearch(&found.items[i], listed.items, listed.count, sizeof *listed.items,
                          compare_strings)) {
@@ -657,6 +890,10 @@ static void verify_suite(const char *dir, const char *manifest, uint32_t threads
             }
         }
     }
+done:
+    for (i = 0; i < count; ++i)
+        free(entries[i].name);
+    free(entries);
     list_free(&found);
     list_free(&listed);
 }
@@ -683,6 +920,11 @@ static int command_verify(int argc, char **argv)
         } else if (S_ISDIR(st.st_mode)) {
             char manifest[4096];
             size_t length = strlen(argv[i]);
+            if (length + sizeof "/MANIFEST" > sizeof manifest) {
+                fprintf(stderr, "FAIL %s: the path is too long\n", argv[i]);
+                ++t.failed, t.bad_input = 1;
+                continue;
+            }
             while (length > 1 && argv[i][length - 1] == '/')
                 argv[i][--length] = '\0';
             snprintf(manifest, sizeof manifest, "%s/MANIFEST", argv[i]);
@@ -691,14 +933,16 @@ static int command_verify(int argc, char **argv)
             } else {
                 path_list files = {NULL, 0, 0};
                 size_t k;
-                if (!find_vectors(argv[i], length + 1, &files))
+                if (!walk_vectors(argv[i], &files))
                     ++t.failed, t.bad_input = 1;
-                if (files.count)
-                    qsort(files.items, files.count, sizeof *files.items, compare_strings);
                 for (k = 0; k < files.count; ++k)
                     verify_file(files.items[k], (uint32_t)threads, &t);
                 list_free(&files);
             }
+        } else if (!S_ISREG(st.st_mode)) {
+            /* the loader would wait on a FIFO forever */
+            fprintf(stderr, "FAIL %s: cannot open: not a regular file\n", argv[i]);
+            ++t.failed, t.bad_input = 1;
         } else {
             verify_file(argv[i], (uint32_t)threads, &t);
         }

@@ -40,8 +40,15 @@ int write_file(const char *path, const char *data, size_t length);
 char *begin_new_folder(const char *target);
 int finish_new_folder(char *temporary, const char *target, int complete);
 
-/* XXH3-64 of a file's bytes; 0 on failure to read (with *ok = 0). */
-uint64_t file_digest(const char *path, int *ok);
+/* Opens a regular file for reading without ever waiting on it: a FIFO, a
+ * device or a folder is refused before it is opened (and re-checked after,
+ * in case it was swapped in meanwhile).  NULL with *fd open, or the reason
+ * (errno: the cause, or 0 for "not a regular file"). */
+const char *open_regular_file(const char *path, int *fd);
+
+/* XXH3-64 of a regular file's bytes into *digest: NULL, or why it could not
+ * be read (errno is ENOENT when it does not exist). */
+const char *file_digest(const char *path, uint64_t *digest);
 
 /* Options for reading vectors: `flags`, and the memory cap for one case's
    buffers from the environment variable DMLREF_MEMORY_CAP (bytes; unset or
@@ -60,7 +67,11 @@ int list_add(path_list *l, const char *path);
 void list_free(path_list *l);
 
 /* Adds a file, or every vector (*.json but a suite's schema.json) below a
-   folder, sorted; 0 (with a message) when the path cannot be read. */
+   folder, sorted; 0 (with a message) when the path cannot be read or is
+   neither a regular file nor a folder.  The walk takes only regular files,
+   and enters each folder once: a link back to a folder on the way (a loop)
+   or a second link to one already walked is skipped with a note on stderr,
+   and so is a *.json that is not a regular file (a FIFO is never opened). */
 int collect_vectors(const char *path, path_list *out);
 
 /* dmlref check: returns an exit code; its help text. */
