@@ -32,8 +32,13 @@ static const char *const k_help_eval =
     "output), with the permitted variants that apply (NonZero with subnormal\n"
     "inputs flushed to zero, R-NZ-10: format \"dmlref-vector-2\"). A case with\n"
     "\"expect_error\" is checked to be refused exactly so.\n"
+    "OUT.json is written whole or not at all: a temporary file beside it, renamed\n"
+    "over it once complete, so a failed write (a full disk) leaves the previous\n"
+    "file intact (a device or a pipe, such as /dev/stdout, is written directly).\n"
     "Exit 0, or 2 for a case that is malformed or invalid (the message names the\n"
-    "file and the JSON path), 1 when an expect_error case is not refused as it says.\n";
+    "file and the JSON path), that is not a regular file, or for output that\n"
+    "cannot be written (standard output included), 1 when an expect_error case is\n"
+    "not refused as it says.\n";
 
 static const char *const k_help_verify =
     "usage: dmlref verify [--threads N] PATH...\n"
@@ -43,9 +48,16 @@ static const char *const k_help_verify =
     "digests, min_feature_level, expected errors, permitted variants (each\n"
     "recomputed, and exactly those eval adds). A folder holding a MANIFEST is\n"
     "a suite: its listed files are verified, every digest is checked, and a\n"
-    "vector missing from the list is a failure. Prints each failure and ends with\n"
+    "vector missing from the list is a failure. A MANIFEST line must be\n"
+    "\"<16 hex digits>  <path>\", at most 4096 bytes, its path inside the suite\n"
+    "(relative, no empty, . or .. part) and listed once: any other line is a\n"
+    "failure naming it. Folders are searched for regular files only (a FIFO is\n"
+    "never opened); links are followed, but a folder is entered once: a link\n"
+    "back to a folder on the way (a loop) or to one already searched is skipped\n"
+    "with a note on stderr, not a failure. Prints each failure and ends with\n"
     "\"N passed, N failed, N skipped\". Exit 0, 1 if a vector failed, 2 if one\n"
-    "could not be read.\n";
+    "could not be read (or a path is not a regular file or a folder), a MANIFEST\n"
+    "line is wrong, or standard output cannot be written.\n";
 
 static const char *const k_help_gen =
     "usage: dmlref gen [--out DIR] [--seed N] [--profile NAME] [--threads N]\n"
@@ -53,6 +65,12 @@ static const char *const k_help_gen =
     "Writes a whole golden suite to DIR (default: vectors): one vector per case,\n"
     "DIR/MANIFEST and DIR/README.md (the coverage table). The output is the same,\n"
     "byte for byte, for the same seed and profile, on any thread count.\n"
+    "DIR must be new or an empty folder; a folder holding anything is refused.\n"
+    "The suite is built in a temporary folder beside DIR and renamed into place\n"
+    "once complete: on any failure (a full disk) it is removed and DIR is left as\n"
+    "it was, and of two runs into one folder at once, one fails (exit 2).\n"
+    "(make vectors regenerates vectors/, which also holds FORMAT.md and\n"
+    "schema.json, through a new folder.) Exit 0, 2 on any failure.\n"
     "Profiles: default (the committed suite).\n";
 
 static const char *const k_help_fuzz =
@@ -68,7 +86,8 @@ static const char *const k_help_fuzz =
     "written to --out (default fuzz-failures), which `dmlref check` replays. The first\n"
     "--shrink differences (default 10) are shrunk. The same seed gives the same cases.\n"
     "Default: 1000 cases. Exit 0 when cases were compared and none differed, 1 when a\n"
-    "difference was found, 2 when no case was compared (all skipped, or none run).\n"
+    "difference was found, 2 when no case was compared (all skipped, or none run) or\n"
+    "a shrunk vector could not be written (the run names only the files it wrote).\n"
     "See docs/fuzz.md.\n";
 
 static const char *const k_help_bench =
