@@ -132,6 +132,7 @@ if mount_tmpfs "$readonly_disk" ro,size=64k; then
     have_readonly=1
 else
     have_readonly=0
+    why_no_readonly="cannot mount a read-only tmpfs: $(head -n 1 "$tmp/mount.err")"
 fi
 
 empty_disk() { rm -rf "$disk"/* "$disk"/.[!.]* 2>/dev/null; }
@@ -275,9 +276,10 @@ fi
 
 # ---- fuzz --out -------------------------------------------------------------------------
 
-# fuzz_out NAME DIR WHY: a run whose shrunk vectors cannot go to DIR
+# fuzz_out NAME DIR WHY WHERE: a run whose shrunk vectors cannot go to DIR
+# (WHERE says what DIR is; WHY is the reason expected on stderr)
 fuzz_out() {
-    name=$1 out=$2 why=$3
+    name=$1 out=$2 why=$3 where=$4
     run "$name" 120 fuzz --exec "$refuse_all" --seed 1 --cases 4 --shrink 2 --out "$out" || return
     claimed=$(sed -n 's/^    shrunk in [0-9]* runs to \([^:]*\): .*/\1/p' "$tmp/$name.out")
     missing=""
@@ -285,22 +287,22 @@ fuzz_out() {
         [ -f "$f" ] || missing="$missing $f"
     done
     check "$name" 2 'has "$name" "$why" err && [ -z "$missing" ] && has "$name" "could not be written to" err' \
-        "fuzz --out $(basename "$out"): exit 2 with the reason, no file named that was not written${missing:+ (named:$missing)}"
+        "fuzz --out $where: exit 2 with the reason, no file named that was not written${missing:+ (named:$missing)}"
 }
 printf 'a file\n' >"$tmp/plain_file"
-fuzz_out fuzz_out_under_file "$tmp/plain_file/failures" "Not a directory"
+fuzz_out fuzz_out_under_file "$tmp/plain_file/failures" "Not a directory" "under a regular file"
 if [ "$have_disk" = 1 ]; then
     empty_disk
     mkdir "$disk/failures"
     fill_disk
-    fuzz_out fuzz_out_full_disk "$disk/failures" "No space left on device"
+    fuzz_out fuzz_out_full_disk "$disk/failures" "No space left on device" "on a full disk"
 else
     bad "fuzz --out on a full disk: $why_no_disk"
 fi
 if [ "$have_readonly" = 1 ]; then
-    fuzz_out fuzz_out_read_only "$readonly_disk/failures" "Read-only file system"
+    fuzz_out fuzz_out_read_only "$readonly_disk/failures" "Read-only file system" "on a read-only disk"
 else
-    bad "fuzz --out on a read-only disk: cannot mount a read-only tmpfs: $(head -n 1 "$tmp/mount.err")"
+    bad "fuzz --out on a read-only disk: $why_no_readonly"
 fi
 
 # ---- walks ---------------------------------------------------------------------------------
