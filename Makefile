@@ -157,9 +157,14 @@ check-symbols: lib ## every global symbol of the libraries starts with dmlref_
 SUITE_DIRS = gather_elements scatter_elements gather_nd gather_nd1 nonzero_coordinates
 SUITE_FILES = MANIFEST README.md $(SUITE_DIRS)
 
+# gen writes into a new folder only, and vectors/ keeps the hand-written files:
+# the suite is made beside it, then its entries replace the old ones.
 vectors: $(BUILD)/dmlref ## regenerate the golden suite under vectors/
+	$(Q)rm -rf $(BUILD)/vectors-new
+	$(Q)$(BUILD)/dmlref gen --out $(BUILD)/vectors-new
 	$(Q)rm -rf $(SUITE_FILES:%=vectors/%)
-	$(Q)$(BUILD)/dmlref gen --out vectors
+	$(Q)mv $(SUITE_FILES:%=$(BUILD)/vectors-new/%) vectors/
+	$(Q)rmdir $(BUILD)/vectors-new
 
 check-vectors: $(BUILD)/dmlref ## the suite regenerates byte for byte, and verifies
 	$(Q)rm -rf $(BUILD)/vectors-regen
@@ -206,8 +211,9 @@ check-cross: $(BUILD)/dmlref ## independent cross-checks: the numpy model, ONNX'
 	$(Q)$(SUMMARY) "ONNX node tests" $(BUILD)/onnx.log \
 	    $(PYTHON) tests/onnx_node_tests.py --dmlref $(BUILD)/dmlref
 
-check-cli: $(BUILD)/dmlref ## the command end to end, and every malformed vector of tests/malformed
+check-cli: $(BUILD)/dmlref ## the command end to end, its files and walks, and every malformed vector of tests/malformed
 	$(Q)$(SUMMARY) "command line ($(BUILD))" $(BUILD)/cli.log sh tests/test_cli.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "files and walks ($(BUILD))" $(BUILD)/files.log sh tests/test_files.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "malformed vectors ($(BUILD))" $(BUILD)/malformed.log \
 	    sh tests/test_malformed.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "dmlref bench ($(BUILD))" $(BUILD)/bench.log sh tests/test_bench.sh $(BUILD)

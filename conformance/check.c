@@ -714,8 +714,9 @@ static void tally_suite(const results *all, const char *op, unsigned long *n, un
 
 /* JUnit XML: one <testsuite> per operator, each case with its time; a failure
    or error names the vector's file and the command that reproduces it. */
-static int write_junit(FILE *f, const report *rep)
+static int write_junit(FILE *f, const void *context)
 {
+    const report *rep = context;
     const results *all = rep->all;
     size_t i, k;
     double total = 0;
@@ -777,9 +778,10 @@ static int write_junit(FILE *f, const report *rep)
     return 1;
 }
 
-static int write_json(FILE *f, const report *rep)
+static int write_json(FILE *f, const void *context)
 {
     static const char *const lower[] = {"pass", "fail", "skip", "error"};
+    const report *rep = context;
     const results *all = rep->all;
     size_t i;
     char clean[4096];
@@ -807,36 +809,6 @@ static int write_json(FILE *f, const report *rep)
     }
     fprintf(f, " ]}\n");
     return 1;
-}
-
-/* Writes a report whole or not at all: a temporary file beside it, renamed
-   over it once complete.  0 with a message on stderr when it cannot. */
-static int write_report(const char *path, int (*writer)(FILE *, const report *),
-                        const report *rep)
-{
-    char temporary[4096];
-    int fd, ok;
-    FILE *f;
-    if (snprintf(temporary, sizeof temporary, "%s.XXXXXX", path) >= (int)sizeof temporary) {
-        fprintf(stderr, "dmlref check: %s: the path is too long\n", path);
-        return 0;
-    }
-    if ((fd = mkstemp(temporary)) < 0 || !(f = fdopen(fd, "w"))) {
-        fprintf(stderr, "dmlref check: %s: cannot write: %s\n", path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            remove(temporary);
-        }
-        return 0;
-    }
-    ok = writer(f, rep);
-    ok = !ferror(f) && fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
-    ok = fclose(f) == 0 && ok;
-    if (ok && rename(temporary, path) == 0)
-        return 1;
-    fprintf(stderr, "dmlref check: %s: cannot write: %s\n", path, strerror(errno));
-    remove(temporary);
-    return 0;
 }
 
 /* "<label>: N <message>" for the cases of one outcome, the most frequent
@@ -1119,10 +1091,11 @@ int command_check(int argc, char **argv)
         report rep;
         rep.o = &o, rep.all = &st.all, rep.files = &files;
         rep.tested = backend_name(b), rep.tested_version = backend_version(b);
+        /* each whole or not at all, the previous report intact on failure */
         if (o.junit)
-            reports_ok &= write_report(o.junit, write_junit, &rep);
+            reports_ok &= write_file_with(o.junit, write_junit, &rep);
         if (o.json)
-            reports_ok &= write_report(o.json, write_json, &rep);
+            reports_ok &= write_file_with(o.json, write_json, &rep);
     }
     print_reasons(&st.all, CASE_PASS, "passed");
     print_reasons(&st.all, CASE_SKIP, "skipped");

@@ -43,12 +43,14 @@
  * status and rule, the same output tensor, the same kind of damage or
  * crash), within SHRINK_RUNS backend runs and SHRINK_TIMEOUTS timeouts.
  * The smallest case is written to --out as a vector that `dmlref check`
- * replays.  Only the first --shrink (default 10) differences are shrunk.
+ * replays (whole or not at all; the run names only the files it wrote).
+ * Only the first --shrink (default 10) differences are shrunk.
  *
  * The same seed gives the same cases.  Exit 0 when every case passed or was
  * skipped and at least one was compared, 1 when a case failed, 2 when no case
  * was compared (--cases 0, a --time too short for one case, every case
- * skipped) or the backend cannot be loaded, 3 for a usage error.
+ * skipped), the backend cannot be loaded or a shrunk vector could not be
+ * written, 3 for a usage error.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "conformance.h"
@@ -1398,7 +1400,7 @@ int command_fuzz(int argc, char **argv)
     uint64_t seed = 1, cases = 0, state, shrink_limit = 10;
     double seconds = 0, timeout = 30;
     dmlref_operator_type op = (dmlref_operator_type)0;
-    unsigned long passed = 0, failed = 0, skipped = 0, n;
+    unsigned long passed = 0, failed = 0, skipped = 0, unwritten = 0, n;
     int cases_given = 0;
     fuzzer f;
     tally counts;
@@ -1512,34 +1514,43 @@ int command_fuzz(int argc, char **argv)
             printf("%s case %lu (%s): %s\n", outcome == CASE_FAIL ? "FAIL" : "ERROR", n,
                    dmlref_vector_name(v), message);
         } else {
-            char *small, path[512], shrunk_message[DMLREF_ERROR_MESSAGE_CAPACITY + 256];
+            char *small, path[4096], shrunk_message[DMLREF_ERROR_MESSAGE_CAPACITY + 256];
             char sizes[512] = "";
             dmlref_vector *shrunk = NULL;
             unsigned long runs_before = f.runs;
+            int written = 0;
             ++failed;
             if (on_terminal)
                 fprintf(stderr, "\rdmlref fuzz: case %lu failed, shrinking...", n);
             small = shrink(&f, judged, outcome, message);
             if (small)
                 small = rename_case(small, seed, n);
-            snprintf(path, sizeof path, "%s/case_%lu.json", out_dir, n);
             if (small && try_case(&f, small, &shrunk, NULL, shrunk_message,
                                   sizeof shrunk_message) == outcome && shrunk) {
-                char *written;
-                size_t written_length;
-                if (dmlref_vector_write(shrunk, &written, &written_length, NULL) == DMLREF_OK) {
-                    write_file(path, written, written_length);
-                    free(written);
+                char *text_out;
+                size_t text_length;
+                if (snprintf(path, sizeof path, "%s/case_%lu.json", out_dir, n) >=
+                    (int)sizeof path)
+                    fprintf(stderr, "dmlref fuzz: %s: the path is too long\n", out_dir);
+                else if (dmlref_vector_write(shrunk, &text_out, &text_length, NULL) != DMLREF_OK)
+                    fprintf(stderr, "dmlref fuzz: %s: cannot write the shrunk vector\n", path);
+                else {
+                    written = write_file(path, text_out, text_length);
+                    free(text_out);
                 }
+                unwritten += !written;
                 describe_sizes(shrunk, sizes, sizeof sizes);
             }
             if (on_terminal)
                 fputc('\n', stderr);
             printf("%s case %lu (%s): %s\n", outcome == CASE_FAIL ? "FAIL" : "ERROR", n,
                    dmlref_vector_name(v), message);
-            if (sizes[0])
+            if (sizes[0] && written)
                 printf("    shrunk in %lu runs to %s: %s: %s\n", f.runs - runs_before, path,
                        sizes, shrunk_message);
+            else if (sizes[0]) /* only files that exist are named */
+                printf("    shrunk in %lu runs, not written (see the error): %s: %s\n",
+                       f.runs - runs_before, sizes, shrunk_message);
             else
                 printf("    not shrunk: the smallest case did not fail again\n");
             dmlref_vector_free(shrunk);
@@ -1565,6 +1576,11 @@ int command_fuzz(int argc, char **argv)
         printf(" %s", counts.rules[i]);
     printf("%s\n", counts.rule_count ? "" : " none");
     printf("%lu passed, %lu failed, %lu skipped\n", passed, failed, skipped);
+    if (unwritten) {
+        fprintf(stderr, "dmlref fuzz: %lu shrunk %s could not be written to %s\n", unwritten,
+                unwritten == 1 ? "vector" : "vectors", out_dir);
+        return EXIT_BAD_INPUT;
+    }
     if (failed)
         return EXIT_DIFFERENCE;
     if (!passed) {

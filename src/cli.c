@@ -9,14 +9,18 @@
  *
  * Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 static const char *const k_help_eval =
@@ -28,8 +32,13 @@ static const char *const k_help_eval =
     "output), with the permitted variants that apply (NonZero with subnormal\n"
     "inputs flushed to zero, R-NZ-10: format \"dmlref-vector-2\"). A case with\n"
     "\"expect_error\" is checked to be refused exactly so.\n"
+    "OUT.json is written whole or not at all: a temporary file beside it, renamed\n"
+    "over it once complete, so a failed write (a full disk) leaves the previous\n"
+    "file intact (a device or a pipe, such as /dev/stdout, is written directly).\n"
     "Exit 0, or 2 for a case that is malformed or invalid (the message names the\n"
-    "file and the JSON path), 1 when an expect_error case is not refused as it says.\n";
+    "file and the JSON path), that is not a regular file, or for output that\n"
+    "cannot be written (standard output included), 1 when an expect_error case is\n"
+    "not refused as it says.\n";
 
 static const char *const k_help_verify =
     "usage: dmlref verify [--threads N] PATH...\n"
@@ -39,9 +48,16 @@ static const char *const k_help_verify =
     "digests, min_feature_level, expected errors, permitted variants (each\n"
     "recomputed, and exactly those eval adds). A folder holding a MANIFEST is\n"
     "a suite: its listed files are verified, every digest is checked, and a\n"
-    "vector missing from the list is a failure. Prints each failure and ends with\n"
+    "vector missing from the list is a failure. A MANIFEST line must be\n"
+    "\"<16 hex digits>  <path>\", at most 4096 bytes, its path inside the suite\n"
+    "(relative, no empty, . or .. part) and listed once: any other line is a\n"
+    "failure naming it. Folders are searched for regular files only (a FIFO is\n"
+    "never opened); links are followed, but a folder is entered once: a link\n"
+    "back to a folder on the way (a loop) or to one already searched is skipped\n"
+    "with a note on stderr, not a failure. Prints each failure and ends with\n"
     "\"N passed, N failed, N skipped\". Exit 0, 1 if a vector failed, 2 if one\n"
-    "could not be read.\n";
+    "could not be read (or a path is not a regular file or a folder), a MANIFEST\n"
+    "line is wrong, or standard output cannot be written.\n";
 
 static const char *const k_help_gen =
     "usage: dmlref gen [--out DIR] [--seed N] [--profile NAME] [--threads N]\n"
@@ -49,6 +65,12 @@ static const char *const k_help_gen =
     "Writes a whole golden suite to DIR (default: vectors): one vector per case,\n"
     "DIR/MANIFEST and DIR/README.md (the coverage table). The output is the same,\n"
     "byte for byte, for the same seed and profile, on any thread count.\n"
+    "DIR must be new or an empty folder; a folder holding anything is refused.\n"
+    "The suite is built in a temporary folder beside DIR and renamed into place\n"
+    "once complete: on any failure (a full disk) it is removed and DIR is left as\n"
+    "it was, and of two runs into one folder at once, one fails (exit 2).\n"
+    "(make vectors regenerates vectors/, which also holds FORMAT.md and\n"
+    "schema.json, through a new folder.) Exit 0, 2 on any failure.\n"
     "Profiles: default (the committed suite).\n";
 
 static const char *const k_help_fuzz =
@@ -64,7 +86,8 @@ static const char *const k_help_fuzz =
     "written to --out (default fuzz-failures), which `dmlref check` replays. The first\n"
     "--shrink differences (default 10) are shrunk. The same seed gives the same cases.\n"
     "Default: 1000 cases. Exit 0 when cases were compared and none differed, 1 when a\n"
-    "difference was found, 2 when no case was compared (all skipped, or none run).\n"
+    "difference was found, 2 when no case was compared (all skipped, or none run) or\n"
+    "a shrunk vector could not be written (the run names only the files it wrote).\n"
     "See docs/fuzz.md.\n";
 
 static const char *const k_help_bench =
@@ -139,6 +162,16 @@ static int parse_count(const char *text, uint64_t max, uint64_t *out)
 
 /* ---- files ------------------------------------------------------------- */
 
+/* The permission bits that open(path, O_CREAT, `requested`) would give under
+   the process's umask: mkstemp and mkdtemp make 0600 and 0700, which a file
+   or folder that replaces another must not keep. */
+static mode_t under_umask(mode_t requested)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return requested & ~mask;
+}
+
 static int make_parents(const char *path)
 {
     char *copy = malloc(strlen(path) + 1), *p;
@@ -160,41 +193,277 @@ static int make_parents(const char *path)
     return 1;
 }
 
-int write_file(const char *path, const char *data, size_t length)
+/* A copy of path without trailing slashes ("/" stays), or NULL when out of
+   memory: "out/" names the folder "out", whose temporary twin is "./.out.*",
+   not "out/..*". */
+static char *without_trailing_slashes(const char *path)
 {
-    FILE *f;
-    if (!make_parents(path))
-        return 0;
-    f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, length, f) != length || fclose(f) != 0) {
-        fprintf(stderr, "dmlref: %s: cannot write: %s\n", path, strerror(errno));
-        return 0;
-    }
-    return 1;
+    size_t length = strlen(path);
+    char *copy = malloc(length + 1);
+    if (!copy)
+        return NULL;
+    strcpy(copy, path);
+    while (length > 1 && copy[length - 1] == '/')
+        copy[--length] = '\0';
+    return copy;
 }
 
-uint64_t file_digest(const char *path, int *ok)
+/* "<folder>/.<name>.XXXXXX" beside path, for mkstemp or mkdtemp: in the same
+   folder, so that rename() moves it into place in one step (and hidden, so
+   that a walk never takes it for a vector).  The caller frees it. */
+static char *temporary_beside(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    XXH3_state_t *state = XXH3_createState();
-    unsigned char chunk[65536];
-    size_t got;
-    uint64_t digest = 0;
-    *ok = 0;
-    if (!f || !state) {
-        if (f)
-            fclose(f);
-        XXH3_freeState(state);
+    const char *slash = strrchr(path, '/');
+    size_t folder = slash ? (size_t)(slash - path) + 1 : 0;
+    char *name = malloc(strlen(path) + sizeof "..XXXXXX");
+    if (!name)
+        return NULL;
+    memcpy(name, path, folder);
+    sprintf(name + folder, ".%s.XXXXXX", path + folder);
+    return name;
+}
+
+/* Runs writer on fd (which it takes over and closes): 0, or the errno of the
+   first failure; `sync` also waits for the bytes to reach the disk. */
+static int write_through(int fd, file_writer writer, const void *context, int sync)
+{
+    FILE *f = fdopen(fd, "wb");
+    int reason = 0;
+    if (!f) {
+        reason = errno;
+        close(fd);
+        return reason;
+    }
+    errno = 0;
+    if (!writer(f, context) || fflush(f) != 0 || ferror(f))
+        reason = errno ? errno : EIO;
+    else if (sync && fsync(fd) != 0)
+        reason = errno;
+    if (fclose(f) != 0 && !reason)
+        reason = errno;
+    return reason;
+}
+
+int write_file_with(const char *path, file_writer writer, const void *context)
+{
+    struct stat existing;
+    char *resolved = NULL, *temporary = NULL;
+    const char *target = path;
+    mode_t mode = under_umask(0666);
+    int fd, reason;
+
+    if (stat(path, &existing) == 0) {
+        if (!S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode)) {
+            /* a device or a pipe cannot be replaced, only written; O_NONBLOCK:
+               a FIFO without a reader fails (ENXIO) instead of waiting */
+            fd = open(path, O_WRONLY | O_NONBLOCK);
+            if (fd < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+                reason = errno;
+                if (fd >= 0)
+                    close(fd);
+            } else {
+                reason = write_through(fd, writer, context, 0);
+            }
+            goto done;
+        }
+        mode = existing.st_mode & 07777;
+        /* through a symbolic link: the file it names is replaced, not the link */
+        if ((resolved = realpath(path, NULL)) != NULL)
+            target = resolved;
+    }
+    if (!(temporary = temporary_beside(target))) {
+        reason = ENOMEM;
+        goto done;
+    }
+    if ((fd = mkstemp(temporary)) < 0) {
+        reason = errno;
+        free(temporary);
+        temporary = NULL; /* nothing to remove */
+        goto done;
+    }
+    reason = fchmod(fd, mode) != 0 ? errno : 0;
+    if (reason)
+        close(fd);
+    else
+        reason = write_through(fd, writer, context, 1);
+    if (!reason && rename(temporary, target) != 0)
+        reason = errno;
+    if (reason)
+        remove(temporary);
+done:
+    if (reason)
+        fprintf(stderr, "dmlref: %s: cannot write: %s\n", path, strerror(reason));
+    free(temporary);
+    free(resolved);
+    return !reason;
+}
+
+typedef struct byte_span {
+    const char *data;
+    size_t length;
+} byte_span;
+
+static int write_bytes(FILE *f, const void *context)
+{
+    const byte_span *b = context;
+    return fwrite(b->data, 1, b->length, f) == b->length;
+}
+
+int write_file(const char *path, const char *data, size_t length)
+{
+    byte_span b;
+    b.data = data, b.length = length;
+    return make_parents(path) && write_file_with(path, write_bytes, &b);
+}
+
+/* Removes a folder that this process built, and all it holds (links are
+   removed, never followed). */
+static void remove_tree(const char *path)
+{
+    struct stat st;
+    DIR *d;
+    struct dirent *entry;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode) && (d = opendir(path)) != NULL) {
+        while ((entry = readdir(d)) != NULL) {
+            char *inner;
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+                continue;
+            inner = malloc(strlen(path) + strlen(entry->d_name) + 2);
+            if (!inner)
+                break;
+            sprintf(inner, "%s/%s", path, entry->d_name);
+            remove_tree(inner);
+            free(inner);
+        }
+        closedir(d);
+    }
+    remove(path);
+}
+
+/* 1 when path does not exist or is an empty folder; else 0, saying why. */
+static int is_new_or_empty_folder(const char *path)
+{
+    struct stat st;
+    DIR *d;
+    struct dirent *entry;
+    int empty = 1;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 1;
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(errno));
         return 0;
     }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "dmlref: %s: exists and is not a folder\n", path);
+        return 0;
+    }
+    if (!(d = opendir(path))) {
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(errno));
+        return 0;
+    }
+    while (empty && (entry = readdir(d)) != NULL)
+        empty = strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0;
+    closedir(d);
+    if (!empty)
+        fprintf(stderr, "dmlref: %s: the folder is not empty: a new suite goes into a new or "
+                        "empty folder only\n", path);
+    return empty;
+}
+
+char *begin_new_folder(const char *target)
+{
+    char *folder = without_trailing_slashes(target), *temporary = NULL;
+    if (!folder || !is_new_or_empty_folder(folder) || !make_parents(folder))
+        goto done;
+    if (!(temporary = temporary_beside(folder)))
+        goto done;
+    if (!mkdtemp(temporary)) {
+        fprintf(stderr, "dmlref: %s: cannot create a folder beside it: %s\n", folder,
+                strerror(errno));
+        free(temporary);
+        temporary = NULL;
+    }
+done:
+    free(folder);
+    return temporary;
+}
+
+int finish_new_folder(char *temporary, const char *target, int complete)
+{
+    char *folder = without_trailing_slashes(target);
+    int in_place = 0;
+    if (complete && folder) {
+        if (chmod(temporary, under_umask(0777)) != 0)
+            fprintf(stderr, "dmlref: %s: cannot set its permissions: %s\n", temporary,
+                    strerror(errno));
+        else if (rename(temporary, folder) == 0)
+            in_place = 1;
+        else if (errno == ENOTEMPTY || errno == EEXIST)
+            fprintf(stderr, "dmlref: %s: the folder is no longer empty (written by another "
+                            "process meanwhile)\n", folder);
+        else
+            fprintf(stderr, "dmlref: %s: cannot put the new folder in place: %s\n", folder,
+                    strerror(errno));
+    }
+    if (!in_place)
+        remove_tree(temporary);
+    free(temporary);
+    free(folder);
+    return in_place;
+}
+
+const char *open_regular_file(const char *path, int *fd)
+{
+    struct stat st;
+    *fd = -1;
+    if (stat(path, &st) != 0)
+        return strerror(errno);
+    if (!S_ISREG(st.st_mode)) {
+        errno = 0;
+        return "not a regular file";
+    }
+    /* the path may have become a FIFO since: O_NONBLOCK opens one without
+       waiting for a writer, and fstat then refuses it */
+    if ((*fd = open(path, O_RDONLY | O_NONBLOCK)) < 0)
+        return strerror(errno);
+    if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(*fd);
+        *fd = -1;
+        errno = 0;
+        return "not a regular file";
+    }
+    return NULL;
+}
+
+const char *file_digest(const char *path, uint64_t *digest)
+{
+    XXH3_state_t *state;
+    unsigned char chunk[65536];
+    ssize_t got;
+    int fd;
+    const char *why = open_regular_file(path, &fd);
+    if (why)
+        return why;
+    if (!(state = XXH3_createState())) {
+        close(fd);
+        return "out of memory";
+    }
     XXH3_64bits_reset(state);
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        XXH3_64bits_update(state, chunk, got);
-    *ok = !ferror(f);
-    fclose(f);
-    digest = XXH3_64bits_digest(state);
+    while ((got = read(fd, chunk, sizeof chunk)) != 0) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            why = strerror(errno);
+            break;
+        }
+        XXH3_64bits_update(state, chunk, (size_t)got);
+    }
+    close(fd);
+    *digest = XXH3_64bits_digest(state);
     XXH3_freeState(state);
-    return digest;
+    return why;
 }
 
 int list_add(path_list *l, const char *path)
@@ -228,62 +497,133 @@ static int compare_strings(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void sort_paths(path_list *l, size_t first)
+{
+    if (l->count > first) /* an empty list leaves items NULL */
+        qsort(l->items + first, l->count - first, sizeof *l->items, compare_strings);
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Every *.json file below dir (recursively), relative to `root`; schema.json
-   at the top of a suite is the format's schema, not a vector. */
-static int find_vectors(const char *dir, size_t root_length, path_list *out)
+/* The folders a walk has entered, by device and inode: a link that leads
+   back to one of them (a loop: two links to "." make the walk exponential) or
+   a second link to a folder already walked is not entered again. */
+typedef struct folder_id {
+    dev_t device;
+    ino_t inode;
+} folder_id;
+
+typedef struct folder_set {
+    folder_id *items;
+    size_t count, capacity;
+} folder_set;
+
+/* 1 if the folder was entered before, else records it: 0, or -1 when out
+   of memory. */
+static int entered_before(folder_set *s, const struct stat *st)
+{
+    size_t i;
+    for (i = 0; i < s->count; ++i)
+        if (s->items[i].device == st->st_dev && s->items[i].inode == st->st_ino)
+            return 1;
+    if (s->count == s->capacity) {
+        size_t capacity = s->capacity ? 2 * s->capacity : 64;
+        folder_id *grown = realloc(s->items, capacity * sizeof *grown);
+        if (!grown)
+            return -1;
+        s->items = grown;
+        s->capacity = capacity;
+    }
+    s->items[s->count].device = st->st_dev;
+    s->items[s->count++].inode = st->st_ino;
+    return 0;
+}
+
+/* Every *.json regular file below dir (recursively), relative to `root`;
+   schema.json at the top of a suite is the format's schema, not a vector.
+   The entries are taken in name order, so that which of two links to one
+   folder is walked does not depend on the file system. */
+static int find_vectors(const char *dir, size_t root_length, folder_set *entered,
+                        path_list *out)
 {
     DIR *d = opendir(dir);
     struct dirent *entry;
+    path_list names = {NULL, 0, 0};
+    size_t i;
+    int ok = 1;
     if (!d) {
         fprintf(stderr, "dmlref: %s: cannot open: %s\n", dir, strerror(errno));
         return 0;
     }
-    while ((entry = readdir(d)) != NULL) {
+    while (ok && (entry = readdir(d)) != NULL)
+        if (entry->d_name[0] != '.')
+            ok = list_add(&names, entry->d_name);
+    closedir(d);
+    sort_paths(&names, 0);
+    for (i = 0; ok && i < names.count; ++i) {
         char path[4096];
         struct stat st;
-        if (entry->d_name[0] == '.')
+        int seen;
+        if (snprintf(path, sizeof path, "%s/%s", dir, names.items[i]) >= (int)sizeof path) {
+            fprintf(stderr, "dmlref: %s/%s: skipped: the path is too long\n", dir,
+                    names.items[i]);
             continue;
-        if (snprintf(path, sizeof path, "%s/%s", dir, entry->d_name) >= (int)sizeof path ||
-            stat(path, &st) != 0)
+        }
+        if (stat(path, &st) != 0) /* a dangling link */
             continue;
         if (S_ISDIR(st.st_mode)) {
-            if (!find_vectors(path, root_length, out)) {
-                closedir(d);
-                return 0;
-            }
-        } else if (ends_with(entry->d_name, ".json") &&
+            if ((seen = entered_before(entered, &st)) < 0)
+                ok = 0;
+            else if (seen)
+                fprintf(stderr, "dmlref: %s: skipped: a folder already walked (a link loop, "
+                                "or a second link to it)\n", path);
+            else
+                ok = find_vectors(path, root_length, entered, out);
+        } else if (ends_with(names.items[i], ".json") &&
                    strcmp(path + root_length, "schema.json") != 0) {
-            if (!list_add(out, path)) {
-                closedir(d);
-                return 0;
-            }
+            if (S_ISREG(st.st_mode))
+                ok = list_add(out, path);
+            else
+                fprintf(stderr, "dmlref: %s: skipped: not a regular file\n", path);
         }
     }
-    closedir(d);
-    return 1;
+    list_free(&names);
+    return ok;
+}
+
+/* find_vectors from a top folder (trailing slashes ignored), sorted. */
+static int walk_vectors(const char *dir, path_list *out)
+{
+    folder_set entered = {NULL, 0, 0};
+    struct stat st;
+    size_t first = out->count;
+    char *top = without_trailing_slashes(dir);
+    int ok = top && stat(top, &st) == 0 && entered_before(&entered, &st) == 0 &&
+             find_vectors(top, strlen(top) + 1, &entered, out);
+    sort_paths(out, first);
+    free(entered.items);
+    free(top);
+    return ok;
 }
 
 int collect_vectors(const char *path, path_list *out)
 {
     struct stat st;
-    size_t first = out->count;
     if (stat(path, &st) != 0) {
         fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(errno));
         return 0;
     }
-    if (!S_ISDIR(st.st_mode))
-        return list_add(out, path);
-    if (!find_vectors(path, strlen(path) + 1, out))
+    if (S_ISDIR(st.st_mode))
+        return walk_vectors(path, out);
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "dmlref: %s: cannot open: not a regular file\n", path);
         return 0;
-    if (out->count > first) /* an empty folder leaves items NULL */
-        qsort(out->items + first, out->count - first, sizeof *out->items, compare_strings);
-    return 1;
+    }
+    return list_add(out, path);
 }
 
 dmlref_vector_read_options read_options(uint32_t flags)
@@ -306,6 +646,7 @@ static int command_eval(int argc, char **argv)
     dmlref_vector *v;
     dmlref_error err;
     dmlref_status status;
+    struct stat st;
     char *text;
     size_t length;
     int i, code = EXIT_OK;
@@ -325,6 +666,11 @@ static int command_eval(int argc, char **argv)
     }
     if (!input)
         return usage_error("eval needs a case file");
+    if (stat(input, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* the loader would wait on a FIFO forever */
+        fprintf(stderr, "%s: cannot open: not a regular file\n", input);
+        return EXIT_BAD_INPUT;
+    }
 
     status = dmlref_vector_load(input, &options, &v, &err);
     if (status != DMLREF_OK) {
@@ -343,7 +689,7 @@ static int command_eval(int argc, char **argv)
         if (!write_file(output, text, length))
             code = EXIT_BAD_INPUT;
     } else if (fwrite(text, 1, length, stdout) != length) {
-        code = EXIT_BAD_INPUT;
+        code = EXIT_BAD_INPUT; /* main says why, as for any write to stdout */
     }
     free(text);
     dmlref_vector_free(v);
@@ -377,27 +723,77 @@ static void verify_file(const char *path, uint32_t threads, tally *t)
     fprintf(stderr, "FAIL %s\n", err.message);
 }
 
-/* A suite folder: its MANIFEST names every vector with the digest of its
-   bytes; verifies the listed files and reports unlisted ones. */
-static void verify_suite(const char *dir, const char *manifest, uint32_t threads, tally *t)
-{
-    FILE *f = fopen(manifest, "r");
-    path_list found = {NULL, 0, 0}, listed = {NULL, 0, 0};
-    char line[4096];
-    unsigned long number = 0;
-    size_t i, root_length = strlen(dir) + 1;
+/* The longest MANIFEST line taken (without its newline); a longer one is a
+   failure of its own, never read as two entries. */
+#define MANIFEST_LINE_MAX 4096
 
-    if (!f) {
-        fprintf(stderr, "FAIL %s: cannot open\n", manifest);
-        ++t->failed, t->bad_input = 1;
-        return;
+/* One MANIFEST entry: "<16 hex digits>  <path relative to the suite>". */
+typedef struct manifest_entry {
+    char *name;
+    unsigned long line, first_line; /* first_line: where a duplicate was listed first, or 0 */
+    uint64_t digest;
+} manifest_entry;
+
+/* A name that stays inside the suite: relative, and no part of it empty,
+   "." or ".." (so that every file has one spelling, and a duplicate shows). */
+static int is_inside_suite(const char *name)
+{
+    const char *part = name;
+    if (*name == '/')
+        return 0;
+    for (;;) {
+        size_t length = strcspn(part, "/");
+        if (length == 0 || (length == 1 && part[0] == '.') ||
+            (length == 2 && part[0] == '.' && part[1] == '.'))
+            return 0;
+        if (!part[length])
+            return 1;
+        part += length + 1;
     }
-    while (fgets(line, sizeof line, f)) {
-        char path[4096], *name;
+}
+
+static int compare_entry_names(const void *a, const void *b)
+{
+    const manifest_entry *x = *(manifest_entry *const *)a, *y = *(manifest_entry *const *)b;
+    int order = strcmp(x->name, y->name);
+    return order ? order : x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Reads a MANIFEST's entries; every line that is not one (malformed, too
+   long, a path outside the suite) is a FAIL line and bad input.  A name
+   listed again gets the line of its first listing in first_line.  0 when
+   the file cannot be read at all. */
+static int read_manifest(const char *manifest, manifest_entry **entries, size_t *count, tally *t)
+{
+    char line[MANIFEST_LINE_MAX + 2], *name;
+    unsigned long number = 0;
+    size_t capacity = 0, i;
+    manifest_entry **by_name;
+    const char *why;
+    int fd, ok = 1;
+    FILE *f = NULL;
+
+    *entries = NULL, *count = 0;
+    if ((why = open_regular_file(manifest, &fd)) != NULL || !(f = fdopen(fd, "r"))) {
+        fprintf(stderr, "FAIL %s: cannot open: %s\n", manifest, why ? why : strerror(errno));
+        if (!why)
+            close(fd);
+        ++t->failed, t->bad_input = 1;
+        return 0;
+    }
+    while (ok && fgets(line, sizeof line, f)) {
         unsigned long long want;
-        uint64_t got;
-        int ok;
+        size_t length = strlen(line);
         ++number;
+        if (length > MANIFEST_LINE_MAX && line[length - 1] != '\n') {
+            int c;
+            while ((c = getc(f)) != EOF && c != '\n')
+                ;
+            fprintf(stderr, "FAIL %s: line %lu: longer than %d bytes\n", manifest, number,
+                    MANIFEST_LINE_MAX);
+            ++t->failed, t->bad_input = 1;
+            continue;
+        }
         line[strcspn(line, "\n")] = '\0';
         if (strlen(line) < 19 || line[16] != ' ' || line[17] != ' ' ||
             sscanf(line, "%16llx", &want) != 1) {
@@ -407,26 +803,104 @@ static void verify_suite(const char *dir, const char *manifest, uint32_t threads
             continue;
         }
         name = line + 18;
-        if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        if (!is_inside_suite(name)) {
+            fprintf(stderr, "FAIL %s: line %lu: %s: not a path inside the suite (absolute, or "
+                            "with an empty, . or .. part)\n", manifest, number, name);
+            ++t->failed, t->bad_input = 1;
             continue;
+        }
+        if (*count == capacity) {
+            manifest_entry *grown;
+            capacity = capacity ? 2 * capacity : 1024;
+            if (!(grown = realloc(*entries, capacity * sizeof *grown))) {
+                ok = 0;
+                break;
+            }
+            *entries = grown;
+        }
+        if (!((*entries)[*count].name = malloc(strlen(name) + 1))) {
+            ok = 0;
+            break;
+        }
+        strcpy((*entries)[*count].name, name);
+        (*entries)[*count].line = number;
+        (*entries)[*count].first_line = 0;
+        (*entries)[(*count)++].digest = want;
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "FAIL %s: cannot read: %s\n", manifest, strerror(errno));
+        ok = 0;
+    }
+    fclose(f);
+    if (ok && *count > 1) {
+        if (!(by_name = malloc(*count * sizeof *by_name)))
+            ok = 0;
+        for (i = 0; ok && i < *count; ++i)
+            by_name[i] = &(*entries)[i];
+        if (ok) {
+            qsort(by_name, *count, sizeof *by_name, compare_entry_names);
+            for (i = 1; i < *count; ++i)
+                if (strcmp(by_name[i]->name, by_name[i - 1]->name) == 0)
+                    by_name[i]->first_line = by_name[i - 1]->first_line
+                                                 ? by_name[i - 1]->first_line
+                                                 : by_name[i - 1]->line;
+            free(by_name);
+        }
+    }
+    if (!ok)
+        ++t->failed, t->bad_input = 1;
+    return ok;
+}
+
+/* A suite folder: its MANIFEST names every vector with the digest of its
+   bytes; verifies each listed file once and reports unlisted ones. */
+static void verify_suite(const char *dir, const char *manifest, uint32_t threads, tally *t)
+{
+    path_list found = {NULL, 0, 0}, listed = {NULL, 0, 0};
+    manifest_entry *entries;
+    size_t count, i;
+
+    if (!read_manifest(manifest, &entries, &count, t))
+        goto done;
+    for (i = 0; i < count; ++i) {
+        const manifest_entry *e = &entries[i];
+        char path[MANIFEST_LINE_MAX + 4096];
+        const char *why;
+        uint64_t got;
+        if (e->first_line) {
+            fprintf(stderr, "FAIL %s: line %lu: %s is listed again (first on line %lu)\n",
+                    manifest, e->line, e->name, e->first_line);
+            ++t->failed, t->bad_input = 1;
+            continue;
+        }
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->name) >= (int)sizeof path) {
+            fprintf(stderr, "FAIL %s: line %lu: the path is too long\n", manifest, e->line);
+            ++t->failed, t->bad_input = 1;
+            continue;
+        }
         list_add(&listed, path); /* listed, whatever its digest */
-        got = file_digest(path, &ok);
-        if (!ok) {
-            fprintf(stderr, "FAIL %s: line %lu: %s is missing\n", manifest, number, path);
+        if ((why = file_digest(path, &got)) != NULL) {
+            if (errno == ENOENT) {
+                fprintf(stderr, "FAIL %s: line %lu: %s is missing\n", manifest, e->line, path);
+            } else {
+                fprintf(stderr, "FAIL %s: line %lu: %s: cannot read: %s\n", manifest, e->line,
+                        path, why);
+                t->bad_input = 1;
+            }
             ++t->failed;
             continue;
         }
-        if (got != want) {
+        if (got != e->digest) {
             fprintf(stderr, "FAIL %s: line %lu: %s has digest %016llx, the manifest says %016llx\n",
-                    manifest, number, path, (unsigned long long)got, want);
+                    manifest, e->line, path, (unsigned long long)got,
+                    (unsigned long long)e->digest);
             ++t->failed;
             continue;
         }
         verify_file(path, threads, t);
     }
-    fclose(f);
-    if (find_vectors(dir, root_length, &found)) {
-        qsort(listed.items, listed.count, sizeof *listed.items, compare_strings);
+    if (walk_vectors(dir, &found)) {
+        sort_paths(&listed, 0);
         for (i = 0; i < found.count; ++i) {
             if (!bsearch(&found.items[i], listed.items, listed.count, sizeof *listed.items,
                          compare_strings)) {
@@ -435,6 +909,10 @@ static void verify_suite(const char *dir, const char *manifest, uint32_t threads
             }
         }
     }
+done:
+    for (i = 0; i < count; ++i)
+        free(entries[i].name);
+    free(entries);
     list_free(&found);
     list_free(&listed);
 }
@@ -461,6 +939,11 @@ static int command_verify(int argc, char **argv)
         } else if (S_ISDIR(st.st_mode)) {
             char manifest[4096];
             size_t length = strlen(argv[i]);
+            if (length + sizeof "/MANIFEST" > sizeof manifest) {
+                fprintf(stderr, "FAIL %s: the path is too long\n", argv[i]);
+                ++t.failed, t.bad_input = 1;
+                continue;
+            }
             while (length > 1 && argv[i][length - 1] == '/')
                 argv[i][--length] = '\0';
             snprintf(manifest, sizeof manifest, "%s/MANIFEST", argv[i]);
@@ -469,14 +952,16 @@ static int command_verify(int argc, char **argv)
             } else {
                 path_list files = {NULL, 0, 0};
                 size_t k;
-                if (!find_vectors(argv[i], length + 1, &files))
+                if (!walk_vectors(argv[i], &files))
                     ++t.failed, t.bad_input = 1;
-                if (files.count)
-                    qsort(files.items, files.count, sizeof *files.items, compare_strings);
                 for (k = 0; k < files.count; ++k)
                     verify_file(files.items[k], (uint32_t)threads, &t);
                 list_free(&files);
             }
+        } else if (!S_ISREG(st.st_mode)) {
+            /* the loader would wait on a FIFO forever */
+            fprintf(stderr, "FAIL %s: cannot open: not a regular file\n", argv[i]);
+            ++t.failed, t.bad_input = 1;
         } else {
             verify_file(argv[i], (uint32_t)threads, &t);
         }
@@ -515,7 +1000,7 @@ static int command_gen(int argc, char **argv)
     return generate_suite(out, seed, profile, (uint32_t)threads);
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -559,4 +1044,28 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "bench") == 0)
         return command_bench(argc - 2, argv + 2);
     return usage_error("unknown command");
+}
+
+/* What a command printed may still sit in stdout's buffer, or may have failed
+   to go out (a full disk, /dev/full): either way it is lost, which is exit 2
+   with the reason, never a silent success. */
+static int finish_standard_output(int code)
+{
+    int reason = 0, failed;
+    errno = 0;
+    failed = fflush(stdout) != 0 || ferror(stdout);
+    if (failed)
+        reason = errno;
+    if (fclose(stdout) != 0 && !failed && errno != EBADF) /* EBADF: closed, nothing written */
+        failed = 1, reason = errno;
+    if (!failed)
+        return code;
+    fprintf(stderr, "dmlref: standard output: cannot write: %s\n",
+            reason ? strerror(reason) : "a write failed");
+    return code == EXIT_USAGE ? code : EXIT_BAD_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+    return finish_standard_output(run_command(argc, argv));
 }

@@ -6,6 +6,8 @@
 
 #include "dmlref.h"
 
+#include <stdio.h>
+
 /* Exit codes (contract section 3). */
 enum {
     EXIT_OK = 0,
@@ -14,12 +16,39 @@ enum {
     EXIT_USAGE = 3
 };
 
-/* Writes `length` bytes to path, creating its parent folders; 0 on failure
- * (with a message on stderr). */
+/* Files are written whole or not at all: the bytes go to a temporary file in
+ * the same folder, which is flushed, synced, closed and only then renamed over
+ * path, so the previous file stays intact on any error (a full disk, a bad
+ * folder) and no reader sees half a file.  A path that names a device or a
+ * pipe (/dev/stdout, /dev/null) is written directly instead.  On failure:
+ * 0, with "dmlref: PATH: cannot write: REASON" on stderr, the temporary file
+ * removed. */
+typedef int (*file_writer)(FILE *f, const void *context); /* 0 on failure */
+int write_file_with(const char *path, file_writer writer, const void *context);
+
+/* write_file_with of `length` bytes, creating path's parent folders first. */
 int write_file(const char *path, const char *data, size_t length);
 
-/* XXH3-64 of a file's bytes; 0 on failure to read (with *ok = 0). */
-uint64_t file_digest(const char *path, int *ok);
+/* A folder that appears whole or not at all (dmlref gen): begin_new_folder
+ * refuses a target that exists and is not an empty folder, creates the
+ * target's parent folders and returns a temporary folder beside the target
+ * (caller passes it on); finish_new_folder renames it onto the target when
+ * `complete` (an empty folder is replaced atomically; one that a concurrent
+ * writer filled meanwhile is not, and that is a failure), and otherwise, or
+ * when the rename fails, removes it and everything in it.  Both say why they
+ * fail on stderr; finish_new_folder returns 1 when the folder is in place. */
+char *begin_new_folder(const char *target);
+int finish_new_folder(char *temporary, const char *target, int complete);
+
+/* Opens a regular file for reading without ever waiting on it: a FIFO, a
+ * device or a folder is refused before it is opened (and re-checked after,
+ * in case it was swapped in meanwhile).  NULL with *fd open, or the reason
+ * (errno: the cause, or 0 for "not a regular file"). */
+const char *open_regular_file(const char *path, int *fd);
+
+/* XXH3-64 of a regular file's bytes into *digest: NULL, or why it could not
+ * be read (errno is ENOENT when it does not exist). */
+const char *file_digest(const char *path, uint64_t *digest);
 
 /* Options for reading vectors: `flags`, and the memory cap for one case's
    buffers from the environment variable DMLREF_MEMORY_CAP (bytes; unset or
@@ -38,7 +67,11 @@ int list_add(path_list *l, const char *path);
 void list_free(path_list *l);
 
 /* Adds a file, or every vector (*.json but a suite's schema.json) below a
-   folder, sorted; 0 (with a message) when the path cannot be read. */
+   folder, sorted; 0 (with a message) when the path cannot be read or is
+   neither a regular file nor a folder.  The walk takes only regular files,
+   and enters each folder once: a link back to a folder on the way (a loop)
+   or a second link to one already walked is skipped with a note on stderr,
+   and so is a *.json that is not a regular file (a FIFO is never opened). */
 int collect_vectors(const char *path, path_list *out);
 
 /* dmlref check: returns an exit code; its help text. */

@@ -141,6 +141,7 @@ typedef struct suite {
     manifest_entry *entries;
     size_t entry_count, entry_capacity;
     unsigned long failures;
+    int write_failed; /* a file could not be written: the rest is not tried */
     /* coverage: positive cases per operator and data type / index type /
        rank; error cases per status and rule */
     unsigned long by_type[OPS][12], by_index[OPS][12], by_rank[OPS][9];
@@ -314,12 +315,11 @@ static void emit(suite *s, case_spec *c)
     dmlref_vector_read_options options = {DMLREF_VECTOR_READ_CASE, 0};
     dmlref_vector *v;
     dmlref_error err;
-    char path[512], relative[256], *text;
+    char path[4096], relative[256], *text;
     size_t length, i;
     dmlref_status status;
 
     snprintf(relative, sizeof relative, "%s.json", c->name);
-    snprintf(path, sizeof path, "%s/%s", s->out_dir, relative);
     if (s->capture) {
         sprinkle_specials(s, c);
         case_text(c, &b);
@@ -329,6 +329,13 @@ static void emit(suite *s, case_spec *c)
         for (i = 0; i < 4; ++i)
             free(c->t[i].data);
         return;
+    }
+    if (s->write_failed) /* the rest would fail the same way: a full disk */
+        goto done;
+    if (snprintf(path, sizeof path, "%s/%s", s->out_dir, relative) >= (int)sizeof path) {
+        fprintf(stderr, "dmlref gen: %s/%s: the path is too long\n", s->out_dir, relative);
+        ++s->failures, s->write_failed = 1;
+        goto done;
     }
     case_text(c, &b);
     status = dmlref_vector_parse(b.data, b.length, relative, &options, &v, &err);
@@ -342,12 +349,12 @@ static void emit(suite *s, case_spec *c)
     if (status != DMLREF_OK) {
         fprintf(stderr, "dmlref gen: %s\n", err.message);
         ++s->failures;
-        return;
+        goto done;
     }
     if (!write_file(path, text, length)) {
-        ++s->failures;
+        ++s->failures, s->write_failed = 1;
         free(text);
-        return;
+        goto done;
     }
     if (s->entry_count == s->entry_capacity) {
         s->entry_capacity = s->entry_capacity ? 2 * s->entry_capacity : 1024;
@@ -374,6 +381,7 @@ static void emit(suite *s, case_spec *c)
         if (c->index_type)
             ++s->by_index[slot][c->index_type];
     }
+done:
     for (i = 0; i < 4; ++i)
         free(c->t[i].data);
 }
@@ -1719,7 +1727,7 @@ static int compare_entries(const void *a, const void *b)
 static int write_manifest(suite *s)
 {
     builder b = {NULL, 0, 0};
-    char path[512];
+    char path[4096];
     size_t i;
     int ok;
     qsort(s->entries, s->entry_count, sizeof *s->entries, compare_entries);
@@ -1736,7 +1744,7 @@ static int write_readme(suite *s)
 {
     static const char *const index_names[4] = {"UINT32", "INT32", "UINT64", "INT64"};
     builder b = {NULL, 0, 0};
-    char path[512];
+    char path[4096];
     size_t op, t, r;
     int ok;
     unsigned long total;
@@ -1802,9 +1810,13 @@ static int write_readme(suite *s)
     return ok;
 }
 
+/* The suite is built in a temporary folder beside out_dir and renamed into
+   place complete: out_dir holds a whole suite or is left as it was (new or
+   empty), even when the disk fills up or another gen writes there too. */
 int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint32_t threads)
 {
     suite *s;
+    char *building;
     size_t i;
     int code;
     if (strcmp(profile, "default") != 0) {
@@ -1814,7 +1826,11 @@ int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint
     s = calloc(1, sizeof *s);
     if (!s)
         return EXIT_BAD_INPUT;
-    s->out_dir = out_dir;
+    if (!(building = begin_new_folder(out_dir))) {
+        free(s);
+        return EXIT_BAD_INPUT;
+    }
+    s->out_dir = building;
     s->threads = threads;
     s->r.state = seed;
     sweeps(s);
@@ -1827,8 +1843,13 @@ int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint
     index_errors(s);
     unsigned_indices(s);
     large_cases(s);
-    if (!write_manifest(s) || !write_readme(s))
+    if (!s->write_failed && (!write_manifest(s) || !write_readme(s)))
         ++s->failures;
+    if (!finish_new_folder(building, out_dir, s->failures == 0)) {
+        s->failures += !s->failures; /* the rename failed */
+        fprintf(stderr, "dmlref gen: %s: left as it was: no file of the suite was written\n",
+                out_dir);
+    }
     printf("%lu passed, %lu failed, 0 skipped\n", (unsigned long)s->entry_count, s->failures);
     code = s->failures ? EXIT_BAD_INPUT : EXIT_OK;
     for (i = 0; i < s->entry_count; ++i)
