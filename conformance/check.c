@@ -18,7 +18,7 @@
  * exit 2 and the reason.  Exit 0 when cases were judged and none failed or
  * errored, 1 otherwise, 3 for a usage error.
  */
-#define _DEFAULT_SOURCE /* mkstemp, fileno */
+#define _DEFAULT_SOURCE /* fdopen, isatty: POSIX beside C99 */
 #include "conformance.h"
 
 #include <errno.h>
