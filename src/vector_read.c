@@ -10,7 +10,11 @@
  * elements can be placed (read_refused_case), so that a backend can be run
  * on it.  Either way the buffers stay within the memory cap: a hostile file
  * cannot make the reader allocate more than the tensors it describes.
+ *
+ * Everything reading allocates, the parse tree included, is counted against
+ * the memory cap before it is allocated (memory_budget, vector_internal.h).
  */
+
 #include "vector_internal.h"
 
 #include <errno.h>
@@ -22,8 +26,7 @@
 typedef struct reader {
     const char *source;
     dmlref_error *err;
-    uint64_t memory_cap;
-    uint64_t memory_used;
+    memory_budget budget;
 } reader;
 
 #define PATH_CAPACITY 160
@@ -125,6 +128,17 @@ static dmlref_status get_level(const reader *r, const char *path, json_t *value,
         return SCHEMA(r, path, "\"%s\" is not a DirectML feature level (\"1_0\" to \"6_4\")", text);
     return DMLREF_OK;
 }
+
+/* ---- memory ------------------------------------------------------------- */
+
+/* budget_allocate() into `lvalue` under the reader's budget, returning from
+   the caller on failure. */
+#define TAKE(r, lvalue, bytes, path, what, zeroed)                                             \
+    do {                                                                                       \
+        void *taken_;                                                                          \
+        CHECK(budget_allocate(&(r)->budget, (bytes), (zeroed), (path), (what), &taken_));      \
+        (lvalue) = taken_;                                                                     \
+    } while (0)
 
 /* ---- elements ---------------------------------------------------------- */
 
@@ -402,9 +416,8 @@ static dmlref_status read_expected(reader *r, const char *path, json_t *array, v
         return SCHEMA(r, path, "has %zu elements, sizes give %llu", json_array_size(array),
                       (unsigned long long)count);
     /* the allocations below are proportional to the array just parsed */
-    t->expected = calloc(count ? (size_t)count : 1, sizeof *t->expected);
-    if (!t->expected)
-        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    TAKE(r, t->expected, (count ? count : 1) * sizeof *t->expected, path,
+         "its expected elements", 1);
     json_array_foreach(array, i, item) {
         if (json_is_object(item)) {
             json_t *list = json_object_get(item, "any_of");
@@ -419,16 +432,15 @@ static dmlref_status read_expected(reader *r, const char *path, json_t *array, v
             ++entries;
         }
         if (json_is_object(item) || json_is_null(item)) {
-            if (!t->kinds && !(t->kinds = calloc((size_t)count, 1)))
-                return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
+            if (!t->kinds)
+                TAKE(r, t->kinds, count, path, "the kinds of its expected elements", 1);
             t->kinds[i] = json_is_null(item) ? EXPECT_NULL : EXPECT_ANY_OF;
         }
     }
     if (entries) {
-        t->any_of = calloc(entries, sizeof *t->any_of);
-        t->alternatives = calloc(alternatives, sizeof *t->alternatives);
-        if (!t->any_of || !t->alternatives)
-            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
+        TAKE(r, t->any_of, (uint64_t)entries * sizeof *t->any_of, path, "its any_of entries", 1);
+        TAKE(r, t->alternatives, (uint64_t)alternatives * sizeof *t->alternatives, path,
+             "its any_of values", 1);
     }
     json_array_foreach(array, i, item) {
         char at[PATH_CAPACITY];
@@ -476,11 +488,8 @@ static dmlref_status fill_input(reader *r, const char *path, json_t *data, vtens
         return SCHEMA(r, path, "has %zu elements, sizes give %llu", json_array_size(data),
                       (unsigned long long)count);
     slots = t->buffer_bytes / l.element_size; /* every element lies below it */
-    if (t->desc.Strides) {
-        written = calloc((size_t)(slots / 8 + 1), 1);
-        if (!written)
-            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
-    }
+    if (t->desc.Strides)
+        TAKE(r, written, slots / 8 + 1, path, "marking the element offsets it fills", 1);
     walker_init(&w, l.rank, l.sizes);
     walker_add(&w, l.strides);
     walker_seek(&w, 0);
@@ -492,6 +501,7 @@ static dmlref_status fill_input(reader *r, const char *path, json_t *data, vtens
             path_index(at, path, e);
             if (decode_element(r, at, json_array_get(data, e), type, &bits) != DMLREF_OK) {
                 free(written);
+                budget_give_back(&r->budget, slots / 8 + 1);
                 return r->err ? r->err->status : DMLREF_ERROR_VECTOR_SCHEMA;
             }
         } else {
@@ -772,8 +782,7 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
     CHECK(get_string(r, "$.name", item, &text));
     if (!*text || strlen(text) > 200 || strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789_-./") != strlen(text))
         return SCHEMA(r, "$.name", "must be 1 to 200 characters of a-z 0-9 _ - . /");
-    if (!(v->name = malloc(strlen(text) + 1)))
-        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, "$.name", "out of memory");
+    TAKE(r, v->name, strlen(text) + 1, "$.name", "its name", 0);
     strcpy(v->name, text);
 
     if (!(item = json_object_get(root, "operator")))
@@ -799,8 +808,7 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
     }
     if ((item = json_object_get(root, "notes"))) {
         CHECK(get_string(r, "$.notes", item, &text));
-        if (!(v->notes = malloc(strlen(text) + 1)))
-            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, "$.notes", "out of memory");
+        TAKE(r, v->notes, strlen(text) + 1, "$.notes", "its notes", 0);
         strcpy(v->notes, text);
     }
     if ((item = json_object_get(root, "expect_error"))) {
@@ -959,17 +967,8 @@ static dmlref_status check_data_form(reader *r, json_t *tensor, vtensor *t, int 
     if (json_array_size(data) != count)
         return SCHEMA(r, at, "has %zu elements, sizes give %llu", json_array_size(data),
                       (unsigned long long)count);
-    if (keep) { /* proportional to the array just parsed */
-        uint64_t bytes = count * sizeof *t->elements;
-        if (bytes > r->memory_cap - r->memory_used)
-            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at,
-                        "the case needs more than the memory cap of %llu bytes",
-                        (unsigned long long)r->memory_cap);
-        r->memory_used += bytes;
-        t->elements = malloc(count ? (size_t)bytes : 1);
-        if (!t->elements)
-            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at, "out of memory");
-    }
+    if (keep) /* proportional to the array just parsed */
+        TAKE(r, t->elements, count * sizeof *t->elements, at, "the elements of its data", 0);
     json_array_foreach(data, e, item) {
         path_index(element_at, at, e);
         CHECK(decode_element(r, element_at, item, t->desc.DataType, &bits));
@@ -979,21 +978,26 @@ static dmlref_status check_data_form(reader *r, json_t *tensor, vtensor *t, int 
     return DMLREF_OK;
 }
 
-/* Allocates one buffer of `bytes`, counting it against the memory cap. */
+/* Allocates one zeroed buffer of `bytes` at the tensor's
+   GuaranteedBaseOffsetAlignment, counting it, and what aligning it takes,
+   against the memory cap. */
 static dmlref_status allocate_buffer(reader *r, vtensor *t, uint64_t bytes)
 {
-    char at[PATH_CAPACITY];
+    char at[PATH_CAPACITY], what[128];
+    uint32_t alignment = t->desc.GuaranteedBaseOffsetAlignment;
+    uint64_t allocated = aligned_buffer_bytes(bytes, alignment);
     snprintf(at, sizeof at, "$.tensors.%s", t->name);
-    if (bytes > r->memory_cap - r->memory_used || bytes > (uint64_t)SIZE_MAX)
-        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at,
-                    "the case needs more than the memory cap of %llu bytes for its buffers",
-                    (unsigned long long)r->memory_cap);
-    r->memory_used += bytes;
-    t->buffer = calloc(bytes ? (size_t)bytes : 1, 1);
+    if (allocated > (bytes ? bytes : 1))
+        snprintf(what, sizeof what, "its buffer of %llu bytes aligned to %lu bytes",
+                 (unsigned long long)bytes, (unsigned long)alignment);
+    else
+        snprintf(what, sizeof what, "its buffer");
+    CHECK(budget_take(&r->budget, allocated, at, what));
+    t->buffer = aligned_buffer_new(bytes, alignment, &t->buffer_block);
     if (!t->buffer)
-        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at, "out of memory for %llu bytes",
-                    (unsigned long long)bytes);
+        return budget_out_of_memory(&r->budget, allocated, at, what);
     t->buffer_bytes = bytes;
+    t->buffer_allocated = allocated;
     return DMLREF_OK;
 }
 
@@ -1001,13 +1005,15 @@ static dmlref_status allocate_buffer(reader *r, vtensor *t, uint64_t bytes)
    element can be placed at its strided offset: TotalTensorSizeInBytes, or
    DMLCalcBufferTensorSize when that is more (a total below the minimum,
    R-TD-9).  0 when the tensor gets no buffer: it has more than 2^32-1
-   elements, its minimum size does not fit 64 bits, or the buffer, or its
-   elements packed (the work of placing them, where a stride of 0 folds them
-   into a small buffer), would pass the reader's memory cap. */
+   elements, its minimum size does not fit 64 bits, or the buffer (aligned),
+   or its elements packed, would pass the reader's memory cap.  The packed
+   bound keeps the work on a refused case (a backend's, or the reference's
+   looking for an index out of range) in proportion to the cap, where a
+   stride of 0 folds 2^32 elements into a few bytes. */
 static uint64_t refused_case_buffer_bytes(const reader *r, const vtensor *t)
 {
     uint64_t count = element_count(t), bytes = t->desc.TotalTensorSizeInBytes, minimum;
-    uint64_t left = r->memory_cap - r->memory_used;
+    uint64_t left = r->budget.used < r->budget.cap ? r->budget.cap - r->budget.used : 0;
     if (count > DMLREF_MAX_TENSOR_ELEMENTS ||
         count * dmlref_data_type_size(t->desc.DataType) > left)
         return 0;
@@ -1021,7 +1027,8 @@ static uint64_t refused_case_buffer_bytes(const reader *r, const vtensor *t)
     }
     if (bytes == 0)
         bytes = 4; /* a tensor with no element: a buffer all the same */
-    if (bytes > left || bytes > (uint64_t)SIZE_MAX)
+    if (aligned_buffer_bytes(bytes, t->desc.GuaranteedBaseOffsetAlignment) > left ||
+        bytes > (uint64_t)SIZE_MAX)
         return 0;
     return bytes;
 }
@@ -1137,74 +1144,203 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
     return DMLREF_OK;
 }
 
-/* JSON's number -0 reaches jansson as the integer 0, losing the sign that a
-   float element would carry; FORMAT.md therefore forbids the token.  Finds
-   it outside strings: returns 1 and its line and column. */
-static int find_minus_zero_token(const char *text, size_t length, int *line, int *column)
+/* ---- what parsing costs ---------------------------------------------------------
+ * jansson builds a json_t for every value, so the parse tree, not the text,
+ * is what a large vector costs: 100 MB of "{}," grew to 7.5 GB.  Its
+ * allocator hook, json_set_alloc_funcs(), is one for the whole process and
+ * cannot keep a per-call account while other threads parse, so the reader
+ * bounds the tree from the text before jansson sees it: one pass counts
+ * each kind of token, and each is charged what jansson allocates for it.
+ *
+ * The charges, measured with jansson 2.14 and glibc on x86-64 (malloc's
+ * 8-byte header and 16-byte rounding included; a slot is a value's pointer
+ * in its array's table, 8 bytes, and up to 24 while the table doubles):
+ *   number          32-byte json_t and a slot: 40 to 56        charged 64
+ *   true/false/null shared singletons, only a slot: 8 to 24    charged 32
+ *   string          48-byte json_t, its copy, a slot: 88 + n   charged 128 + n
+ *   array           48-byte json_t, a first table of 8: 136    charged 192
+ *   object          80-byte json_t, 8 hash buckets: 232        charged 320
+ *   member          its key's pair (80 + n, the key counted as
+ *                   a string) and buckets while they double: 48  charged 64
+ * plus 3 bytes per byte of the longest string (jansson's token buffer
+ * doubles, and a key is copied: 2.7 to 3.7 measured) and 1 KiB.  Charges
+ * are about a third above what was measured, for other allocators; nesting
+ * adds nothing (jansson stops at depth 2048).  So "[1, 2, 3]" is charged
+ * 1024 + 192 + 3 * 64 and 100 MB of "{}," 10.7 GB, both before parsing. */
+#define TREE_BYTES_BASE 1024u
+#define TREE_BYTES_PER_NUMBER 64u
+#define TREE_BYTES_PER_LITERAL 32u
+#define TREE_BYTES_PER_STRING 128u /* and one per byte of it */
+#define TREE_BYTES_PER_ARRAY 192u
+#define TREE_BYTES_PER_OBJECT 320u
+#define TREE_BYTES_PER_MEMBER 64u
+#define TREE_BYTES_PER_LONGEST_STRING_BYTE 3u
+
+/* The tokens of a JSON text, counted without parsing it (a text jansson
+   refuses may be counted any way: it is refused before its tree grows). */
+typedef struct text_census {
+    uint64_t numbers, literals, strings, string_bytes, longest_string;
+    uint64_t arrays, objects, members;
+    int minus_zero;   /* the text holds the number -0 (FORMAT.md forbids it) */
+    int line, column; /* where its first one starts */
+} text_census;
+
+static void count_string(text_census *census, uint64_t bytes)
 {
-    size_t i;
-    int in_string = 0, l = 1, c = 0;
+    census->string_bytes += bytes;
+    if (bytes > census->longest_string)
+        census->longest_string = bytes;
+}
+
+/* Counts the tokens of `text`, stopping at the first number -0: JSON's -0
+   reaches jansson as the integer 0, losing the sign that a float element
+   would carry, so FORMAT.md forbids the token. */
+static void take_census(const char *text, size_t length, text_census *census)
+{
+    size_t i, string_start = 0;
+    int in_string = 0, in_number = 0, in_word = 0, l = 1, c = 0;
+    memset(census, 0, sizeof *census);
     for (i = 0; i < length; ++i, ++c) {
         char ch = text[i];
         if (ch == '\n') {
             ++l, c = -1;
+            in_number = in_word = 0;
             continue;
         }
         if (in_string) {
-            if (ch == '\\')
+            if (ch == '\\') {
                 ++i, ++c; /* skip the escaped character */
-            else if (ch == '"')
+            } else if (ch == '"') {
                 in_string = 0;
+                count_string(census, i - string_start);
+            }
             continue;
         }
         if (ch == '"') {
             in_string = 1;
-        } else if (ch == '-' && i + 1 < length && text[i + 1] == '0' &&
-                   (i + 2 == length || !strchr(".eE0123456789", text[i + 2]))) {
-            *line = l;
-            *column = c + 1;
-            return 1;
+            string_start = i + 1;
+            ++census->strings;
+            in_number = in_word = 0;
+            continue;
         }
+        if (ch == '-' && i + 1 < length && text[i + 1] == '0' &&
+            (i + 2 == length || !strchr(".eE0123456789", text[i + 2]))) {
+            census->minus_zero = 1;
+            census->line = l;
+            census->column = c + 1;
+            return;
+        }
+        if ((ch >= '0' && ch <= '9') || ch == '-') {
+            census->numbers += !in_number;
+            in_number = 1;
+            continue;
+        }
+        if (in_number && (ch == '.' || ch == 'e' || ch == 'E' || ch == '+'))
+            continue;
+        in_number = 0;
+        if (ch >= 'a' && ch <= 'z') { /* true, false, null */
+            census->literals += !in_word;
+            in_word = 1;
+            continue;
+        }
+        in_word = 0;
+        census->arrays += ch == '[';
+        census->objects += ch == '{';
+        census->members += ch == ':';
     }
-    return 0;
+    if (in_string) /* cut short: jansson refuses it, after copying what there is */
+        count_string(census, length - string_start);
 }
 
-dmlref_status dmlref_vector_parse(const char *text, size_t length, const char *source_name,
-                                  const dmlref_vector_read_options *options, dmlref_vector **out,
-                                  dmlref_error *err)
+/* What jansson may allocate parsing a text of this census (see above). */
+static uint64_t parse_tree_bytes(const text_census *census)
+{
+    return TREE_BYTES_BASE + census->numbers * TREE_BYTES_PER_NUMBER +
+           census->literals * TREE_BYTES_PER_LITERAL +
+           census->strings * TREE_BYTES_PER_STRING + census->string_bytes +
+           census->longest_string * TREE_BYTES_PER_LONGEST_STRING_BYTE +
+           census->arrays * TREE_BYTES_PER_ARRAY + census->objects * TREE_BYTES_PER_OBJECT +
+           census->members * TREE_BYTES_PER_MEMBER;
+}
+
+/* Counts, before parsing, the tree of `length` bytes of JSON text against
+   the budget. */
+static dmlref_status take_parse_tree(memory_budget *budget, const text_census *census,
+                                     size_t length)
+{
+    char what[96];
+    snprintf(what, sizeof what, "the parse tree of its %llu bytes of JSON text",
+             (unsigned long long)length);
+    return budget_take(budget, parse_tree_bytes(census), "$", what);
+}
+
+/* DMLREF_ERROR_VECTOR_PARSE with jansson's message; DMLREF_ERROR_OUT_OF_MEMORY
+   when an allocation failed inside jansson, which leaves its message empty. */
+static dmlref_status parse_failure(dmlref_error *err, const char *source, const json_error_t *jerr,
+                                   size_t length, int with_line)
+{
+    int out_of_memory = !jerr->text[0];
+#if JANSSON_VERSION_HEX >= 0x020b00
+    out_of_memory |= json_error_code(jerr) == json_error_out_of_memory;
+#endif
+    if (out_of_memory)
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "",
+                         "%s: $: out of memory parsing %llu bytes of JSON text", source,
+                         (unsigned long long)length);
+    if (with_line)
+        return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "", "%s: $: line %d, column %d: %s",
+                         source, jerr->line, jerr->column, jerr->text);
+    return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "", "%s: $: column %d: %s", source,
+                     jerr->column, jerr->text);
+}
+
+/* dmlref_vector_parse() with `held` bytes already counted against the
+   memory cap (the file's text that dmlref_vector_load() read). */
+static dmlref_status parse_vector(const char *text, size_t length, const char *source_name,
+                                  const dmlref_vector_read_options *options, uint64_t held,
+                                  dmlref_vector **out, dmlref_error *err)
 {
     reader r;
+    text_census census;
     json_error_t jerr;
     json_t *root;
     dmlref_vector *v;
     dmlref_status status;
+    void *taken;
 
-    if (!out || (!text && length))
-        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                         "dmlref_vector_parse: NULL text or out");
     *out = NULL;
     r.source = source_name ? source_name : "(vector)";
     r.err = err;
-    r.memory_cap = options && options->memory_cap ? options->memory_cap
+    r.budget.cap = options && options->memory_cap ? options->memory_cap
                                                   : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
-    r.memory_used = 0;
-    if (text && find_minus_zero_token(text, length, &jerr.line, &jerr.column))
+    r.budget.used = held;
+    r.budget.source = r.source;
+    r.budget.err = err;
+    take_census(text ? text : "", length, &census);
+    if (census.minus_zero)
         return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "",
                          "%s: $: line %d, column %d: the number -0 is ambiguous in JSON readers: "
                          "write -0.0 (negative zero) or 0",
-                         r.source, jerr.line, jerr.column);
+                         r.source, census.line, census.column);
+    CHECK(take_parse_tree(&r.budget, &census, length));
     root = json_loadb(text ? text : "", length, JSON_REJECT_DUPLICATES, &jerr);
     if (!root)
-        return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "",
-                         "%s: $: line %d, column %d: %s", r.source, jerr.line, jerr.column,
-                         jerr.text);
-    v = calloc(1, sizeof *v);
-    if (!v || !(v->source = malloc(strlen(r.source) + 1))) {
+        return parse_failure(err, r.source, &jerr, length, 1);
+    status = budget_allocate(&r.budget, sizeof *v, 1, "$", "the vector", &taken);
+    if (status != DMLREF_OK) {
+        json_decref(root);
+        return status;
+    }
+    v = taken;
+    status = budget_allocate(&r.budget, strlen(r.source) + 1, 0, "$", "its file name", &taken);
+    if (status != DMLREF_OK) {
         free(v);
         json_decref(root);
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: $: out of memory", r.source);
+        return status;
     }
+    v->source = taken;
     strcpy(v->source, r.source);
+    v->memory_cap = r.budget.cap;
     status = read_vector(&r, root, v, options ? options->flags : 0);
     json_decref(root);
     if (status != DMLREF_OK) {
@@ -1213,6 +1349,16 @@ dmlref_status dmlref_vector_parse(const char *text, size_t length, const char *s
     }
     *out = v;
     return DMLREF_OK;
+}
+
+dmlref_status dmlref_vector_parse(const char *text, size_t length, const char *source_name,
+                                  const dmlref_vector_read_options *options, dmlref_vector **out,
+                                  dmlref_error *err)
+{
+    if (!out || (!text && length))
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "dmlref_vector_parse: NULL text or out");
+    return parse_vector(text, length, source_name, options, 0, out, err);
 }
 
 dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_options *options,
@@ -1253,7 +1399,7 @@ dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_opti
         return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read: %s", path, strerror(error));
     }
     fclose(f);
-    status = dmlref_vector_parse(text, length, path, options, out, err);
+    status = parse_vector(text, length, path, options, capacity + 1, out, err);
     free(text);
     return status;
 }
@@ -1267,6 +1413,7 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
     static const char *const keys[] = {"name", "outputs", "status", "message", "error", NULL};
     static const char *const refusal_keys[] = {"status", "rule", NULL};
     reader r;
+    text_census census;
     json_error_t jerr;
     json_t *root, *item, *outs;
     const char *text = NULL;
@@ -1275,18 +1422,21 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
 
     r.source = "reply";
     r.err = err;
-    r.memory_cap = 0;
-    r.memory_used = 0;
     if (reply)
         memset(reply, 0, sizeof *reply);
-    if (!reply || (!outputs && count) || count != v->output_count)
+    if (!reply || (!outputs && count) || count != v->output_count || (!line && length))
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                         "dmlref_vector_read_reply: %zu output buffers for %zu outputs", count,
-                         v->output_count);
-    root = json_loadb(line, length, JSON_REJECT_DUPLICATES, &jerr);
+                         "dmlref_vector_read_reply: %zu output buffers for %zu outputs, or no "
+                         "line",
+                         count, v->output_count);
+    /* the reply's tree lives beside everything the case holds, under its cap */
+    vector_budget(v, 1, err, &r.budget);
+    r.budget.source = r.source;
+    take_census(line ? line : "", length, &census);
+    CHECK(take_parse_tree(&r.budget, &census, length));
+    root = json_loadb(line ? line : "", length, JSON_REJECT_DUPLICATES, &jerr);
     if (!root)
-        return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "", "reply: $: column %d: %s",
-                         jerr.column, jerr.text);
+        return parse_failure(err, r.source, &jerr, length, 0);
 #define REPLY_CHECK(expr)                                                                       \
     do {                                                                                       \
         if ((status = (expr)) != DMLREF_OK)                                                    \
