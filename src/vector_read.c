@@ -471,65 +471,220 @@ static dmlref_status read_expected(reader *r, const char *path, json_t *array, v
 
 /* ---- inputs into buffers --------------------------------------------------- */
 
+#define BIT_IS_SET(bits, i) (((bits)[(i) / 8] >> ((i) % 8)) & 1u)
+#define SET_BIT(bits, i) ((bits)[(i) / 8] |= (unsigned char)(1u << ((i) % 8)))
+
+/* Places the input's elements one logical element at a time, through its
+   strides.  With strides given, several elements may share an address
+   (broadcast); they must then agree bit for bit.  The work is the logical
+   element count: for a data array, the array just parsed; for a generator,
+   fill_input sends the generators whose elements could share an address
+   without end (fill_periodic) elsewhere. */
+static dmlref_status fill_elementwise(reader *r, const char *path, json_t *data, vtensor *t,
+                                      const layout *l, uint64_t count)
+{
+    walker w;
+    uint64_t e, slots = t->buffer_bytes / l->element_size; /* every element lies below it */
+    uint64_t written_bytes = slots / 8 + 1;
+    unsigned char *written = NULL;
+    dmlref_tensor_data_type type = t->desc.DataType;
+    dmlref_status status = DMLREF_OK;
+
+    if (t->desc.Strides)
+        TAKE(r, written, written_bytes, path, "marking the element offsets it fills", 1);
+    walker_init(&w, l->rank, l->sizes);
+    walker_add(&w, l->strides);
+    walker_seek(&w, 0);
+    for (e = 0; e < count && status == DMLREF_OK; ++e, walker_next(&w)) {
+        uint64_t bits, off = w.offset[0];
+        unsigned char *slot = t->buffer + off * l->element_size;
+        char at[PATH_CAPACITY];
+        ++t->fill_work;
+        if (data) {
+            path_index(at, path, e);
+            status = decode_element(r, at, json_array_get(data, e), type, &bits);
+            if (status != DMLREF_OK)
+                break;
+        } else {
+            bits = generate_element(&t->gen, type, e);
+        }
+        if (written && BIT_IS_SET(written, off)) {
+            if (load_bits(slot, l->element_size) == bits)
+                continue;
+            if (data) {
+                path_index(at, path, e);
+                status = SCHEMA(r, at, "differs from an earlier element stored at the same "
+                                       "address (element offset %llu): a broadcast layout holds "
+                                       "one value there",
+                                (unsigned long long)off);
+            } else {
+                status = SCHEMA(r, path, "element %llu differs from an earlier element stored "
+                                         "at the same address (element offset %llu): a "
+                                         "broadcast layout holds one value there",
+                                (unsigned long long)e, (unsigned long long)off);
+            }
+            break;
+        }
+        if (written)
+            SET_BIT(written, off);
+        store_bits(slot, l->element_size, bits);
+    }
+    if (written) {
+        free(written);
+        budget_give_back(&r->budget, written_bytes);
+    }
+    return status;
+}
+
+/* When a generator's elements do not depend on their position, or only on
+   their last coordinate, its values: element e is values[e % *period] (the
+   last coordinate, as *period is the last size).  That is a "sparse"
+   generator of density 0 or 1000000, and an "index" generator whose bounds
+   are each one value.  0 for the others: their elements look random, so that
+   two elements sharing an address soon differ and the reader stops there. */
+static int generator_period(const vtensor *t, uint64_t *values, uint32_t *period)
+{
+    const generator *g = &t->gen;
+    dmlref_tensor_data_type type = t->desc.DataType;
+    uint32_t j, last_size = t->sizes[t->desc.DimensionCount - 1];
+    if (g->kind == GENERATOR_SPARSE && (g->density == 0 || g->density == 1000000)) {
+        values[0] = generate_element(g, type, 0);
+        *period = 1;
+        return 1;
+    }
+    if (g->kind != GENERATOR_INDEX)
+        return 0;
+    for (j = 0; j < g->bound_count; ++j)
+        if (g->low[j] != g->high[j])
+            return 0;
+    *period = 1;
+    for (j = 0; j < g->bound_count; ++j) {
+        values[j] = generate_element(g, type, j);
+        if (values[j] != values[0])
+            *period = g->bound_count;
+    }
+    /* element e's bound is e % bound_count, its last coordinate when the
+       last size is the bound count (check_consistency: GatherND's tuples) */
+    return *period == 1 || last_size == *period;
+}
+
+/* Marks in `reach` every element offset sum(c[d] * strides[d]) of the
+   layout's first `rank` dimensions, one dimension at a time: with n its size
+   and s > 0 its stride, offset x is reached when one of x, x - s, ...,
+   x - (n - 1)s was reached before, which a count sliding along each class
+   of offsets modulo s decides in one pass over the span.  So the work is the
+   span times the rank, whatever the sizes: a stride of 0 adds nothing, and
+   overlapping strides ({1, 1} over 65535 x 65535 elements) only their span.
+   `reach` and `scratch` hold a bit per offset of the span and start zeroed.
+   Returns the span; *work grows by the offsets visited. */
+static uint64_t mark_reachable(const layout *l, uint32_t rank, unsigned char *reach,
+                               unsigned char *scratch, uint64_t *work)
+{
+    uint64_t span = 0;
+    uint32_t d;
+    SET_BIT(reach, 0);
+    for (d = 0; d < rank; ++d) {
+        uint64_t n = l->sizes[d], s = l->strides[d], next, residue, x;
+        if (n <= 1 || s == 0)
+            continue;
+        next = span + s * (n - 1); /* below the buffer's element count */
+        memset(scratch, 0, (size_t)(next / 8 + 1));
+        for (residue = 0; residue < s && residue <= next; ++residue) {
+            uint64_t inside = 0; /* offsets reached among x, x - s, ..., x - (n - 1)s */
+            for (x = residue; x <= next; x += s) {
+                if (x <= span && BIT_IS_SET(reach, x))
+                    ++inside;
+                if (x >= n * s && x - n * s <= span && BIT_IS_SET(reach, x - n * s))
+                    --inside;
+                if (inside)
+                    SET_BIT(scratch, x);
+                ++*work;
+            }
+        }
+        memcpy(reach, scratch, (size_t)(next / 8 + 1));
+        span = next;
+    }
+    return span;
+}
+
+/* A generator with a period (generator_period) over strides: each element
+   offset the layout reaches gets the value of the elements stored there,
+   found by marking the reachable offsets (mark_reachable) rather than by
+   walking every logical element: a broadcast of 2^32 elements over a few
+   bytes is as quick as its bytes.  The buffer is what the walk would give;
+   two last coordinates that put different values at one address are
+   refused as the walk refuses them. */
+static dmlref_status fill_periodic(reader *r, const char *path, vtensor *t, const layout *l,
+                                   const uint64_t *values, uint32_t period)
+{
+    uint32_t outer_rank = period > 1 ? l->rank - 1 : l->rank;
+    uint64_t slots = t->buffer_bytes / l->element_size, bitmap_bytes = slots / 8 + 1;
+    uint64_t last_size = period > 1 ? l->sizes[l->rank - 1] : 1;
+    uint64_t last_stride = period > 1 ? l->strides[l->rank - 1] : 0, span, c, x;
+    unsigned char *reach, *written;
+    dmlref_status status = DMLREF_OK;
+
+    TAKE(r, reach, 2 * bitmap_bytes, path, "marking the element offsets it fills", 1);
+    written = reach + bitmap_bytes;
+    span = mark_reachable(l, outer_rank, reach, written, &t->fill_work);
+    memset(written, 0, (size_t)bitmap_bytes);
+    for (c = 0; c < last_size && status == DMLREF_OK; ++c) {
+        uint64_t bits = values[c % period], base = c * last_stride;
+        for (x = 0; x <= span; ++x) {
+            uint64_t off = base + x, earlier;
+            unsigned char *slot = t->buffer + off * l->element_size;
+            if (!reach[x / 8]) { /* no offset of these eight is reached */
+                x |= 7;
+                continue;
+            }
+            if (!BIT_IS_SET(reach, x))
+                continue;
+            ++t->fill_work;
+            if (!BIT_IS_SET(written, off)) {
+                SET_BIT(written, off);
+                store_bits(slot, l->element_size, bits);
+                continue;
+            }
+            if (load_bits(slot, l->element_size) == bits)
+                continue;
+            for (earlier = 0; earlier < c; ++earlier) /* who put the other value there */
+                if (values[earlier % period] != bits && off >= earlier * last_stride &&
+                    off - earlier * last_stride <= span &&
+                    BIT_IS_SET(reach, off - earlier * last_stride))
+                    break;
+            status = SCHEMA(r, path, "an element of last coordinate %llu differs from an "
+                                     "element of last coordinate %llu stored at the same "
+                                     "address (element offset %llu): a broadcast layout holds "
+                                     "one value there",
+                            (unsigned long long)c, (unsigned long long)earlier,
+                            (unsigned long long)off);
+            break;
+        }
+    }
+    free(reach);
+    budget_give_back(&r->budget, 2 * bitmap_bytes);
+    return status;
+}
+
 /* Places the input's elements (data array or generator) into its buffer,
-   through its strides.  With strides given, several elements may share an
-   address (broadcast); they must then agree bit for bit. */
+   through its strides: elements that share an address (broadcast) must
+   agree bit for bit. */
 static dmlref_status fill_input(reader *r, const char *path, json_t *data, vtensor *t)
 {
     layout l;
-    walker w;
-    uint64_t count, e, slots;
-    unsigned char *written = NULL;
-    dmlref_tensor_data_type type = t->desc.DataType;
+    uint64_t count, values[8];
+    uint32_t period;
 
     layout_from_desc(&t->desc, &l);
     count = layout_element_count(&l);
     if (data && json_array_size(data) != count)
         return SCHEMA(r, path, "has %zu elements, sizes give %llu", json_array_size(data),
                       (unsigned long long)count);
-    slots = t->buffer_bytes / l.element_size; /* every element lies below it */
-    if (t->desc.Strides)
-        TAKE(r, written, slots / 8 + 1, path, "marking the element offsets it fills", 1);
-    walker_init(&w, l.rank, l.sizes);
-    walker_add(&w, l.strides);
-    walker_seek(&w, 0);
-    for (e = 0; e < count; ++e, walker_next(&w)) {
-        uint64_t bits, off = w.offset[0];
-        unsigned char *slot = t->buffer + off * l.element_size;
-        char at[PATH_CAPACITY];
-        if (data) {
-            path_index(at, path, e);
-            if (decode_element(r, at, json_array_get(data, e), type, &bits) != DMLREF_OK) {
-                free(written);
-                budget_give_back(&r->budget, slots / 8 + 1);
-                return r->err ? r->err->status : DMLREF_ERROR_VECTOR_SCHEMA;
-            }
-        } else {
-            bits = generate_element(&t->gen, type, e);
-        }
-        if (written && (written[off / 8] & (1u << (off % 8)))) {
-            if (load_bits(slot, l.element_size) != bits) {
-                free(written);
-                if (data) {
-                    path_index(at, path, e);
-                    return SCHEMA(r, at, "differs from an earlier element stored at the same "
-                                         "address (element offset %llu): a broadcast layout "
-                                         "holds one value there",
-                                  (unsigned long long)off);
-                }
-                return SCHEMA(r, path, "element %llu differs from an earlier element stored at "
-                                       "the same address (element offset %llu): a broadcast "
-                                       "layout holds one value there",
-                              (unsigned long long)e, (unsigned long long)off);
-            }
-            continue;
-        }
-        if (written)
-            written[off / 8] |= (unsigned char)(1u << (off % 8));
-        store_bits(slot, l.element_size, bits);
-    }
-    free(written);
-    return DMLREF_OK;
+    if (count == 0)
+        return DMLREF_OK;
+    if (!data && t->desc.Strides && generator_period(t, values, &period))
+        return fill_periodic(r, path, t, &l, values, period);
+    return fill_elementwise(r, path, data, t, &l, count);
 }
 
 /* ---- inferring output sizes (eval) ------------------------------------------ */
