@@ -15,6 +15,16 @@
  * the memory cap before it is allocated (memory_budget, vector_internal.h).
  */
 
+/* Where POSIX is there, dmlref_vector_load() opens a file without blocking
+   and reads it only when it is a regular file: a FIFO would block the
+   reader, a device could feed it for ever.  Elsewhere plain C stdio. */
+#if defined(__unix__) || defined(__unix) || (defined(__APPLE__) && defined(__MACH__))
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#define LOAD_WITH_POSIX 1
+#endif
+
 #include "vector_internal.h"
 
 #include <errno.h>
@@ -22,6 +32,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#ifdef LOAD_WITH_POSIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 typedef struct reader {
     const char *source;
@@ -1516,45 +1532,157 @@ dmlref_status dmlref_vector_parse(const char *text, size_t length, const char *s
     return parse_vector(text, length, source_name, options, 0, out, err);
 }
 
+/* ---- files ------------------------------------------------------------------ */
+
+/* An open vector file: with POSIX, a descriptor known to be a regular file. */
+typedef struct input_file {
+#ifdef LOAD_WITH_POSIX
+    int fd;
+#else
+    FILE *f;
+#endif
+    uint64_t size; /* what the file said it holds; 0 when it cannot say */
+} input_file;
+
+#ifdef LOAD_WITH_POSIX
+static const char *file_kind(mode_t mode)
+{
+    return S_ISFIFO(mode)   ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "not a plain file";
+}
+
+static dmlref_status refuse_file(dmlref_error *err, const char *path, mode_t mode)
+{
+    return set_error(err, DMLREF_ERROR_IO, "",
+                     "%s: not a regular file (%s): dmlref reads vectors from regular files only",
+                     path, file_kind(mode));
+}
+#endif
+
+/* Opens `path` for reading, refusing anything but a regular file where
+   POSIX tells: a FIFO is opened without blocking (O_NONBLOCK) and refused,
+   and a device is refused before it is opened (stat) and again after
+   (fstat: the path may have changed in between). */
+static dmlref_status open_input(const char *path, input_file *in, dmlref_error *err)
+{
+#ifdef LOAD_WITH_POSIX
+    struct stat st;
+    int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
+#ifdef O_CLOEXEC
+    flags |= O_CLOEXEC; /* not inherited by the processes dmlref check starts */
+#endif
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return refuse_file(err, path, st.st_mode);
+    in->fd = open(path, flags);
+    if (in->fd < 0)
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot open: %s", path, strerror(errno));
+    if (fstat(in->fd, &st) != 0) {
+        int error = errno;
+        close(in->fd);
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read: %s", path, strerror(error));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(in->fd);
+        return refuse_file(err, path, st.st_mode);
+    }
+    in->size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+#else
+    in->f = fopen(path, "rb");
+    if (!in->f)
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot open: %s", path, strerror(errno));
+    in->size = 0;
+#endif
+    return DMLREF_OK;
+}
+
+/* Reads up to `capacity` bytes: 0 and *got (0 at the end), or an errno. */
+static int read_input(input_file *in, char *into, size_t capacity, size_t *got)
+{
+#ifdef LOAD_WITH_POSIX
+    ssize_t n;
+    if (capacity > ((size_t)1 << 30))
+        capacity = (size_t)1 << 30;
+    do
+        n = read(in->fd, into, capacity);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return errno ? errno : EIO;
+    *got = (size_t)n;
+    return 0;
+#else
+    *got = fread(into, 1, capacity, in->f);
+    return ferror(in->f) ? (errno ? errno : EIO) : 0;
+#endif
+}
+
+static void close_input(input_file *in)
+{
+#ifdef LOAD_WITH_POSIX
+    close(in->fd);
+#else
+    fclose(in->f);
+#endif
+}
+
 dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_options *options,
                                  dmlref_vector **out, dmlref_error *err)
 {
-    FILE *f;
+    input_file in;
+    memory_budget budget;
     char *text = NULL;
-    size_t length = 0, capacity = 0, got;
-    dmlref_status status;
+    size_t length = 0, capacity = 0, got = 0;
+    dmlref_status status = DMLREF_OK;
+    int error = 0;
 
     if (!path || !out)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "dmlref_vector_load: NULL argument");
     *out = NULL;
-    f = fopen(path, "rb");
-    if (!f)
-        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot open: %s", path, strerror(errno));
-    do { /* read in chunks: works for any kind of file, and stops at the cap */
-        if (length == capacity) {
-            char *grown;
-            capacity = capacity ? 2 * capacity : 65536;
-            if (length >= DMLREF_VECTOR_MAX_FILE_BYTES || !(grown = realloc(text, capacity + 1))) {
-                free(text);
-                fclose(f);
-                return set_error(err, length >= DMLREF_VECTOR_MAX_FILE_BYTES ? DMLREF_ERROR_IO
-                                                                          : DMLREF_ERROR_OUT_OF_MEMORY,
-                                 "", "%s: larger than %llu bytes, or out of memory", path,
-                                 (unsigned long long)DMLREF_VECTOR_MAX_FILE_BYTES);
-            }
-            text = grown;
-        }
-        got = fread(text + length, 1, capacity - length, f);
-        length += got;
-    } while (got > 0);
-    if (ferror(f)) {
-        int error = errno;
-        free(text);
-        fclose(f);
-        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read: %s", path, strerror(error));
+    memset(&in, 0, sizeof in);
+    budget.cap = options && options->memory_cap ? options->memory_cap
+                                                : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
+    budget.used = 0;
+    budget.source = path;
+    budget.err = err;
+    CHECK(open_input(path, &in, err));
+    if (in.size > DMLREF_VECTOR_MAX_FILE_BYTES) {
+        close_input(&in);
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: larger than %llu bytes", path,
+                         (unsigned long long)DMLREF_VECTOR_MAX_FILE_BYTES);
     }
-    fclose(f);
-    status = parse_vector(text, length, path, options, capacity + 1, out, err);
+    /* the size the file gave, and one byte more to see its end in one pass;
+       a file that grows meanwhile is read on, in doubling chunks */
+    do {
+        if (length == capacity) {
+            size_t grown = capacity ? 2 * capacity : in.size ? (size_t)in.size + 1 : 65536;
+            char *bigger;
+            if (length > DMLREF_VECTOR_MAX_FILE_BYTES) {
+                status = set_error(err, DMLREF_ERROR_IO, "", "%s: larger than %llu bytes", path,
+                                   (unsigned long long)DMLREF_VECTOR_MAX_FILE_BYTES);
+                break;
+            }
+            status = budget_take(&budget, grown + 1, "$", "the file's text");
+            if (status != DMLREF_OK)
+                break;
+            if (!(bigger = realloc(text, grown + 1))) {
+                status = budget_out_of_memory(&budget, grown + 1, "$", "the file's text");
+                break;
+            }
+            budget_give_back(&budget, capacity ? capacity + 1 : 0);
+            text = bigger;
+            capacity = grown;
+        }
+        error = read_input(&in, text + length, capacity - length, &got);
+        length += got;
+    } while (!error && got > 0);
+    close_input(&in);
+    if (status == DMLREF_OK && error)
+        status = set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read: %s", path, strerror(error));
+    if (status == DMLREF_OK)
+        status = parse_vector(text, length, path, options, budget.used, out, err);
     free(text);
     return status;
 }
