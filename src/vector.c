@@ -244,11 +244,15 @@ unsigned char *aligned_buffer_new(uint64_t bytes, uint32_t alignment, void **blo
     *block = NULL;
     if (total > (uint64_t)SIZE_MAX)
         return NULL;
-    if (!(*block = calloc((size_t)total, 1)))
+    if (!needs_aligning(alignment))
+        return *block = calloc((size_t)total, 1);
+    /* only the buffer is zeroed: the block of an alignment of 2^31 is 2 GiB
+       more, and need not be touched */
+    if (!(*block = malloc((size_t)total)))
         return NULL;
     start = *block;
-    if (needs_aligning(alignment)) /* the first multiple of alignment in the block */
-        start += (alignment - (uintptr_t)start % alignment) % alignment;
+    start += (alignment - (uintptr_t)start % alignment) % alignment; /* the first multiple */
+    memset(start, 0, (size_t)(bytes ? bytes : 1));
     return start;
 }
 
