@@ -1333,11 +1333,13 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
  *   object          80-byte json_t, 8 hash buckets: 232        charged 320
  *   member          its key's pair (80 + n, the key counted as
  *                   a string) and buckets while they double: 48  charged 64
- * plus 3 bytes per byte of the longest string (jansson's token buffer
- * doubles, and a key is copied: 2.7 to 3.7 measured) and 1 KiB.  Charges
- * are about a third above what was measured, for other allocators; nesting
- * adds nothing (jansson stops at depth 2048).  So "[1, 2, 3]" is charged
- * 1024 + 192 + 3 * 64 and 100 MB of "{}," 10.7 GB, both before parsing. */
+ * plus 4 bytes per byte of the longest string (jansson's token buffer
+ * doubles up to twice it, its copy, and a key's copy in its pair: up to 4
+ * measured) and 1 KiB.  Charges are about a third above what was measured,
+ * for other allocators; nesting adds nothing (jansson stops at depth
+ * 2048).  So "[1, 2, 3]" is charged 1024 + 192 + 3 * 64 and 100 MB of "{},"
+ * 10.7 GB, both before parsing.  tests/test_vectors.c checks the charge
+ * against jansson's allocations for each kind of token. */
 #define TREE_BYTES_BASE 1024u
 #define TREE_BYTES_PER_NUMBER 64u
 #define TREE_BYTES_PER_LITERAL 32u
@@ -1345,7 +1347,7 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
 #define TREE_BYTES_PER_ARRAY 192u
 #define TREE_BYTES_PER_OBJECT 320u
 #define TREE_BYTES_PER_MEMBER 64u
-#define TREE_BYTES_PER_LONGEST_STRING_BYTE 3u
+#define TREE_BYTES_PER_LONGEST_STRING_BYTE 4u
 
 /* The tokens of a JSON text, counted without parsing it (a text jansson
    refuses may be counted any way: it is refused before its tree grows). */
