@@ -145,8 +145,9 @@ dmlref_status budget_take(memory_budget *b, uint64_t bytes, const char *path, co
 dmlref_status budget_out_of_memory(const memory_budget *b, uint64_t bytes, const char *path,
                                    const char *what)
 {
-    return set_error(b->err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: %s: out of memory for %llu bytes (%s)",
-                     b->source, path, (unsigned long long)bytes, what);
+    return set_error(b->err, DMLREF_ERROR_OUT_OF_MEMORY, "",
+                     "%s: %s: out of memory for %llu bytes (%s)", b->source, path,
+                     (unsigned long long)bytes, what);
 }
 
 dmlref_status budget_allocate(memory_budget *b, uint64_t bytes, int zeroed, const char *path,
@@ -222,11 +223,11 @@ struct strictest_probe {
     char c;
     strictest_type u;
 };
-#define MALLOC_ALIGNMENT offsetof(struct strictest_probe, u)
+#define STRICTEST_ALIGNMENT offsetof(struct strictest_probe, u)
 
 static int needs_aligning(uint32_t alignment)
 {
-    return alignment > MALLOC_ALIGNMENT && (alignment & (alignment - 1)) == 0;
+    return alignment > STRICTEST_ALIGNMENT && (alignment & (alignment - 1)) == 0;
 }
 
 uint64_t aligned_buffer_bytes(uint64_t bytes, uint32_t alignment)

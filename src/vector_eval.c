@@ -135,11 +135,7 @@ static dmlref_status mark_nonzero_rows(vtensor *outs, memory_budget *b)
     return DMLREF_OK;
 }
 
-/* The first of each bit pattern among values[0..n), kept in order at the
-   front: returns how many there are.  Sorting (value, position) pairs finds
-   the repeats in n log n: a scan per value, as for a handful, would be
-   quadratic, and 10^5 updates of one target from a 600-byte case would
-   cost 10^10 comparisons.  `scratch` holds n pairs. */
+/* A value and where it came from, to sort by both. */
 typedef struct value_at {
     uint64_t value, position;
 } value_at;
@@ -154,6 +150,11 @@ static int by_value_then_position(const void *a, const void *b)
 
 #define FEW_VALUES 16u
 
+/* The first of each bit pattern among values[0..n), kept in order at the
+   front: returns how many there are.  Sorting (value, position) pairs finds
+   the repeats in n log n; a scan per value, as for a few, would be
+   quadratic: 10^5 updates of one target, from a case of 600 bytes, would
+   take 5 * 10^9 comparisons.  `scratch` holds n pairs when n > FEW_VALUES. */
 static size_t keep_first_of_each(uint64_t *values, size_t n, value_at *scratch)
 {
     size_t i, j, kept = 0;

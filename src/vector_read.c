@@ -493,9 +493,10 @@ static dmlref_status read_expected(reader *r, const char *path, json_t *array, v
 /* Places the input's elements one logical element at a time, through its
    strides.  With strides given, several elements may share an address
    (broadcast); they must then agree bit for bit.  The work is the logical
-   element count: for a data array, the array just parsed; for a generator,
-   fill_input sends the generators whose elements could share an address
-   without end (fill_periodic) elsewhere. */
+   element count: for a data array, the array just parsed; for a generator
+   whose elements look random, up to the first two that differ at one
+   address.  A generator with a period (fill_periodic) would never differ
+   there, so it does not come here. */
 static dmlref_status fill_elementwise(reader *r, const char *path, json_t *data, vtensor *t,
                                       const layout *l, uint64_t count)
 {
@@ -1349,8 +1350,8 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
 #define TREE_BYTES_PER_MEMBER 64u
 #define TREE_BYTES_PER_LONGEST_STRING_BYTE 4u
 
-/* The tokens of a JSON text, counted without parsing it (a text jansson
-   refuses may be counted any way: it is refused before its tree grows). */
+/* The tokens of a JSON text, counted without parsing it (past the first
+   flaw of a text the count may be off: jansson stops there). */
 typedef struct text_census {
     uint64_t numbers, literals, strings, string_bytes, longest_string;
     uint64_t arrays, objects, members;
@@ -1554,7 +1555,7 @@ static const char *file_kind(mode_t mode)
            : S_ISBLK(mode)  ? "a block device"
            : S_ISDIR(mode)  ? "a directory"
            : S_ISSOCK(mode) ? "a socket"
-                            : "not a plain file";
+                            : "of another kind";
 }
 
 static dmlref_status refuse_file(dmlref_error *err, const char *path, mode_t mode)
@@ -1601,7 +1602,8 @@ static dmlref_status open_input(const char *path, input_file *in, dmlref_error *
     return DMLREF_OK;
 }
 
-/* Reads up to `capacity` bytes: 0 and *got (0 at the end), or an errno. */
+/* Reads up to `capacity` bytes: 0 and *got (0 at the end), or an errno (-1
+   for an error that left none). */
 static int read_input(input_file *in, char *into, size_t capacity, size_t *got)
 {
 #ifdef LOAD_WITH_POSIX
@@ -1612,12 +1614,12 @@ static int read_input(input_file *in, char *into, size_t capacity, size_t *got)
         n = read(in->fd, into, capacity);
     while (n < 0 && errno == EINTR);
     if (n < 0)
-        return errno ? errno : EIO;
+        return errno ? errno : -1;
     *got = (size_t)n;
     return 0;
 #else
     *got = fread(into, 1, capacity, in->f);
-    return ferror(in->f) ? (errno ? errno : EIO) : 0;
+    return ferror(in->f) ? (errno ? errno : -1) : 0;
 #endif
 }
 
@@ -1682,7 +1684,8 @@ dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_opti
     } while (!error && got > 0);
     close_input(&in);
     if (status == DMLREF_OK && error)
-        status = set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read: %s", path, strerror(error));
+        status = set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read: %s", path,
+                           error > 0 ? strerror(error) : "a read error");
     if (status == DMLREF_OK)
         status = parse_vector(text, length, path, options, budget.used, out, err);
     free(text);
