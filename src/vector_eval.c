@@ -392,15 +392,16 @@ static void flushed_run_free(flushed_run *run, memory_budget *b)
 static dmlref_status scratch_binding(const vtensor *t, memory_budget *b, uint64_t *counted,
                                      unsigned char **data, void **block)
 {
+    static const char what[] = "a buffer of the case with subnormals flushed";
     uint64_t bytes = aligned_buffer_bytes(t->desc.TotalTensorSizeInBytes,
                                           t->desc.GuaranteedBaseOffsetAlignment);
     char at[TENSOR_PATH_CAPACITY];
-    CHECK(budget_take(b, bytes, tensor_path(t, at), "a buffer of the case with subnormals flushed"));
+    CHECK(budget_take(b, bytes, tensor_path(t, at), what));
     *counted += bytes;
     *data = aligned_buffer_new(t->desc.TotalTensorSizeInBytes,
                                t->desc.GuaranteedBaseOffsetAlignment, block);
     if (!*data)
-        return budget_out_of_memory(b, bytes, at, "a buffer of the case with subnormals flushed");
+        return budget_out_of_memory(b, bytes, at, what);
     return DMLREF_OK;
 }
 

@@ -1354,7 +1354,8 @@ static void test_allocation_failures_inside_jansson_are_reported(void **state)
         " \"attributes\": {\"Axis\": 0}, \"notes\": \"a string to copy\", \"tensors\": {"
         " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1.5, \"nan\"]},"
         " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [1, 0]},"
-        " \"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2], \"expected\": [\"nan\", 1.5]}}}";
+        " \"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2],"
+        " \"expected\": [\"nan\", 1.5]}}}";
     static const char *reply_text =
         "{\"name\": \"f\", \"outputs\": {\"OutputTensor\": [\"nan\", 1.5]}}";
     dmlref_vector *good = parse(text, 0);
@@ -1423,7 +1424,8 @@ static const cap_case k_cap_cases[] = {
     {"10000 empty objects of 3 bytes each", "[%s]", "{}", 10000, 1u << 20, 0, "$",
      "the parse tree of its 40000 bytes of JSON text"},
     {"a buffer of 8 MB", GATHER_OF(
-         "{\"dtype\": \"FLOAT64\", \"sizes\": [1000000], \"generator\": {\"kind\": \"bits\", \"seed\": 1}}",
+         "{\"dtype\": \"FLOAT64\", \"sizes\": [1000000], \"generator\":"
+         " {\"kind\": \"bits\", \"seed\": 1}}",
          "{\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]%s}",
          "{\"dtype\": \"FLOAT64\", \"sizes\": [2], \"xxh3\": \"0000000000000000\"}"),
      "", 0, 1u << 20, 0, "$.tensors.InputTensor", "its buffer, "},
@@ -1434,7 +1436,8 @@ static const cap_case k_cap_cases[] = {
      "", 0, 1u << 30, 0, "$.tensors.InputTensor",
      "its buffer of 8 bytes aligned to 2147483648 bytes"},
     {"eval's expected elements: 8 bytes for each of a million", GATHER_OF(
-         "{\"dtype\": \"INT8\", \"sizes\": [1000000], \"generator\": {\"kind\": \"bits\", \"seed\": 1}}",
+         "{\"dtype\": \"INT8\", \"sizes\": [1000000], \"generator\":"
+         " {\"kind\": \"bits\", \"seed\": 1}}",
          "{\"dtype\": \"UINT32\", \"sizes\": [1000000], \"strides\": [0], \"generator\":"
          " {\"kind\": \"index\", \"seed\": 2, \"low\": [0], \"high\": [0]}%s}",
          "{\"dtype\": \"INT8\"}"),
@@ -1774,6 +1777,25 @@ static void test_eval_scatter_any_of_keeps_first_of_each_value(void **state)
 
 /* ---- alignment --------------------------------------------------------------------- */
 
+/* Cases with three tensors, each given an alignment (%llu: the input's, then
+   the others'); the NonZero one holds a subnormal, so eval runs it a second
+   time for its variant, in buffers of its own. */
+static const char *const k_aligned_cases[] = {
+    "{\"format\": \"dmlref-vector-1\", \"name\": \"a\", \"operator\": \"GATHER_ELEMENTS\","
+    " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+    " \"InputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [3], \"alignment\": %llu,"
+    " \"data\": [1, 2, 3]},"
+    " \"IndicesTensor\": {\"dtype\": \"INT64\", \"sizes\": [2], \"alignment\": %llu,"
+    " \"data\": [2, 0]},"
+    " \"OutputTensor\": {\"dtype\": \"FLOAT64\", \"alignment\": %llu}}}",
+    "{\"format\": \"dmlref-vector-1\", \"name\": \"a\", \"operator\": \"NONZERO_COORDINATES\","
+    " \"tensors\": {"
+    " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [4], \"alignment\": %llu,"
+    " \"data\": [1.401298464324817e-45, 2, 0, -1.5]},"
+    " \"OutputCountTensor\": {\"dtype\": \"UINT32\", \"alignment\": %llu},"
+    " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"alignment\": %llu}}}",
+};
+
 /* Ensure every buffer starts at a multiple of its tensor's
    GuaranteedBaseOffsetAlignment, whatever dmlref_validate() accepts (any
    power of two up to 2^31, R-TD-14), so that eval, verify and the subnormal
@@ -1781,60 +1803,46 @@ static void test_eval_scatter_any_of_keeps_first_of_each_value(void **state)
 static void test_buffers_start_at_their_alignment(void **state)
 {
     static const uint64_t alignments[] = {32, 64, 4096, 2147483648u};
-    size_t i;
+    size_t i, j, k;
     (void)state;
-    for (i = 0; i < 2 * sizeof alignments / sizeof alignments[0]; ++i) {
-        uint64_t alignment = alignments[i / 2];
-        int nonzero = i % 2;
-        /* 2^31 only on the input: each alignment above malloc's costs
-           alignment - 1 bytes of the 4 GiB cap */
-        uint64_t others = alignment > 4096 ? 0 : alignment;
-        char *text = nonzero
-            ? text_printf("{\"format\": \"dmlref-vector-1\", \"name\": \"a\", \"operator\":"
-                          " \"NONZERO_COORDINATES\", \"tensors\": {"
-                          " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [4], \"alignment\":"
-                          " %llu, \"data\": [1.401298464324817e-45, 2, 0, -1.5]},"
-                          " \"OutputCountTensor\": {\"dtype\": \"UINT32\", \"alignment\": %llu},"
-                          " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"alignment\":"
-                          " %llu}}}",
-                          (unsigned long long)alignment, (unsigned long long)others,
-                          (unsigned long long)others)
-            : text_printf("{\"format\": \"dmlref-vector-1\", \"name\": \"a\", \"operator\":"
-                          " \"GATHER_ELEMENTS\", \"attributes\": {\"Axis\": 0}, \"tensors\": {"
-                          " \"InputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [3], \"alignment\":"
-                          " %llu, \"data\": [1, 2, 3]},"
-                          " \"IndicesTensor\": {\"dtype\": \"INT64\", \"sizes\": [2], \"alignment\":"
-                          " %llu, \"data\": [2, 0]},"
-                          " \"OutputTensor\": {\"dtype\": \"FLOAT64\", \"alignment\": %llu}}}",
-                          (unsigned long long)alignment, (unsigned long long)others,
-                          (unsigned long long)others);
-        /* a cap of 8 GiB: the subnormal variant's run copies the input, 2^31
-           alignment and all */
-        dmlref_vector_read_options options = {DMLREF_VECTOR_READ_CASE, 8ull << 30};
-        dmlref_vector *v = NULL, *again;
-        dmlref_error err;
-        char *written;
-        size_t k;
-        if (dmlref_vector_parse(text, strlen(text), "case.json", &options, &v, &err) != DMLREF_OK)
-            fail_msg("alignment %llu: %s", (unsigned long long)alignment, err.message);
-        for (k = 0; k < dmlref_vector_input_count(v); ++k) {
-            uint64_t promised = k == 0 ? alignment : others ? others : 1;
-            assert_int_equal((uintptr_t)dmlref_vector_inputs(v)[k].data % promised, 0);
+    for (i = 0; i < sizeof alignments / sizeof alignments[0]; ++i) {
+        for (j = 0; j < 2; ++j) {
+            uint64_t alignment = alignments[i];
+            /* 2^31 on the input only: an alignment above malloc's costs
+               alignment - 1 bytes of the cap, and the variant's run copies
+               the input; a cap of 8 GiB holds both */
+            uint64_t others = alignment > 4096 ? 1 : alignment;
+            dmlref_vector_read_options options = {DMLREF_VECTOR_READ_CASE, 8ull << 30};
+            char *text = text_printf(k_aligned_cases[j], (unsigned long long)alignment,
+                                     (unsigned long long)(others > 1 ? others : 0),
+                                     (unsigned long long)(others > 1 ? others : 0));
+            dmlref_vector *v = NULL, *again = NULL;
+            const dmlref_binding *inputs, *outputs;
+            dmlref_error err;
+            char *written;
+            if (dmlref_vector_parse(text, strlen(text), "case.json", &options, &v, &err) !=
+                DMLREF_OK)
+                fail_msg("alignment %llu: %s", (unsigned long long)alignment, err.message);
+            inputs = dmlref_vector_inputs(v);
+            outputs = dmlref_vector_outputs(v);
+            for (k = 0; k < dmlref_vector_input_count(v); ++k)
+                assert_int_equal((uintptr_t)inputs[k].data % (k == 0 ? alignment : others), 0);
+            for (k = 0; k < dmlref_vector_output_count(v); ++k)
+                assert_int_equal((uintptr_t)outputs[k].data % others, 0);
+            if (dmlref_vector_eval(v, 1, &err) != DMLREF_OK)
+                fail_msg("alignment %llu: %s", (unsigned long long)alignment, err.message);
+            /* NonZero's flushed subnormal gives another count */
+            assert_int_equal(dmlref_vector_variant_count(v), j);
+            assert_int_equal(dmlref_vector_write(v, &written, NULL, &err), DMLREF_OK);
+            options.flags = 0;
+            if (dmlref_vector_parse(written, strlen(written), "case.json", &options, &again,
+                                    &err) != DMLREF_OK ||
+                dmlref_vector_verify(again, 1, &err) != DMLREF_OK)
+                fail_msg("alignment %llu: %s", (unsigned long long)alignment, err.message);
+            dmlref_vector_free(again);
+            dmlref_vector_free(v);
+            free(written), free(text);
         }
-        for (k = 0; k < dmlref_vector_output_count(v); ++k)
-            assert_int_equal((uintptr_t)dmlref_vector_outputs(v)[k].data % (others ? others : 1), 0);
-        if (dmlref_vector_eval(v, 1, &err) != DMLREF_OK)
-            fail_msg("alignment %llu: %s", (unsigned long long)alignment, err.message);
-        assert_int_equal(dmlref_vector_variant_count(v), (size_t)nonzero); /* flushed: another count */
-        assert_int_equal(dmlref_vector_write(v, &written, NULL, &err), DMLREF_OK);
-        options.flags = 0;
-        if (dmlref_vector_parse(written, strlen(written), "case.json", &options, &again, &err) !=
-                DMLREF_OK ||
-            dmlref_vector_verify(again, 1, &err) != DMLREF_OK)
-            fail_msg("alignment %llu: %s", (unsigned long long)alignment, err.message);
-        dmlref_vector_free(again);
-        dmlref_vector_free(v);
-        free(written), free(text);
     }
 }
 
