@@ -190,17 +190,19 @@ static size_t keep_first_of_each(uint64_t *values, size_t n, value_at *scratch)
 /* Scatter: a target written by several updates may hold any of them (D4:
  * dmlref applies the last; DirectML promises none).  Marks each such target
  * with every competing update, in row-major order of the updates, each bit
- * pattern once.  Every update is walked twice, and what the lists take is
- * counted against the memory cap before they are made: with Indices larger
- * than Input along Axis (D16) and a stride of 0, 2^32 updates of a few
- * bytes may compete for one target. */
+ * pattern once.  The updates are walked twice, and what the lists take is
+ * counted against the memory cap before they are made.  With Indices larger
+ * than Input along Axis (D16), 2^32 updates of a few bytes may compete for
+ * one target: where both the indices and the updates have a stride of 0
+ * along Axis, the updates along it are one update repeated, and the walks
+ * take it once (its first place, where its value first appears). */
 static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
 {
     const dmlref_scatter_elements_desc *d = &v->desc.scatter_elements;
     vtensor *out = &v->tensors[3];
     layout idx_l, upd_l, out_l;
     uint64_t packed[MAX_RANK], stride = 1, n_out, n_upd, u, entries = 0, total = 0, t;
-    uint64_t competing = 0, room, most = 0, scratch_bytes = 0;
+    uint64_t competing = 0, room, most = 0, scratch_bytes = 0, walk_sizes[MAX_RANK], repeat = 1;
     uint32_t axis = d->Axis, i, *hits = NULL;
     uint64_t *first = NULL;
     value_at *scratch = NULL;
@@ -220,6 +222,12 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
     }
     n_out = stride;
     n_upd = layout_element_count(&upd_l);
+    memcpy(walk_sizes, upd_l.sizes, sizeof walk_sizes);
+    if (idx_l.strides[axis] == 0 && upd_l.strides[axis] == 0 && n_upd > 0) {
+        repeat = walk_sizes[axis];
+        walk_sizes[axis] = 1;
+        n_upd /= repeat;
+    }
     CHECK(budget_allocate(b, n_out * sizeof *hits, 1, at, "counting the updates of its elements",
                           &taken));
     hits = taken;
@@ -230,7 +238,7 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
     first = taken;
 
 #define FOR_EACH_UPDATE(body)                                                                  \
-    walker_init(&w, upd_l.rank, upd_l.sizes);                                                  \
+    walker_init(&w, upd_l.rank, walk_sizes);                                                   \
     walker_add(&w, idx_l.strides);                                                             \
     walker_add(&w, upd_l.strides);                                                             \
     walker_seek(&w, 0);                                                                        \
@@ -246,10 +254,16 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
         body                                                                                   \
     }
 
-    /* stops as soon as the lists could not fit under the cap */
+    /* hits[t]: the updates of target t, repeats counted; first[t]: the
+       places walked, each a value its list may need.  The walk stops as soon
+       as the lists could not fit under the cap. */
     room = b->used < b->cap ? (b->cap - b->used) / sizeof *out->alternatives : 0;
-    FOR_EACH_UPDATE(if (hits[t] < UINT32_MAX && ++hits[t] > 1 &&
-                        (competing += hits[t] == 2 ? 2 : 1) > room) break;)
+    FOR_EACH_UPDATE(
+        uint32_t before = hits[t];
+        hits[t] = repeat > UINT32_MAX - before ? UINT32_MAX : before + (uint32_t)repeat;
+        ++first[t];
+        if (hits[t] > 1 && (competing += before > 1 ? 1 : first[t]) > room)
+            break;)
     if (competing > room) {
         status = budget_take(b, competing * sizeof *out->alternatives, at,
                              "the values its any_of entries may take");
@@ -257,9 +271,9 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
     }
     for (t = 0; t < n_out; ++t) {
         if (hits[t] > 1) {
+            uint64_t places = first[t];
             first[t] = total;
-            total += hits[t];
-            most = hits[t] > most ? hits[t] : most;
+            total += places;
             ++entries;
         }
     }
@@ -279,16 +293,6 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
         goto done;
     out->alternatives = taken;
     out->alternatives_count = (size_t)total;
-    if (most > FEW_VALUES) {
-        scratch_bytes = most * sizeof *scratch;
-        status = budget_allocate(b, scratch_bytes, 0, at, "sorting the values of an any_of entry",
-                                 &taken);
-        if (status != DMLREF_OK) {
-            scratch_bytes = 0;
-            goto done;
-        }
-        scratch = taken;
-    }
     for (t = 0; t < n_out; ++t) { /* entries in element order; hits becomes a fill count */
         if (hits[t] > 1) {
             any_of_entry *e = &out->any_of[out->any_of_count++];
@@ -299,13 +303,27 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
             first[t] = out->any_of_count - 1; /* now: the entry of target t */
         }
     }
+    /* a list skips the value it ends with: a broadcast repeats one update */
     FOR_EACH_UPDATE(
         if (out->kinds[t] == EXPECT_ANY_OF) {
             any_of_entry *e = &out->any_of[first[t]];
-            out->alternatives[e->first + e->count++] =
-                load_bits(upd + w.offset[1] * upd_l.element_size, upd_l.element_size);
+            uint64_t bits = load_bits(upd + w.offset[1] * upd_l.element_size, upd_l.element_size);
+            if (e->count == 0 || out->alternatives[e->first + e->count - 1] != bits)
+                out->alternatives[e->first + e->count++] = bits;
         })
 #undef FOR_EACH_UPDATE
+    for (t = 0; t < out->any_of_count; ++t)
+        most = out->any_of[t].count > most ? out->any_of[t].count : most;
+    if (most > FEW_VALUES) {
+        scratch_bytes = most * sizeof *scratch;
+        status = budget_allocate(b, scratch_bytes, 0, at, "sorting the values of an any_of entry",
+                                 &taken);
+        if (status != DMLREF_OK) {
+            scratch_bytes = 0;
+            goto done;
+        }
+        scratch = taken;
+    }
     for (t = 0; t < out->any_of_count; ++t) {
         any_of_entry *e = &out->any_of[t];
         e->count = keep_first_of_each(out->alternatives + e->first, e->count, scratch);

@@ -1775,6 +1775,43 @@ static void test_eval_scatter_any_of_keeps_first_of_each_value(void **state)
     }
 }
 
+/* Ensure a Scatter whose indices and updates are broadcast along Axis (each
+   update repeated, Indices larger than Input there: D16) gets the any_of
+   lists the repeats give: the one value, once. */
+static void test_eval_scatter_broadcast_along_axis(void **state)
+{
+    char *fives = repeated("", "5", 1000, ""), *nines = repeated("", "9", 1000, "");
+    char *cases[2][2];
+    size_t i;
+    (void)state;
+    cases[0][0] = text_printf(
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": \"SCATTER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2], \"data\": [7, 7]},"
+        " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [16777216], \"strides\": [0],"
+        " \"generator\": {\"kind\": \"index\", \"seed\": 9, \"low\": [1], \"high\": [1]}},"
+        " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [16777216], \"strides\": [0],"
+        " \"generator\": {\"kind\": \"sparse\", \"seed\": 5, \"density\": 1000000}},"
+        " \"OutputTensor\": {\"dtype\": \"UINT8\"}}}");
+    cases[0][1] = text_printf("\"expected\": [7, {\"any_of\": [1]}]");
+    cases[1][0] = text_printf(
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": \"SCATTER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 1}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2, 2], \"data\": [7, 7, 7, 7]},"
+        " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 1000], \"strides\": [0, 0],"
+        " \"generator\": {\"kind\": \"index\", \"seed\": 9, \"low\": [0], \"high\": [0]}},"
+        " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2, 1000], \"strides\": [1, 0],"
+        " \"data\": [%s, %s]}, \"OutputTensor\": {\"dtype\": \"UINT8\"}}}",
+        fives, nines);
+    cases[1][1] = text_printf("\"expected\": [{\"any_of\": [5]}, 7, {\"any_of\": [9]}, 7]");
+    for (i = 0; i < 2; ++i) {
+        char *written = evaluate(cases[i][0]);
+        assert_contains(written, cases[i][1]);
+        free(written), free(cases[i][0]), free(cases[i][1]);
+    }
+    free(fives), free(nines);
+}
+
 /* ---- alignment --------------------------------------------------------------------- */
 
 /* Cases with three tensors, each given an alignment (%llu: the input's, then
@@ -1931,6 +1968,7 @@ int main(void)
         cmocka_unit_test(test_one_memory_cap_covers_a_case),
         cmocka_unit_test(test_broadcast_generator_fill_is_proportional_to_the_buffer),
         cmocka_unit_test(test_eval_scatter_any_of_keeps_first_of_each_value),
+        cmocka_unit_test(test_eval_scatter_broadcast_along_axis),
         cmocka_unit_test(test_buffers_start_at_their_alignment),
         cmocka_unit_test(test_load_refuses_what_is_not_a_regular_file),
     };
