@@ -130,7 +130,8 @@ static void usage(FILE *f)
                "  help [COMMAND]                 this text, or a command's\n"
                "\n"
                "Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage error.\n"
-               "DMLREF_MEMORY_CAP=BYTES caps the buffers one case may allocate (default 4 GiB).\n");
+               "DMLREF_MEMORY_CAP=BYTES caps what one case may make dmlref allocate: its parse tree,\n"
+               "buffers and expected values (default 4 GiB).\n");
 }
 
 int usage_error(const char *message)

@@ -5,6 +5,7 @@
  */
 #include "vector_internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 void operator_shape_of(dmlref_operator_type type, operator_shape *shape)
@@ -125,6 +126,137 @@ void vector_clear_variants(dmlref_vector *v)
     v->variant_count = 0;
 }
 
+/* ---- the memory cap ------------------------------------------------------------ */
+
+dmlref_status budget_take(memory_budget *b, uint64_t bytes, const char *path, const char *what)
+{
+    if (b->used <= b->cap && bytes <= b->cap - b->used) {
+        b->used += bytes;
+        return DMLREF_OK;
+    }
+    return set_error(b->err, DMLREF_ERROR_OUT_OF_MEMORY, "",
+                     "%s: %s: the case needs more than the memory cap of %llu bytes: %llu bytes "
+                     "for %s, %llu in all (DMLREF_MEMORY_CAP sets the cap)",
+                     b->source, path, (unsigned long long)b->cap, (unsigned long long)bytes, what,
+                     (unsigned long long)(bytes > UINT64_MAX - b->used ? UINT64_MAX
+                                                                       : b->used + bytes));
+}
+
+dmlref_status budget_out_of_memory(const memory_budget *b, uint64_t bytes, const char *path,
+                                   const char *what)
+{
+    return set_error(b->err, DMLREF_ERROR_OUT_OF_MEMORY, "",
+                     "%s: %s: out of memory for %llu bytes (%s)", b->source, path,
+                     (unsigned long long)bytes, what);
+}
+
+dmlref_status budget_allocate(memory_budget *b, uint64_t bytes, int zeroed, const char *path,
+                              const char *what, void **out)
+{
+    dmlref_status status = budget_take(b, bytes, path, what);
+    *out = NULL;
+    if (status != DMLREF_OK)
+        return status;
+    if (bytes <= (uint64_t)SIZE_MAX)
+        *out = zeroed ? calloc(bytes ? (size_t)bytes : 1, 1) : malloc(bytes ? (size_t)bytes : 1);
+    if (!*out) {
+        budget_give_back(b, bytes);
+        return budget_out_of_memory(b, bytes, path, what);
+    }
+    return DMLREF_OK;
+}
+
+static uint64_t logical_elements(const vtensor *t)
+{
+    uint64_t n = 1;
+    uint32_t i;
+    for (i = 0; i < t->desc.DimensionCount; ++i)
+        n = t->sizes[i] && n > UINT64_MAX / t->sizes[i] ? UINT64_MAX : n * t->sizes[i];
+    return n;
+}
+
+uint64_t vtensor_expectation_bytes(const vtensor *t)
+{
+    uint64_t n = logical_elements(t), bytes = 0;
+    if (t->expected)
+        bytes += (n ? n : 1) * sizeof *t->expected;
+    if (t->kinds)
+        bytes += n;
+    return bytes + t->any_of_count * sizeof *t->any_of +
+           t->alternatives_count * sizeof *t->alternatives;
+}
+
+void vector_budget(const dmlref_vector *v, int with_expectations, dmlref_error *err,
+                   memory_budget *b)
+{
+    size_t i, k;
+    b->cap = v->memory_cap ? v->memory_cap : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
+    b->source = v->source;
+    b->err = err;
+    b->used = sizeof *v + strlen(v->source) + 1 + (v->name ? strlen(v->name) + 1 : 0) +
+              (v->notes ? strlen(v->notes) + 1 : 0);
+    for (i = 0; i < 4; ++i) {
+        const vtensor *t = &v->tensors[i];
+        b->used += t->buffer_allocated;
+        if (t->elements)
+            b->used += logical_elements(t) * sizeof *t->elements;
+        if (with_expectations)
+            b->used += vtensor_expectation_bytes(t);
+    }
+    for (k = 0; with_expectations && k < v->variant_count; ++k)
+        for (i = 0; i < 2; ++i)
+            b->used += vtensor_expectation_bytes(&v->variants[k].outputs[i]);
+}
+
+/* ---- aligned buffers --------------------------------------------------------------- */
+
+/* What malloc promises: an address suitable for every object type.  C99 has
+   no max_align_t; the strictest of the basic types stands for it. */
+typedef union strictest_type {
+    long double ld;
+    long long ll;
+    double d;
+    void *p;
+    void (*f)(void);
+} strictest_type;
+struct strictest_probe {
+    char c;
+    strictest_type u;
+};
+#define STRICTEST_ALIGNMENT offsetof(struct strictest_probe, u)
+
+static int needs_aligning(uint32_t alignment)
+{
+    return alignment > STRICTEST_ALIGNMENT && (alignment & (alignment - 1)) == 0;
+}
+
+uint64_t aligned_buffer_bytes(uint64_t bytes, uint32_t alignment)
+{
+    uint64_t block = bytes ? bytes : 1;
+    if (!needs_aligning(alignment))
+        return block;
+    return block > UINT64_MAX - (alignment - 1) ? UINT64_MAX : block + (alignment - 1);
+}
+
+unsigned char *aligned_buffer_new(uint64_t bytes, uint32_t alignment, void **block)
+{
+    uint64_t total = aligned_buffer_bytes(bytes, alignment);
+    unsigned char *start;
+    *block = NULL;
+    if (total > (uint64_t)SIZE_MAX)
+        return NULL;
+    if (!needs_aligning(alignment))
+        return *block = calloc((size_t)total, 1);
+    /* only the buffer is zeroed: the block of an alignment of 2^31 is 2 GiB
+       more, and need not be touched */
+    if (!(*block = malloc((size_t)total)))
+        return NULL;
+    start = *block;
+    start += (alignment - (uintptr_t)start % alignment) % alignment; /* the first multiple */
+    memset(start, 0, (size_t)(bytes ? bytes : 1));
+    return start;
+}
+
 void dmlref_vector_free(dmlref_vector *v)
 {
     size_t i;
@@ -132,7 +264,7 @@ void dmlref_vector_free(dmlref_vector *v)
         return;
     for (i = 0; i < 4; ++i) {
         vtensor_clear_expectations(&v->tensors[i]);
-        free(v->tensors[i].buffer);
+        free(v->tensors[i].buffer_block);
         free(v->tensors[i].elements);
     }
     vector_clear_variants(v);

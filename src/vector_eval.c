@@ -74,20 +74,37 @@ static dmlref_status check_expected_error(dmlref_vector *v, uint32_t num_threads
 
 /* ---- what outputs must hold ------------------------------------------------- */
 
-/* Sets t's expected elements to those of `buffer`, laid out as t says. */
-static dmlref_status read_back(vtensor *t, const unsigned char *buffer, const char *source,
-                               dmlref_error *err)
+#define CHECK(expr)                                                                            \
+    do {                                                                                       \
+        dmlref_status status_ = (expr);                                                        \
+        if (status_ != DMLREF_OK)                                                              \
+            return status_;                                                                    \
+    } while (0)
+
+/* "$.tensors.<name>" for messages. */
+#define TENSOR_PATH_CAPACITY 64
+static const char *tensor_path(const vtensor *t, char *path)
+{
+    snprintf(path, TENSOR_PATH_CAPACITY, "$.tensors.%s", t->name);
+    return path;
+}
+
+/* Sets t's expected elements to those of `buffer`, laid out as t says; the
+   memory cap counts them in place of those they replace. */
+static dmlref_status read_back(vtensor *t, const unsigned char *buffer, memory_budget *b)
 {
     layout l;
     walker w;
     uint64_t n, e;
+    void *taken;
+    char at[TENSOR_PATH_CAPACITY];
     layout_from_desc(&t->desc, &l);
-    n = layout_element_count(&l);
+    n = layout_element_count(&l); /* an output's elements have distinct addresses (D6) */
+    budget_give_back(b, vtensor_expectation_bytes(t));
     vtensor_clear_expectations(t);
-    t->expected = malloc((size_t)(n ? n : 1) * sizeof *t->expected);
-    if (!t->expected)
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: $.tensors.%s: out of memory",
-                         source, t->name);
+    CHECK(budget_allocate(b, (n ? n : 1) * sizeof *t->expected, 0, tensor_path(t, at),
+                          "its expected elements", &taken));
+    t->expected = taken;
     walker_init(&w, l.rank, l.sizes);
     walker_add(&w, l.strides);
     walker_seek(&w, 0);
@@ -99,38 +116,103 @@ static dmlref_status read_back(vtensor *t, const unsigned char *buffer, const ch
 
 /* NonZero: coordinate rows at or past the count are undefined (R-NZ-14).
    `outs`: the count's and the coordinates' expectations. */
-static dmlref_status mark_nonzero_rows(const dmlref_vector *v, vtensor *outs, dmlref_error *err)
+static dmlref_status mark_nonzero_rows(vtensor *outs, memory_budget *b)
 {
     vtensor *count_t = &outs[0], *co = &outs[1];
     uint64_t count = count_t->expected[0], n = 1, e;
     uint32_t N = co->sizes[co->desc.DimensionCount - 1], i;
+    void *taken;
+    char at[TENSOR_PATH_CAPACITY];
     for (i = 0; i < co->desc.DimensionCount; ++i)
         n *= co->sizes[i];
     if (count * N == n)
         return DMLREF_OK;
-    co->kinds = calloc((size_t)n, 1);
-    if (!co->kinds)
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory", v->source);
+    CHECK(budget_allocate(b, n, 1, tensor_path(co, at), "the kinds of its expected elements",
+                          &taken));
+    co->kinds = taken;
     for (e = count * N; e < n; ++e)
         co->kinds[e] = EXPECT_NULL;
     return DMLREF_OK;
 }
 
+/* A value and where it came from, to sort by both. */
+typedef struct value_at {
+    uint64_t value, position;
+} value_at;
+
+static int by_value_then_position(const void *a, const void *b)
+{
+    const value_at *x = a, *y = b;
+    if (x->value != y->value)
+        return x->value < y->value ? -1 : 1;
+    return (x->position > y->position) - (x->position < y->position);
+}
+
+#define FEW_VALUES 16u
+
+/* The first of each bit pattern among values[0..n), kept in order at the
+   front: returns how many there are.  Sorting (value, position) pairs finds
+   the repeats in n log n; a scan per value, as for a few, would be
+   quadratic: 10^5 updates of one target, from a case of 600 bytes, would
+   take 5 * 10^9 comparisons.  `scratch` holds n pairs when n > FEW_VALUES. */
+static size_t keep_first_of_each(uint64_t *values, size_t n, value_at *scratch)
+{
+    size_t i, j, kept = 0;
+    uint64_t previous = 0;
+    if (n <= FEW_VALUES) {
+        for (i = 0; i < n; ++i) {
+            for (j = 0; j < kept && values[j] != values[i]; ++j)
+                ;
+            if (j == kept)
+                values[kept++] = values[i];
+        }
+        return kept;
+    }
+    for (i = 0; i < n; ++i) {
+        scratch[i].value = values[i];
+        scratch[i].position = i;
+    }
+    qsort(scratch, n, sizeof *scratch, by_value_then_position);
+    for (i = 0; i < n; ++i) { /* the first position of each value, into the front */
+        if (i > 0 && scratch[i].value == previous)
+            continue;
+        previous = scratch[i].value;
+        scratch[kept].value = scratch[i].position;
+        scratch[kept].position = 0;
+        ++kept;
+    }
+    qsort(scratch, kept, sizeof *scratch, by_value_then_position); /* positions, ascending */
+    for (i = 0; i < kept; ++i) /* position >= i: read before written */
+        values[i] = values[scratch[i].value];
+    return kept;
+}
+
 /* Scatter: a target written by several updates may hold any of them (D4:
  * dmlref applies the last; DirectML promises none).  Marks each such target
  * with every competing update, in row-major order of the updates, each bit
- * pattern once. */
-static dmlref_status mark_scatter_duplicates(dmlref_vector *v, dmlref_error *err)
+ * pattern once.  The updates are walked twice, and what the lists take is
+ * counted against the memory cap before they are made.  With Indices larger
+ * than Input along Axis (D16), 2^32 updates of a few bytes may compete for
+ * one target: where both the indices and the updates have a stride of 0
+ * along Axis, the updates along it are one update repeated, and the walks
+ * take it once (its first place, where its value first appears). */
+static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
 {
     const dmlref_scatter_elements_desc *d = &v->desc.scatter_elements;
     vtensor *out = &v->tensors[3];
     layout idx_l, upd_l, out_l;
     uint64_t packed[MAX_RANK], stride = 1, n_out, n_upd, u, entries = 0, total = 0, t;
-    uint32_t axis = d->Axis, i, *hits;
-    uint64_t *first;
+    uint64_t competing = 0, room, most = 0, scratch_bytes = 0, walk_sizes[MAX_RANK], repeat = 1;
+    uint32_t axis = d->Axis, i, *hits = NULL;
+    uint64_t *first = NULL;
+    value_at *scratch = NULL;
+    void *taken;
     walker w;
     const unsigned char *idx = v->tensors[1].buffer, *upd = v->tensors[2].buffer;
+    char at[TENSOR_PATH_CAPACITY];
+    dmlref_status status = DMLREF_OK;
 
+    tensor_path(out, at);
     layout_from_desc(d->IndicesTensor, &idx_l);
     layout_from_desc(d->UpdatesTensor, &upd_l);
     layout_from_desc(d->OutputTensor, &out_l);
@@ -140,15 +222,23 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, dmlref_error *err
     }
     n_out = stride;
     n_upd = layout_element_count(&upd_l);
-    hits = calloc((size_t)n_out, sizeof *hits);
-    first = calloc((size_t)n_out, sizeof *first);
-    if (!hits || !first) {
-        free(hits), free(first);
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory", v->source);
+    memcpy(walk_sizes, upd_l.sizes, sizeof walk_sizes);
+    if (idx_l.strides[axis] == 0 && upd_l.strides[axis] == 0 && n_upd > 0) {
+        repeat = walk_sizes[axis];
+        walk_sizes[axis] = 1;
+        n_upd /= repeat;
     }
+    CHECK(budget_allocate(b, n_out * sizeof *hits, 1, at, "counting the updates of its elements",
+                          &taken));
+    hits = taken;
+    status = budget_allocate(b, n_out * sizeof *first, 1, at,
+                             "counting the updates of its elements", &taken);
+    if (status != DMLREF_OK)
+        goto done;
+    first = taken;
 
 #define FOR_EACH_UPDATE(body)                                                                  \
-    walker_init(&w, upd_l.rank, upd_l.sizes);                                                  \
+    walker_init(&w, upd_l.rank, walk_sizes);                                                   \
     walker_add(&w, idx_l.strides);                                                             \
     walker_add(&w, upd_l.strides);                                                             \
     walker_seek(&w, 0);                                                                        \
@@ -164,25 +254,45 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, dmlref_error *err
         body                                                                                   \
     }
 
-    FOR_EACH_UPDATE(if (hits[t] < UINT32_MAX) ++hits[t];)
+    /* hits[t]: the updates of target t, repeats counted; first[t]: the
+       places walked, each a value its list may need.  The walk stops as soon
+       as the lists could not fit under the cap. */
+    room = b->used < b->cap ? (b->cap - b->used) / sizeof *out->alternatives : 0;
+    FOR_EACH_UPDATE(
+        uint32_t before = hits[t];
+        hits[t] = repeat > UINT32_MAX - before ? UINT32_MAX : before + (uint32_t)repeat;
+        ++first[t];
+        if (hits[t] > 1 && (competing += before > 1 ? 1 : first[t]) > room)
+            break;)
+    if (competing > room) {
+        status = budget_take(b, competing * sizeof *out->alternatives, at,
+                             "the values its any_of entries may take");
+        goto done;
+    }
     for (t = 0; t < n_out; ++t) {
         if (hits[t] > 1) {
+            uint64_t places = first[t];
             first[t] = total;
-            total += hits[t];
+            total += places;
             ++entries;
         }
     }
-    if (entries == 0) {
-        free(hits), free(first);
-        return DMLREF_OK;
-    }
-    out->kinds = calloc((size_t)n_out, 1);
-    out->any_of = calloc((size_t)entries, sizeof *out->any_of);
-    out->alternatives = calloc((size_t)total, sizeof *out->alternatives);
-    if (!out->kinds || !out->any_of || !out->alternatives) {
-        free(hits), free(first);
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory", v->source);
-    }
+    if (entries == 0)
+        goto done;
+    status = budget_allocate(b, n_out, 1, at, "the kinds of its expected elements", &taken);
+    if (status != DMLREF_OK)
+        goto done;
+    out->kinds = taken;
+    status = budget_allocate(b, entries * sizeof *out->any_of, 1, at, "its any_of entries", &taken);
+    if (status != DMLREF_OK)
+        goto done;
+    out->any_of = taken;
+    status = budget_allocate(b, total * sizeof *out->alternatives, 0, at,
+                             "the values its any_of entries may take", &taken);
+    if (status != DMLREF_OK)
+        goto done;
+    out->alternatives = taken;
+    out->alternatives_count = (size_t)total;
     for (t = 0; t < n_out; ++t) { /* entries in element order; hits becomes a fill count */
         if (hits[t] > 1) {
             any_of_entry *e = &out->any_of[out->any_of_count++];
@@ -193,20 +303,35 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, dmlref_error *err
             first[t] = out->any_of_count - 1; /* now: the entry of target t */
         }
     }
+    /* a list skips the value it ends with: a broadcast repeats one update */
     FOR_EACH_UPDATE(
         if (out->kinds[t] == EXPECT_ANY_OF) {
             any_of_entry *e = &out->any_of[first[t]];
             uint64_t bits = load_bits(upd + w.offset[1] * upd_l.element_size, upd_l.element_size);
-            size_t j;
-            for (j = 0; j < e->count && out->alternatives[e->first + j] != bits; ++j)
-                ;
-            if (j == e->count)
+            if (e->count == 0 || out->alternatives[e->first + e->count - 1] != bits)
                 out->alternatives[e->first + e->count++] = bits;
         })
 #undef FOR_EACH_UPDATE
-    out->alternatives_count = (size_t)total;
-    free(hits), free(first);
-    return DMLREF_OK;
+    for (t = 0; t < out->any_of_count; ++t)
+        most = out->any_of[t].count > most ? out->any_of[t].count : most;
+    if (most > FEW_VALUES) {
+        scratch_bytes = most * sizeof *scratch;
+        status = budget_allocate(b, scratch_bytes, 0, at, "sorting the values of an any_of entry",
+                                 &taken);
+        if (status != DMLREF_OK) {
+            scratch_bytes = 0;
+            goto done;
+        }
+        scratch = taken;
+    }
+    for (t = 0; t < out->any_of_count; ++t) {
+        any_of_entry *e = &out->any_of[t];
+        e->count = keep_first_of_each(out->alternatives + e->first, e->count, scratch);
+    }
+done:
+    free(hits), free(first), free(scratch);
+    budget_give_back(b, n_out * (sizeof *hits + (first ? sizeof *first : 0)) + scratch_bytes);
+    return status;
 }
 
 /* The number of leading elements an output's digest covers: all, except
@@ -263,28 +388,64 @@ static int is_subnormal(dmlref_tensor_data_type type, uint64_t bits)
     }
 }
 
+/* The outputs of a NonZero case recomputed with its subnormal inputs
+   flushed to zero (run_subnormals_flushed), in aligned buffers laid out as
+   the case's outputs; the memory cap counts them until flushed_run_free. */
+typedef struct flushed_run {
+    int applies;
+    unsigned char *outputs[2];
+    void *blocks[2];
+    uint64_t counted;
+} flushed_run;
+
+static void flushed_run_free(flushed_run *run, memory_budget *b)
+{
+    free(run->blocks[0]), free(run->blocks[1]);
+    budget_give_back(b, run->counted);
+    memset(run, 0, sizeof *run);
+}
+
+/* A zero-filled buffer for a binding of `t`, aligned as it promises, counted
+   in `counted`. */
+static dmlref_status scratch_binding(const vtensor *t, memory_budget *b, uint64_t *counted,
+                                     unsigned char **data, void **block)
+{
+    static const char what[] = "a buffer of the case with subnormals flushed";
+    uint64_t bytes = aligned_buffer_bytes(t->desc.TotalTensorSizeInBytes,
+                                          t->desc.GuaranteedBaseOffsetAlignment);
+    char at[TENSOR_PATH_CAPACITY];
+    CHECK(budget_take(b, bytes, tensor_path(t, at), what));
+    *counted += bytes;
+    *data = aligned_buffer_new(t->desc.TotalTensorSizeInBytes,
+                               t->desc.GuaranteedBaseOffsetAlignment, block);
+    if (!*data)
+        return budget_out_of_memory(b, bytes, at, what);
+    return DMLREF_OK;
+}
+
 /* What a backend that flushes subnormals computes for a NonZero case with a
    float input: the reference run on the input with every subnormal element
-   replaced by a zero of the same sign.  *applies is 0 (and nothing is
+   replaced by a zero of the same sign.  run->applies is 0 (and nothing is
    computed) when the case is not NonZero on a float input holding a
-   subnormal element; else buffers[0..1] (the caller frees them) hold the
-   outputs, laid out as the case's. */
+   subnormal element; else run->outputs hold the outputs (the caller frees
+   them with flushed_run_free). */
 static dmlref_status run_subnormals_flushed(const dmlref_vector *v, uint32_t num_threads,
-                                            int *applies, unsigned char **buffers,
+                                            memory_budget *b, flushed_run *run,
                                             dmlref_error *err)
 {
     const vtensor *in = &v->tensors[0];
     unsigned char *flushed = NULL;
+    void *flushed_block = NULL;
+    uint64_t flushed_bytes = 0;
     dmlref_binding input, outputs[2];
     dmlref_execute_options options;
-    dmlref_status status;
+    dmlref_status status = DMLREF_OK;
     layout l;
     walker w;
     uint64_t n, e;
     size_t o;
 
-    *applies = 0;
-    buffers[0] = buffers[1] = NULL;
+    memset(run, 0, sizeof *run);
     if (v->type != DMLREF_OPERATOR_NONZERO_COORDINATES || !is_float_type(in->desc.DataType) ||
         !v->buffers_ready)
         return DMLREF_OK;
@@ -299,10 +460,7 @@ static dmlref_status run_subnormals_flushed(const dmlref_vector *v, uint32_t num
         if (!is_subnormal(in->desc.DataType, bits))
             continue;
         if (!flushed) {
-            flushed = malloc((size_t)in->desc.TotalTensorSizeInBytes);
-            if (!flushed)
-                return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "",
-                                 "%s: $.tensors.InputTensor: out of memory", v->source);
+            CHECK(scratch_binding(in, b, &flushed_bytes, &flushed, &flushed_block));
             memcpy(flushed, in->buffer, (size_t)in->desc.TotalTensorSizeInBytes);
         }
         at = flushed + w.offset[0] * l.element_size;
@@ -310,68 +468,72 @@ static dmlref_status run_subnormals_flushed(const dmlref_vector *v, uint32_t num
     }
     if (!flushed)
         return DMLREF_OK;
-    *applies = 1;
-    for (o = 0; o < 2; ++o) {
+    run->applies = 1;
+    for (o = 0; o < 2 && status == DMLREF_OK; ++o) {
         const vtensor *t = &v->tensors[v->input_count + o];
-        size_t bytes = (size_t)t->desc.TotalTensorSizeInBytes;
-        buffers[o] = calloc(bytes ? bytes : 1, 1);
-        outputs[o].data = buffers[o];
+        status = scratch_binding(t, b, &run->counted, &run->outputs[o], &run->blocks[o]);
+        outputs[o].data = run->outputs[o];
         outputs[o].size_in_bytes = t->desc.TotalTensorSizeInBytes;
     }
-    if (!buffers[0] || !buffers[1]) {
-        free(flushed), free(buffers[0]), free(buffers[1]);
-        buffers[0] = buffers[1] = NULL;
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory", v->source);
+    if (status == DMLREF_OK) {
+        input.data = flushed;
+        input.size_in_bytes = in->desc.TotalTensorSizeInBytes;
+        options.oob_policy = v->oob;
+        options.num_threads = num_threads;
+        status = dmlref_execute_with_options(&v->op, v->level, &options, &input, 1, outputs, 2,
+                                             err);
+        if (status != DMLREF_OK)
+            prefix_error(err, v->source, "$");
     }
-    input.data = flushed;
-    input.size_in_bytes = in->desc.TotalTensorSizeInBytes;
-    options.oob_policy = v->oob;
-    options.num_threads = num_threads;
-    status = dmlref_execute_with_options(&v->op, v->level, &options, &input, 1, outputs, 2, err);
-    free(flushed);
-    if (status != DMLREF_OK) {
-        free(buffers[0]), free(buffers[1]);
-        buffers[0] = buffers[1] = NULL;
-        prefix_error(err, v->source, "$");
-    }
+    free(flushed_block);
+    budget_give_back(b, flushed_bytes);
+    if (status != DMLREF_OK)
+        flushed_run_free(run, b);
     return status;
+}
+
+/* The bindings of a flushed run's outputs. */
+static void flushed_bindings(const dmlref_vector *v, const flushed_run *run,
+                             dmlref_binding *outputs)
+{
+    size_t o;
+    for (o = 0; o < 2; ++o) {
+        outputs[o].data = run->outputs[o];
+        outputs[o].size_in_bytes = v->tensors[v->input_count + o].desc.TotalTensorSizeInBytes;
+    }
 }
 
 /* Adds the variant "subnormals_flushed" when it applies and its answer
    differs from the golden one (eval). */
 static dmlref_status add_subnormals_flushed(dmlref_vector *v, uint32_t num_threads,
-                                            dmlref_error *err)
+                                            memory_budget *b, dmlref_error *err)
 {
-    unsigned char *buffers[2];
+    flushed_run run;
     dmlref_binding outputs[2];
     variant *x;
-    int applies;
     size_t o;
-    dmlref_status status = run_subnormals_flushed(v, num_threads, &applies, buffers, err);
-    if (status != DMLREF_OK || !applies)
+    dmlref_status status = run_subnormals_flushed(v, num_threads, b, &run, err);
+    if (status != DMLREF_OK || !run.applies)
         return status;
-    for (o = 0; o < 2; ++o) {
-        outputs[o].data = buffers[o];
-        outputs[o].size_in_bytes = v->tensors[v->input_count + o].desc.TotalTensorSizeInBytes;
-    }
+    flushed_bindings(v, &run, outputs);
     /* the golden expectation already passes the flushed answer: nothing to add */
     if (compare_with(v, &v->tensors[v->input_count], "$.tensors", outputs, 2, NULL, NULL) ==
         DMLREF_OK) {
-        free(buffers[0]), free(buffers[1]);
+        flushed_run_free(&run, b);
         return DMLREF_OK;
     }
     x = &v->variants[v->variant_count];
     x->kind = VARIANT_SUBNORMALS_FLUSHED;
     for (o = 0; o < 2 && status == DMLREF_OK; ++o) {
         variant_output_init(&x->outputs[o], &v->tensors[v->input_count + o]);
-        status = read_back(&x->outputs[o], buffers[o], v->source, err);
+        status = read_back(&x->outputs[o], run.outputs[o], b);
     }
     ++v->variant_count; /* so that a failure below frees it */
     if (status == DMLREF_OK)
-        status = mark_nonzero_rows(v, x->outputs, err);
+        status = mark_nonzero_rows(x->outputs, b);
     if (status == DMLREF_OK)
-        set_digests(v, x->outputs, (const unsigned char *const *)buffers);
-    free(buffers[0]), free(buffers[1]);
+        set_digests(v, x->outputs, (const unsigned char *const *)run.outputs);
+    flushed_run_free(&run, b);
     return status;
 }
 
@@ -380,11 +542,16 @@ static dmlref_status add_subnormals_flushed(dmlref_vector *v, uint32_t num_threa
 static dmlref_status verify_subnormals_flushed(dmlref_vector *v, uint32_t num_threads,
                                                dmlref_error *err)
 {
-    unsigned char *buffers[2];
+    flushed_run run;
     dmlref_binding outputs[2];
-    size_t o, k;
-    int applies, differs = 0;
-    dmlref_status status = run_subnormals_flushed(v, num_threads, &applies, buffers, err);
+    memory_budget b;
+    size_t k;
+    int differs = 0;
+    dmlref_status status;
+    vector_budget(v, 1, err, &b);
+    status = run_subnormals_flushed(v, num_threads, &b, &run, err);
+    if (status == DMLREF_ERROR_OUT_OF_MEMORY)
+        return status; /* the cap's message, or out of memory: not a mismatch */
     if (status != DMLREF_OK) {
         if (err) {
             char message[DMLREF_ERROR_MESSAGE_CAPACITY];
@@ -397,11 +564,8 @@ static dmlref_status verify_subnormals_flushed(dmlref_vector *v, uint32_t num_th
     }
     for (k = 0; k < v->variant_count && v->variants[k].kind != VARIANT_SUBNORMALS_FLUSHED; ++k)
         ;
-    if (applies) {
-        for (o = 0; o < 2; ++o) {
-            outputs[o].data = buffers[o];
-            outputs[o].size_in_bytes = v->tensors[v->input_count + o].desc.TotalTensorSizeInBytes;
-        }
+    if (run.applies) {
+        flushed_bindings(v, &run, outputs);
         differs = compare_with(v, &v->tensors[v->input_count], "$.tensors", outputs, 2, NULL,
                                NULL) != DMLREF_OK;
     }
@@ -416,15 +580,15 @@ static dmlref_status verify_subnormals_flushed(dmlref_vector *v, uint32_t num_th
                            "%s: $.variants[%zu]: the variant \"subnormals_flushed\" does not "
                            "apply: %s",
                            v->source, k,
-                           applies ? "flushing the subnormal inputs to zero gives the golden "
-                                     "answer"
-                                   : "the input holds no subnormal element");
+                           run.applies ? "flushing the subnormal inputs to zero gives the golden "
+                                         "answer"
+                                       : "the input holds no subnormal element");
     else if (k < v->variant_count) {
         char prefix[64];
         snprintf(prefix, sizeof prefix, "$.variants[%zu].outputs", k);
         status = compare_with(v, v->variants[k].outputs, prefix, outputs, 2, NULL, err);
     }
-    free(buffers[0]), free(buffers[1]);
+    flushed_run_free(&run, &b);
     return status;
 }
 
@@ -432,6 +596,7 @@ dmlref_status dmlref_vector_eval(dmlref_vector *v, uint32_t num_threads, dmlref_
 {
     dmlref_status status;
     const unsigned char *buffers[2];
+    memory_budget b;
     size_t o;
 
     v->has_min_level = lowest_valid_level(v, &v->min_level);
@@ -444,20 +609,20 @@ dmlref_status dmlref_vector_eval(dmlref_vector *v, uint32_t num_threads, dmlref_
             prefix_error(err, v->source, "$");
         return status;
     }
+    /* what eval makes is counted beside what the case holds, under its cap */
+    vector_budget(v, 1, err, &b);
     for (o = v->input_count; o < v->input_count + v->output_count; ++o) {
-        status = read_back(&v->tensors[o], v->tensors[o].buffer, v->source, err);
-        if (status != DMLREF_OK)
-            return status;
+        CHECK(read_back(&v->tensors[o], v->tensors[o].buffer, &b));
         buffers[o - v->input_count] = v->tensors[o].buffer;
     }
     if (v->type == DMLREF_OPERATOR_NONZERO_COORDINATES)
-        status = mark_nonzero_rows(v, &v->tensors[v->input_count], err);
+        status = mark_nonzero_rows(&v->tensors[v->input_count], &b);
     else if (v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS)
-        status = mark_scatter_duplicates(v, err);
+        status = mark_scatter_duplicates(v, &b);
     if (status != DMLREF_OK)
         return status;
     set_digests(v, &v->tensors[v->input_count], buffers);
-    return add_subnormals_flushed(v, num_threads, err);
+    return add_subnormals_flushed(v, num_threads, &b, err);
 }
 
 /* ---- comparing ---------------------------------------------------------------- */

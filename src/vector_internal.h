@@ -107,9 +107,15 @@ typedef struct vtensor {
     int has_xxh3;
     uint64_t xxh3;
 
-    unsigned char *buffer; /* TotalTensorSizeInBytes, host order */
+    unsigned char *buffer; /* TotalTensorSizeInBytes, host order, aligned to
+                              GuaranteedBaseOffsetAlignment (aligned_buffer_new) */
     uint64_t buffer_bytes; /* its length: TotalTensorSizeInBytes, or more for a
                               case that must be refused (see vector_read.c) */
+    void *buffer_block;    /* what was allocated for it: free() this, not buffer */
+    uint64_t buffer_allocated; /* the bytes of that block (the memory cap counts them) */
+    uint64_t fill_work;    /* element offsets the reader visited filling the buffer:
+                              it stays proportional to the buffer, not to the
+                              logical elements of a broadcast (tests check it) */
     uint64_t *elements;    /* an input of a refused case that got no buffer:
                               its "data", logical order, bits; else NULL */
 } vtensor;
@@ -133,6 +139,7 @@ const char *variant_kind_rule(int kind);
 
 struct dmlref_vector {
     char *source; /* for messages */
+    uint64_t memory_cap; /* the cap it was read under: eval and replies stay in it */
     char *name;
     char *notes;
     dmlref_operator_type type;
@@ -186,6 +193,74 @@ void variant_output_init(vtensor *out, const vtensor *of);
 /* Drops every variant of the vector. */
 #define vector_clear_variants dmlref__vector_clear_variants
 void vector_clear_variants(dmlref_vector *v);
+
+/* ---- the memory cap ----------------------------------------------------------
+ * One cap (dmlref_vector_read_options.memory_cap) covers everything a case
+ * makes the library allocate: the file's text, jansson's parse tree (bounded
+ * from the text before it is parsed, vector_read.c), the buffers and what
+ * aligning them takes, the elements and expectations, and the scratch of
+ * reading, evaluating and reading replies.  Each allocation is counted before
+ * it is made; a budget is per call, never shared between threads. */
+typedef struct memory_budget {
+    uint64_t cap;
+    uint64_t used;
+    const char *source; /* the file name, for messages */
+    dmlref_error *err;
+} memory_budget;
+
+/* Counts `bytes` when they fit under the cap: DMLREF_OK.  Otherwise nothing
+   is counted and the result is DMLREF_ERROR_OUT_OF_MEMORY with the message
+   "SOURCE: PATH: the case needs more than the memory cap of CAP bytes: BYTES
+   bytes for WHAT, TOTAL in all (DMLREF_MEMORY_CAP sets the cap)". */
+#define budget_take dmlref__budget_take
+dmlref_status budget_take(memory_budget *b, uint64_t bytes, const char *path, const char *what);
+
+/* budget_take(), then `bytes` (at least one) allocated, zero-filled when
+   `zeroed`, into *out; the cap's message or an "out of memory" one. */
+#define budget_allocate dmlref__budget_allocate
+dmlref_status budget_allocate(memory_budget *b, uint64_t bytes, int zeroed, const char *path,
+                              const char *what, void **out);
+
+/* Gives back bytes taken for scratch that has been freed. */
+static inline void budget_give_back(memory_budget *b, uint64_t bytes)
+{
+    b->used = bytes < b->used ? b->used - bytes : 0;
+}
+
+/* DMLREF_ERROR_OUT_OF_MEMORY for an allocation that failed under the cap:
+   "SOURCE: PATH: out of memory for BYTES bytes (WHAT)". */
+#define budget_out_of_memory dmlref__budget_out_of_memory
+dmlref_status budget_out_of_memory(const memory_budget *b, uint64_t bytes, const char *path,
+                                   const char *what);
+
+/* A budget for work on a read vector: its cap, and as used what the vector
+   holds (buffers, kept elements, strings and, with `with_expectations`, what
+   its outputs and variants must hold). */
+#define vector_budget dmlref__vector_budget
+void vector_budget(const dmlref_vector *v, int with_expectations, dmlref_error *err,
+                   memory_budget *b);
+
+/* The bytes an output's expectations (expected, kinds, any_of) take. */
+#define vtensor_expectation_bytes dmlref__vtensor_expectation_bytes
+uint64_t vtensor_expectation_bytes(const vtensor *t);
+
+/* ---- aligned buffers -----------------------------------------------------------
+ * A binding must start at a multiple of its GuaranteedBaseOffsetAlignment
+ * (R-TD-14: any power of two up to 2^31).  C99 has no aligned allocation, so
+ * an alignment above what malloc promises for every type is had by
+ * allocating alignment - 1 bytes more and starting the buffer inside the
+ * block; the memory cap counts the whole block. */
+
+/* The bytes allocated for a buffer of `bytes` aligned to `alignment` (0 or
+   an alignment that is not a power of two: no promise, none added);
+   UINT64_MAX when that does not fit 64 bits. */
+#define aligned_buffer_bytes dmlref__aligned_buffer_bytes
+uint64_t aligned_buffer_bytes(uint64_t bytes, uint32_t alignment);
+
+/* A zero-filled buffer of `bytes` (at least one byte is allocated) aligned to
+   `alignment`, or NULL; *block gets what to free(). */
+#define aligned_buffer_new dmlref__aligned_buffer_new
+unsigned char *aligned_buffer_new(uint64_t bytes, uint32_t alignment, void **block);
 
 /* The output of a NONZERO_COORDINATES case that carries the count. */
 #define OUTPUT_COUNT_TENSOR 1

@@ -10,7 +10,21 @@
  * elements can be placed (read_refused_case), so that a backend can be run
  * on it.  Either way the buffers stay within the memory cap: a hostile file
  * cannot make the reader allocate more than the tensors it describes.
+ *
+ * Everything reading allocates, the parse tree included, is counted against
+ * the memory cap before it is allocated (memory_budget, vector_internal.h).
  */
+
+/* Where POSIX is there, dmlref_vector_load() opens a file without blocking
+   and reads it only when it is a regular file: a FIFO would block the
+   reader, a device could feed it for ever.  Elsewhere plain C stdio. */
+#if defined(__unix__) || defined(__unix) || (defined(__APPLE__) && defined(__MACH__))
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#define LOAD_WITH_POSIX 1
+#endif
+
 #include "vector_internal.h"
 
 #include <errno.h>
@@ -19,11 +33,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef LOAD_WITH_POSIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
 typedef struct reader {
     const char *source;
     dmlref_error *err;
-    uint64_t memory_cap;
-    uint64_t memory_used;
+    memory_budget budget;
 } reader;
 
 #define PATH_CAPACITY 160
@@ -125,6 +144,17 @@ static dmlref_status get_level(const reader *r, const char *path, json_t *value,
         return SCHEMA(r, path, "\"%s\" is not a DirectML feature level (\"1_0\" to \"6_4\")", text);
     return DMLREF_OK;
 }
+
+/* ---- memory ------------------------------------------------------------- */
+
+/* budget_allocate() into `lvalue` under the reader's budget, returning from
+   the caller on failure. */
+#define TAKE(r, lvalue, bytes, path, what, zeroed)                                             \
+    do {                                                                                       \
+        void *taken_;                                                                          \
+        CHECK(budget_allocate(&(r)->budget, (bytes), (zeroed), (path), (what), &taken_));      \
+        (lvalue) = taken_;                                                                     \
+    } while (0)
 
 /* ---- elements ---------------------------------------------------------- */
 
@@ -402,9 +432,8 @@ static dmlref_status read_expected(reader *r, const char *path, json_t *array, v
         return SCHEMA(r, path, "has %zu elements, sizes give %llu", json_array_size(array),
                       (unsigned long long)count);
     /* the allocations below are proportional to the array just parsed */
-    t->expected = calloc(count ? (size_t)count : 1, sizeof *t->expected);
-    if (!t->expected)
-        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    TAKE(r, t->expected, (count ? count : 1) * sizeof *t->expected, path,
+         "its expected elements", 1);
     json_array_foreach(array, i, item) {
         if (json_is_object(item)) {
             json_t *list = json_object_get(item, "any_of");
@@ -419,16 +448,15 @@ static dmlref_status read_expected(reader *r, const char *path, json_t *array, v
             ++entries;
         }
         if (json_is_object(item) || json_is_null(item)) {
-            if (!t->kinds && !(t->kinds = calloc((size_t)count, 1)))
-                return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
+            if (!t->kinds)
+                TAKE(r, t->kinds, count, path, "the kinds of its expected elements", 1);
             t->kinds[i] = json_is_null(item) ? EXPECT_NULL : EXPECT_ANY_OF;
         }
     }
     if (entries) {
-        t->any_of = calloc(entries, sizeof *t->any_of);
-        t->alternatives = calloc(alternatives, sizeof *t->alternatives);
-        if (!t->any_of || !t->alternatives)
-            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
+        TAKE(r, t->any_of, (uint64_t)entries * sizeof *t->any_of, path, "its any_of entries", 1);
+        TAKE(r, t->alternatives, (uint64_t)alternatives * sizeof *t->alternatives, path,
+             "its any_of values", 1);
     }
     json_array_foreach(array, i, item) {
         char at[PATH_CAPACITY];
@@ -459,67 +487,221 @@ static dmlref_status read_expected(reader *r, const char *path, json_t *array, v
 
 /* ---- inputs into buffers --------------------------------------------------- */
 
+#define BIT_IS_SET(bits, i) (((bits)[(i) / 8] >> ((i) % 8)) & 1u)
+#define SET_BIT(bits, i) ((bits)[(i) / 8] |= (unsigned char)(1u << ((i) % 8)))
+
+/* Places the input's elements one logical element at a time, through its
+   strides.  With strides given, several elements may share an address
+   (broadcast); they must then agree bit for bit.  The work is the logical
+   element count: for a data array, the array just parsed; for a generator
+   whose elements look random, up to the first two that differ at one
+   address.  A generator with a period (fill_periodic) would never differ
+   there, so it does not come here. */
+static dmlref_status fill_elementwise(reader *r, const char *path, json_t *data, vtensor *t,
+                                      const layout *l, uint64_t count)
+{
+    walker w;
+    uint64_t e, slots = t->buffer_bytes / l->element_size; /* every element lies below it */
+    uint64_t written_bytes = slots / 8 + 1;
+    unsigned char *written = NULL;
+    dmlref_tensor_data_type type = t->desc.DataType;
+    dmlref_status status = DMLREF_OK;
+
+    if (t->desc.Strides)
+        TAKE(r, written, written_bytes, path, "marking the element offsets it fills", 1);
+    walker_init(&w, l->rank, l->sizes);
+    walker_add(&w, l->strides);
+    walker_seek(&w, 0);
+    for (e = 0; e < count && status == DMLREF_OK; ++e, walker_next(&w)) {
+        uint64_t bits, off = w.offset[0];
+        unsigned char *slot = t->buffer + off * l->element_size;
+        char at[PATH_CAPACITY];
+        ++t->fill_work;
+        if (data) {
+            path_index(at, path, e);
+            status = decode_element(r, at, json_array_get(data, e), type, &bits);
+            if (status != DMLREF_OK)
+                break;
+        } else {
+            bits = generate_element(&t->gen, type, e);
+        }
+        if (written && BIT_IS_SET(written, off)) {
+            if (load_bits(slot, l->element_size) == bits)
+                continue;
+            if (data) {
+                path_index(at, path, e);
+                status = SCHEMA(r, at, "differs from an earlier element stored at the same "
+                                       "address (element offset %llu): a broadcast layout holds "
+                                       "one value there",
+                                (unsigned long long)off);
+            } else {
+                status = SCHEMA(r, path, "element %llu differs from an earlier element stored "
+                                         "at the same address (element offset %llu): a "
+                                         "broadcast layout holds one value there",
+                                (unsigned long long)e, (unsigned long long)off);
+            }
+            break;
+        }
+        if (written)
+            SET_BIT(written, off);
+        store_bits(slot, l->element_size, bits);
+    }
+    if (written) {
+        free(written);
+        budget_give_back(&r->budget, written_bytes);
+    }
+    return status;
+}
+
+/* When a generator's elements do not depend on their position, or only on
+   their last coordinate, its values: element e is values[e % *period] (the
+   last coordinate, as *period is the last size).  That is a "sparse"
+   generator of density 0 or 1000000, and an "index" generator whose bounds
+   are each one value.  0 for the others: their elements look random, so that
+   two elements sharing an address soon differ and the reader stops there. */
+static int generator_period(const vtensor *t, uint64_t *values, uint32_t *period)
+{
+    const generator *g = &t->gen;
+    dmlref_tensor_data_type type = t->desc.DataType;
+    uint32_t j, last_size = t->sizes[t->desc.DimensionCount - 1];
+    if (g->kind == GENERATOR_SPARSE && (g->density == 0 || g->density == 1000000)) {
+        values[0] = generate_element(g, type, 0);
+        *period = 1;
+        return 1;
+    }
+    if (g->kind != GENERATOR_INDEX)
+        return 0;
+    for (j = 0; j < g->bound_count; ++j)
+        if (g->low[j] != g->high[j])
+            return 0;
+    *period = 1;
+    for (j = 0; j < g->bound_count; ++j) {
+        values[j] = generate_element(g, type, j);
+        if (values[j] != values[0])
+            *period = g->bound_count;
+    }
+    /* element e's bound is e % bound_count, its last coordinate when the
+       last size is the bound count (check_consistency: GatherND's tuples) */
+    return *period == 1 || last_size == *period;
+}
+
+/* Marks in `reach` every element offset sum(c[d] * strides[d]) of the
+   layout's first `rank` dimensions, one dimension at a time: with n its size
+   and s > 0 its stride, offset x is reached when one of x, x - s, ...,
+   x - (n - 1)s was reached before, which a count sliding along each class
+   of offsets modulo s decides in one pass over the span.  So the work is the
+   span times the rank, whatever the sizes: a stride of 0 adds nothing, and
+   overlapping strides ({1, 1} over 65535 x 65535 elements) only their span.
+   `reach` and `scratch` hold a bit per offset of the span and start zeroed.
+   Returns the span; *work grows by the offsets visited. */
+static uint64_t mark_reachable(const layout *l, uint32_t rank, unsigned char *reach,
+                               unsigned char *scratch, uint64_t *work)
+{
+    uint64_t span = 0;
+    uint32_t d;
+    SET_BIT(reach, 0);
+    for (d = 0; d < rank; ++d) {
+        uint64_t n = l->sizes[d], s = l->strides[d], next, residue, x;
+        if (n <= 1 || s == 0)
+            continue;
+        next = span + s * (n - 1); /* below the buffer's element count */
+        memset(scratch, 0, (size_t)(next / 8 + 1));
+        for (residue = 0; residue < s && residue <= next; ++residue) {
+            uint64_t inside = 0; /* offsets reached among x, x - s, ..., x - (n - 1)s */
+            for (x = residue; x <= next; x += s) {
+                if (x <= span && BIT_IS_SET(reach, x))
+                    ++inside;
+                if (x >= n * s && x - n * s <= span && BIT_IS_SET(reach, x - n * s))
+                    --inside;
+                if (inside)
+                    SET_BIT(scratch, x);
+                ++*work;
+            }
+        }
+        memcpy(reach, scratch, (size_t)(next / 8 + 1));
+        span = next;
+    }
+    return span;
+}
+
+/* A generator with a period (generator_period) over strides: each element
+   offset the layout reaches gets the value of the elements stored there,
+   found by marking the reachable offsets (mark_reachable) rather than by
+   walking every logical element: a broadcast of 2^32 elements over a few
+   bytes is as quick as its bytes.  The buffer is what the walk would give;
+   two last coordinates that put different values at one address are
+   refused as the walk refuses them. */
+static dmlref_status fill_periodic(reader *r, const char *path, vtensor *t, const layout *l,
+                                   const uint64_t *values, uint32_t period)
+{
+    uint32_t outer_rank = period > 1 ? l->rank - 1 : l->rank;
+    uint64_t slots = t->buffer_bytes / l->element_size, bitmap_bytes = slots / 8 + 1;
+    uint64_t last_size = period > 1 ? l->sizes[l->rank - 1] : 1;
+    uint64_t last_stride = period > 1 ? l->strides[l->rank - 1] : 0, span, c, x;
+    unsigned char *reach, *written;
+    dmlref_status status = DMLREF_OK;
+
+    TAKE(r, reach, 2 * bitmap_bytes, path, "marking the element offsets it fills", 1);
+    written = reach + bitmap_bytes;
+    span = mark_reachable(l, outer_rank, reach, written, &t->fill_work);
+    memset(written, 0, (size_t)bitmap_bytes);
+    for (c = 0; c < last_size && status == DMLREF_OK; ++c) {
+        uint64_t bits = values[c % period], base = c * last_stride;
+        for (x = 0; x <= span; ++x) {
+            uint64_t off = base + x, earlier;
+            unsigned char *slot = t->buffer + off * l->element_size;
+            if (!reach[x / 8]) { /* no offset of these eight is reached */
+                x |= 7;
+                continue;
+            }
+            if (!BIT_IS_SET(reach, x))
+                continue;
+            ++t->fill_work;
+            if (!BIT_IS_SET(written, off)) {
+                SET_BIT(written, off);
+                store_bits(slot, l->element_size, bits);
+                continue;
+            }
+            if (load_bits(slot, l->element_size) == bits)
+                continue;
+            for (earlier = 0; earlier < c; ++earlier) /* who put the other value there */
+                if (values[earlier % period] != bits && off >= earlier * last_stride &&
+                    off - earlier * last_stride <= span &&
+                    BIT_IS_SET(reach, off - earlier * last_stride))
+                    break;
+            status = SCHEMA(r, path, "an element of last coordinate %llu differs from an "
+                                     "element of last coordinate %llu stored at the same "
+                                     "address (element offset %llu): a broadcast layout holds "
+                                     "one value there",
+                            (unsigned long long)c, (unsigned long long)earlier,
+                            (unsigned long long)off);
+            break;
+        }
+    }
+    free(reach);
+    budget_give_back(&r->budget, 2 * bitmap_bytes);
+    return status;
+}
+
 /* Places the input's elements (data array or generator) into its buffer,
-   through its strides.  With strides given, several elements may share an
-   address (broadcast); they must then agree bit for bit. */
+   through its strides: elements that share an address (broadcast) must
+   agree bit for bit. */
 static dmlref_status fill_input(reader *r, const char *path, json_t *data, vtensor *t)
 {
     layout l;
-    walker w;
-    uint64_t count, e, slots;
-    unsigned char *written = NULL;
-    dmlref_tensor_data_type type = t->desc.DataType;
+    uint64_t count, values[8];
+    uint32_t period;
 
     layout_from_desc(&t->desc, &l);
     count = layout_element_count(&l);
     if (data && json_array_size(data) != count)
         return SCHEMA(r, path, "has %zu elements, sizes give %llu", json_array_size(data),
                       (unsigned long long)count);
-    slots = t->buffer_bytes / l.element_size; /* every element lies below it */
-    if (t->desc.Strides) {
-        written = calloc((size_t)(slots / 8 + 1), 1);
-        if (!written)
-            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, path, "out of memory");
-    }
-    walker_init(&w, l.rank, l.sizes);
-    walker_add(&w, l.strides);
-    walker_seek(&w, 0);
-    for (e = 0; e < count; ++e, walker_next(&w)) {
-        uint64_t bits, off = w.offset[0];
-        unsigned char *slot = t->buffer + off * l.element_size;
-        char at[PATH_CAPACITY];
-        if (data) {
-            path_index(at, path, e);
-            if (decode_element(r, at, json_array_get(data, e), type, &bits) != DMLREF_OK) {
-                free(written);
-                return r->err ? r->err->status : DMLREF_ERROR_VECTOR_SCHEMA;
-            }
-        } else {
-            bits = generate_element(&t->gen, type, e);
-        }
-        if (written && (written[off / 8] & (1u << (off % 8)))) {
-            if (load_bits(slot, l.element_size) != bits) {
-                free(written);
-                if (data) {
-                    path_index(at, path, e);
-                    return SCHEMA(r, at, "differs from an earlier element stored at the same "
-                                         "address (element offset %llu): a broadcast layout "
-                                         "holds one value there",
-                                  (unsigned long long)off);
-                }
-                return SCHEMA(r, path, "element %llu differs from an earlier element stored at "
-                                       "the same address (element offset %llu): a broadcast "
-                                       "layout holds one value there",
-                              (unsigned long long)e, (unsigned long long)off);
-            }
-            continue;
-        }
-        if (written)
-            written[off / 8] |= (unsigned char)(1u << (off % 8));
-        store_bits(slot, l.element_size, bits);
-    }
-    free(written);
-    return DMLREF_OK;
+    if (count == 0)
+        return DMLREF_OK;
+    if (!data && t->desc.Strides && generator_period(t, values, &period))
+        return fill_periodic(r, path, t, &l, values, period);
+    return fill_elementwise(r, path, data, t, &l, count);
 }
 
 /* ---- inferring output sizes (eval) ------------------------------------------ */
@@ -772,8 +954,7 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
     CHECK(get_string(r, "$.name", item, &text));
     if (!*text || strlen(text) > 200 || strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789_-./") != strlen(text))
         return SCHEMA(r, "$.name", "must be 1 to 200 characters of a-z 0-9 _ - . /");
-    if (!(v->name = malloc(strlen(text) + 1)))
-        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, "$.name", "out of memory");
+    TAKE(r, v->name, strlen(text) + 1, "$.name", "its name", 0);
     strcpy(v->name, text);
 
     if (!(item = json_object_get(root, "operator")))
@@ -799,8 +980,7 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
     }
     if ((item = json_object_get(root, "notes"))) {
         CHECK(get_string(r, "$.notes", item, &text));
-        if (!(v->notes = malloc(strlen(text) + 1)))
-            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, "$.notes", "out of memory");
+        TAKE(r, v->notes, strlen(text) + 1, "$.notes", "its notes", 0);
         strcpy(v->notes, text);
     }
     if ((item = json_object_get(root, "expect_error"))) {
@@ -959,17 +1139,8 @@ static dmlref_status check_data_form(reader *r, json_t *tensor, vtensor *t, int 
     if (json_array_size(data) != count)
         return SCHEMA(r, at, "has %zu elements, sizes give %llu", json_array_size(data),
                       (unsigned long long)count);
-    if (keep) { /* proportional to the array just parsed */
-        uint64_t bytes = count * sizeof *t->elements;
-        if (bytes > r->memory_cap - r->memory_used)
-            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at,
-                        "the case needs more than the memory cap of %llu bytes",
-                        (unsigned long long)r->memory_cap);
-        r->memory_used += bytes;
-        t->elements = malloc(count ? (size_t)bytes : 1);
-        if (!t->elements)
-            return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at, "out of memory");
-    }
+    if (keep) /* proportional to the array just parsed */
+        TAKE(r, t->elements, count * sizeof *t->elements, at, "the elements of its data", 0);
     json_array_foreach(data, e, item) {
         path_index(element_at, at, e);
         CHECK(decode_element(r, element_at, item, t->desc.DataType, &bits));
@@ -979,21 +1150,26 @@ static dmlref_status check_data_form(reader *r, json_t *tensor, vtensor *t, int 
     return DMLREF_OK;
 }
 
-/* Allocates one buffer of `bytes`, counting it against the memory cap. */
+/* Allocates one zeroed buffer of `bytes` at the tensor's
+   GuaranteedBaseOffsetAlignment, counting it, and what aligning it takes,
+   against the memory cap. */
 static dmlref_status allocate_buffer(reader *r, vtensor *t, uint64_t bytes)
 {
-    char at[PATH_CAPACITY];
+    char at[PATH_CAPACITY], what[128];
+    uint32_t alignment = t->desc.GuaranteedBaseOffsetAlignment;
+    uint64_t allocated = aligned_buffer_bytes(bytes, alignment);
     snprintf(at, sizeof at, "$.tensors.%s", t->name);
-    if (bytes > r->memory_cap - r->memory_used || bytes > (uint64_t)SIZE_MAX)
-        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at,
-                    "the case needs more than the memory cap of %llu bytes for its buffers",
-                    (unsigned long long)r->memory_cap);
-    r->memory_used += bytes;
-    t->buffer = calloc(bytes ? (size_t)bytes : 1, 1);
+    if (allocated > (bytes ? bytes : 1))
+        snprintf(what, sizeof what, "its buffer of %llu bytes aligned to %lu bytes",
+                 (unsigned long long)bytes, (unsigned long)alignment);
+    else
+        snprintf(what, sizeof what, "its buffer");
+    CHECK(budget_take(&r->budget, allocated, at, what));
+    t->buffer = aligned_buffer_new(bytes, alignment, &t->buffer_block);
     if (!t->buffer)
-        return fail(r, DMLREF_ERROR_OUT_OF_MEMORY, at, "out of memory for %llu bytes",
-                    (unsigned long long)bytes);
+        return budget_out_of_memory(&r->budget, allocated, at, what);
     t->buffer_bytes = bytes;
+    t->buffer_allocated = allocated;
     return DMLREF_OK;
 }
 
@@ -1001,13 +1177,15 @@ static dmlref_status allocate_buffer(reader *r, vtensor *t, uint64_t bytes)
    element can be placed at its strided offset: TotalTensorSizeInBytes, or
    DMLCalcBufferTensorSize when that is more (a total below the minimum,
    R-TD-9).  0 when the tensor gets no buffer: it has more than 2^32-1
-   elements, its minimum size does not fit 64 bits, or the buffer, or its
-   elements packed (the work of placing them, where a stride of 0 folds them
-   into a small buffer), would pass the reader's memory cap. */
+   elements, its minimum size does not fit 64 bits, or the buffer (aligned),
+   or its elements packed, would pass the reader's memory cap.  The packed
+   bound keeps the work on a refused case (a backend's, or the reference's
+   looking for an index out of range) in proportion to the cap, where a
+   stride of 0 folds 2^32 elements into a few bytes. */
 static uint64_t refused_case_buffer_bytes(const reader *r, const vtensor *t)
 {
     uint64_t count = element_count(t), bytes = t->desc.TotalTensorSizeInBytes, minimum;
-    uint64_t left = r->memory_cap - r->memory_used;
+    uint64_t left = r->budget.used < r->budget.cap ? r->budget.cap - r->budget.used : 0;
     if (count > DMLREF_MAX_TENSOR_ELEMENTS ||
         count * dmlref_data_type_size(t->desc.DataType) > left)
         return 0;
@@ -1021,7 +1199,8 @@ static uint64_t refused_case_buffer_bytes(const reader *r, const vtensor *t)
     }
     if (bytes == 0)
         bytes = 4; /* a tensor with no element: a buffer all the same */
-    if (bytes > left || bytes > (uint64_t)SIZE_MAX)
+    if (aligned_buffer_bytes(bytes, t->desc.GuaranteedBaseOffsetAlignment) > left ||
+        bytes > (uint64_t)SIZE_MAX)
         return 0;
     return bytes;
 }
@@ -1137,74 +1316,205 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
     return DMLREF_OK;
 }
 
-/* JSON's number -0 reaches jansson as the integer 0, losing the sign that a
-   float element would carry; FORMAT.md therefore forbids the token.  Finds
-   it outside strings: returns 1 and its line and column. */
-static int find_minus_zero_token(const char *text, size_t length, int *line, int *column)
+/* ---- what parsing costs ---------------------------------------------------------
+ * jansson builds a json_t for every value, so the parse tree, not the text,
+ * is what a large vector costs: 100 MB of "{}," grew to 7.5 GB.  Its
+ * allocator hook, json_set_alloc_funcs(), is one for the whole process and
+ * cannot keep a per-call account while other threads parse, so the reader
+ * bounds the tree from the text before jansson sees it: one pass counts
+ * each kind of token, and each is charged what jansson allocates for it.
+ *
+ * The charges, measured with jansson 2.14 and glibc on x86-64 (malloc's
+ * 8-byte header and 16-byte rounding included; a slot is a value's pointer
+ * in its array's table, 8 bytes, and up to 24 while the table doubles):
+ *   number          32-byte json_t and a slot: 40 to 56        charged 64
+ *   true/false/null shared singletons, only a slot: 8 to 24    charged 32
+ *   string          48-byte json_t, its copy, a slot: 88 + n   charged 128 + n
+ *   array           48-byte json_t, a first table of 8: 136    charged 192
+ *   object          80-byte json_t, 8 hash buckets: 232        charged 320
+ *   member          its key's pair (80 + n, the key counted as
+ *                   a string) and buckets while they double: 48  charged 64
+ * plus 4 bytes per byte of the longest string (jansson's token buffer
+ * doubles up to twice it, its copy, and a key's copy in its pair: up to 4
+ * measured) and 1 KiB.  Charges are about a third above what was measured,
+ * for other allocators; nesting adds nothing (jansson stops at depth
+ * 2048).  So "[1, 2, 3]" is charged 1024 + 192 + 3 * 64 and 100 MB of "{},"
+ * 10.7 GB, both before parsing.  tests/test_vectors.c checks the charge
+ * against jansson's allocations for each kind of token. */
+#define TREE_BYTES_BASE 1024u
+#define TREE_BYTES_PER_NUMBER 64u
+#define TREE_BYTES_PER_LITERAL 32u
+#define TREE_BYTES_PER_STRING 128u /* and one per byte of it */
+#define TREE_BYTES_PER_ARRAY 192u
+#define TREE_BYTES_PER_OBJECT 320u
+#define TREE_BYTES_PER_MEMBER 64u
+#define TREE_BYTES_PER_LONGEST_STRING_BYTE 4u
+
+/* The tokens of a JSON text, counted without parsing it (past the first
+   flaw of a text the count may be off: jansson stops there). */
+typedef struct text_census {
+    uint64_t numbers, literals, strings, string_bytes, longest_string;
+    uint64_t arrays, objects, members;
+    int minus_zero;   /* the text holds the number -0 (FORMAT.md forbids it) */
+    int line, column; /* where its first one starts */
+} text_census;
+
+static void count_string(text_census *census, uint64_t bytes)
 {
-    size_t i;
-    int in_string = 0, l = 1, c = 0;
+    census->string_bytes += bytes;
+    if (bytes > census->longest_string)
+        census->longest_string = bytes;
+}
+
+/* Counts the tokens of `text`, stopping at the first number -0: JSON's -0
+   reaches jansson as the integer 0, losing the sign that a float element
+   would carry, so FORMAT.md forbids the token. */
+static void take_census(const char *text, size_t length, text_census *census)
+{
+    size_t i, string_start = 0;
+    int in_string = 0, in_number = 0, in_word = 0, l = 1, c = 0;
+    memset(census, 0, sizeof *census);
     for (i = 0; i < length; ++i, ++c) {
         char ch = text[i];
         if (ch == '\n') {
             ++l, c = -1;
+            in_number = in_word = 0;
             continue;
         }
         if (in_string) {
-            if (ch == '\\')
+            if (ch == '\\') {
                 ++i, ++c; /* skip the escaped character */
-            else if (ch == '"')
+            } else if (ch == '"') {
                 in_string = 0;
+                count_string(census, i - string_start);
+            }
             continue;
         }
         if (ch == '"') {
             in_string = 1;
-        } else if (ch == '-' && i + 1 < length && text[i + 1] == '0' &&
-                   (i + 2 == length || !strchr(".eE0123456789", text[i + 2]))) {
-            *line = l;
-            *column = c + 1;
-            return 1;
+            string_start = i + 1;
+            ++census->strings;
+            in_number = in_word = 0;
+            continue;
         }
+        if (ch == '-' && i + 1 < length && text[i + 1] == '0' &&
+            (i + 2 == length || !strchr(".eE0123456789", text[i + 2]))) {
+            census->minus_zero = 1;
+            census->line = l;
+            census->column = c + 1;
+            return;
+        }
+        if ((ch >= '0' && ch <= '9') || ch == '-') {
+            census->numbers += !in_number;
+            in_number = 1;
+            continue;
+        }
+        if (in_number && (ch == '.' || ch == 'e' || ch == 'E' || ch == '+'))
+            continue;
+        in_number = 0;
+        if (ch >= 'a' && ch <= 'z') { /* true, false, null */
+            census->literals += !in_word;
+            in_word = 1;
+            continue;
+        }
+        in_word = 0;
+        census->arrays += ch == '[';
+        census->objects += ch == '{';
+        census->members += ch == ':';
     }
-    return 0;
+    if (in_string) /* cut short: jansson refuses it, after copying what there is */
+        count_string(census, length - string_start);
 }
 
-dmlref_status dmlref_vector_parse(const char *text, size_t length, const char *source_name,
-                                  const dmlref_vector_read_options *options, dmlref_vector **out,
-                                  dmlref_error *err)
+/* What jansson may allocate parsing a text of this census (see above). */
+static uint64_t parse_tree_bytes(const text_census *census)
+{
+    return TREE_BYTES_BASE + census->numbers * TREE_BYTES_PER_NUMBER +
+           census->literals * TREE_BYTES_PER_LITERAL +
+           census->strings * TREE_BYTES_PER_STRING + census->string_bytes +
+           census->longest_string * TREE_BYTES_PER_LONGEST_STRING_BYTE +
+           census->arrays * TREE_BYTES_PER_ARRAY + census->objects * TREE_BYTES_PER_OBJECT +
+           census->members * TREE_BYTES_PER_MEMBER;
+}
+
+/* Counts, before parsing, the tree of `length` bytes of JSON text against
+   the budget. */
+static dmlref_status take_parse_tree(memory_budget *budget, const text_census *census,
+                                     size_t length)
+{
+    char what[96];
+    snprintf(what, sizeof what, "the parse tree of its %llu bytes of JSON text",
+             (unsigned long long)length);
+    return budget_take(budget, parse_tree_bytes(census), "$", what);
+}
+
+/* DMLREF_ERROR_VECTOR_PARSE with jansson's message; DMLREF_ERROR_OUT_OF_MEMORY
+   when an allocation failed inside jansson, which leaves its message empty. */
+static dmlref_status parse_failure(dmlref_error *err, const char *source, const json_error_t *jerr,
+                                   size_t length, int with_line)
+{
+    int out_of_memory = !jerr->text[0];
+#if JANSSON_VERSION_HEX >= 0x020b00
+    out_of_memory |= json_error_code(jerr) == json_error_out_of_memory;
+#endif
+    if (out_of_memory)
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "",
+                         "%s: $: out of memory parsing %llu bytes of JSON text", source,
+                         (unsigned long long)length);
+    if (with_line)
+        return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "", "%s: $: line %d, column %d: %s",
+                         source, jerr->line, jerr->column, jerr->text);
+    return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "", "%s: $: column %d: %s", source,
+                     jerr->column, jerr->text);
+}
+
+/* dmlref_vector_parse() with `held` bytes already counted against the
+   memory cap (the file's text that dmlref_vector_load() read). */
+static dmlref_status parse_vector(const char *text, size_t length, const char *source_name,
+                                  const dmlref_vector_read_options *options, uint64_t held,
+                                  dmlref_vector **out, dmlref_error *err)
 {
     reader r;
+    text_census census;
     json_error_t jerr;
     json_t *root;
     dmlref_vector *v;
     dmlref_status status;
+    void *taken;
 
-    if (!out || (!text && length))
-        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                         "dmlref_vector_parse: NULL text or out");
     *out = NULL;
     r.source = source_name ? source_name : "(vector)";
     r.err = err;
-    r.memory_cap = options && options->memory_cap ? options->memory_cap
+    r.budget.cap = options && options->memory_cap ? options->memory_cap
                                                   : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
-    r.memory_used = 0;
-    if (text && find_minus_zero_token(text, length, &jerr.line, &jerr.column))
+    r.budget.used = held;
+    r.budget.source = r.source;
+    r.budget.err = err;
+    take_census(text ? text : "", length, &census);
+    if (census.minus_zero)
         return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "",
                          "%s: $: line %d, column %d: the number -0 is ambiguous in JSON readers: "
                          "write -0.0 (negative zero) or 0",
-                         r.source, jerr.line, jerr.column);
+                         r.source, census.line, census.column);
+    CHECK(take_parse_tree(&r.budget, &census, length));
     root = json_loadb(text ? text : "", length, JSON_REJECT_DUPLICATES, &jerr);
     if (!root)
-        return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "",
-                         "%s: $: line %d, column %d: %s", r.source, jerr.line, jerr.column,
-                         jerr.text);
-    v = calloc(1, sizeof *v);
-    if (!v || !(v->source = malloc(strlen(r.source) + 1))) {
+        return parse_failure(err, r.source, &jerr, length, 1);
+    status = budget_allocate(&r.budget, sizeof *v, 1, "$", "the vector", &taken);
+    if (status != DMLREF_OK) {
+        json_decref(root);
+        return status;
+    }
+    v = taken;
+    status = budget_allocate(&r.budget, strlen(r.source) + 1, 0, "$", "its file name", &taken);
+    if (status != DMLREF_OK) {
         free(v);
         json_decref(root);
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: $: out of memory", r.source);
+        return status;
     }
+    v->source = taken;
     strcpy(v->source, r.source);
+    v->memory_cap = r.budget.cap;
     status = read_vector(&r, root, v, options ? options->flags : 0);
     json_decref(root);
     if (status != DMLREF_OK) {
@@ -1215,45 +1525,169 @@ dmlref_status dmlref_vector_parse(const char *text, size_t length, const char *s
     return DMLREF_OK;
 }
 
+dmlref_status dmlref_vector_parse(const char *text, size_t length, const char *source_name,
+                                  const dmlref_vector_read_options *options, dmlref_vector **out,
+                                  dmlref_error *err)
+{
+    if (!out || (!text && length))
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "dmlref_vector_parse: NULL text or out");
+    return parse_vector(text, length, source_name, options, 0, out, err);
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+/* An open vector file: with POSIX, a descriptor known to be a regular file. */
+typedef struct input_file {
+#ifdef LOAD_WITH_POSIX
+    int fd;
+#else
+    FILE *f;
+#endif
+    uint64_t size; /* what the file said it holds; 0 when it cannot say */
+} input_file;
+
+#ifdef LOAD_WITH_POSIX
+static const char *file_kind(mode_t mode)
+{
+    return S_ISFIFO(mode)   ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "of another kind";
+}
+
+static dmlref_status refuse_file(dmlref_error *err, const char *path, mode_t mode)
+{
+    return set_error(err, DMLREF_ERROR_IO, "",
+                     "%s: not a regular file (%s): dmlref reads vectors from regular files only",
+                     path, file_kind(mode));
+}
+#endif
+
+/* Opens `path` for reading, refusing anything but a regular file where
+   POSIX tells: a FIFO is opened without blocking (O_NONBLOCK) and refused,
+   and a device is refused before it is opened (stat) and again after
+   (fstat: the path may have changed in between). */
+static dmlref_status open_input(const char *path, input_file *in, dmlref_error *err)
+{
+#ifdef LOAD_WITH_POSIX
+    struct stat st;
+    int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
+#ifdef O_CLOEXEC
+    flags |= O_CLOEXEC; /* not inherited by the processes dmlref check starts */
+#endif
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return refuse_file(err, path, st.st_mode);
+    in->fd = open(path, flags);
+    if (in->fd < 0)
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot open: %s", path, strerror(errno));
+    if (fstat(in->fd, &st) != 0) {
+        int error = errno;
+        close(in->fd);
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read: %s", path, strerror(error));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(in->fd);
+        return refuse_file(err, path, st.st_mode);
+    }
+    in->size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+#else
+    in->f = fopen(path, "rb");
+    if (!in->f)
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot open: %s", path, strerror(errno));
+    in->size = 0;
+#endif
+    return DMLREF_OK;
+}
+
+/* Reads up to `capacity` bytes: 0 and *got (0 at the end), or an errno (-1
+   for an error that left none). */
+static int read_input(input_file *in, char *into, size_t capacity, size_t *got)
+{
+#ifdef LOAD_WITH_POSIX
+    ssize_t n;
+    if (capacity > ((size_t)1 << 30))
+        capacity = (size_t)1 << 30;
+    do
+        n = read(in->fd, into, capacity);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return errno ? errno : -1;
+    *got = (size_t)n;
+    return 0;
+#else
+    *got = fread(into, 1, capacity, in->f);
+    return ferror(in->f) ? (errno ? errno : -1) : 0;
+#endif
+}
+
+static void close_input(input_file *in)
+{
+#ifdef LOAD_WITH_POSIX
+    close(in->fd);
+#else
+    fclose(in->f);
+#endif
+}
+
 dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_options *options,
                                  dmlref_vector **out, dmlref_error *err)
 {
-    FILE *f;
+    input_file in;
+    memory_budget budget;
     char *text = NULL;
-    size_t length = 0, capacity = 0, got;
-    dmlref_status status;
+    size_t length = 0, capacity = 0, got = 0;
+    dmlref_status status = DMLREF_OK;
+    int error = 0;
 
     if (!path || !out)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "dmlref_vector_load: NULL argument");
     *out = NULL;
-    f = fopen(path, "rb");
-    if (!f)
-        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot open: %s", path, strerror(errno));
-    do { /* read in chunks: works for any kind of file, and stops at the cap */
-        if (length == capacity) {
-            char *grown;
-            capacity = capacity ? 2 * capacity : 65536;
-            if (length >= DMLREF_VECTOR_MAX_FILE_BYTES || !(grown = realloc(text, capacity + 1))) {
-                free(text);
-                fclose(f);
-                return set_error(err, length >= DMLREF_VECTOR_MAX_FILE_BYTES ? DMLREF_ERROR_IO
-                                                                          : DMLREF_ERROR_OUT_OF_MEMORY,
-                                 "", "%s: larger than %llu bytes, or out of memory", path,
-                                 (unsigned long long)DMLREF_VECTOR_MAX_FILE_BYTES);
-            }
-            text = grown;
-        }
-        got = fread(text + length, 1, capacity - length, f);
-        length += got;
-    } while (got > 0);
-    if (ferror(f)) {
-        int error = errno;
-        free(text);
-        fclose(f);
-        return set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read: %s", path, strerror(error));
+    memset(&in, 0, sizeof in);
+    budget.cap = options && options->memory_cap ? options->memory_cap
+                                                : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
+    budget.used = 0;
+    budget.source = path;
+    budget.err = err;
+    CHECK(open_input(path, &in, err));
+    if (in.size > DMLREF_VECTOR_MAX_FILE_BYTES) {
+        close_input(&in);
+        return set_error(err, DMLREF_ERROR_IO, "", "%s: larger than %llu bytes", path,
+                         (unsigned long long)DMLREF_VECTOR_MAX_FILE_BYTES);
     }
-    fclose(f);
-    status = dmlref_vector_parse(text, length, path, options, out, err);
+    /* the size the file gave, and one byte more to see its end in one pass;
+       a file that grows meanwhile is read on, in doubling chunks */
+    do {
+        if (length == capacity) {
+            size_t grown = capacity ? 2 * capacity : in.size ? (size_t)in.size + 1 : 65536;
+            char *bigger;
+            if (length > DMLREF_VECTOR_MAX_FILE_BYTES) {
+                status = set_error(err, DMLREF_ERROR_IO, "", "%s: larger than %llu bytes", path,
+                                   (unsigned long long)DMLREF_VECTOR_MAX_FILE_BYTES);
+                break;
+            }
+            status = budget_take(&budget, grown + 1, "$", "the file's text");
+            if (status != DMLREF_OK)
+                break;
+            if (!(bigger = realloc(text, grown + 1))) {
+                status = budget_out_of_memory(&budget, grown + 1, "$", "the file's text");
+                break;
+            }
+            budget_give_back(&budget, capacity ? capacity + 1 : 0);
+            text = bigger;
+            capacity = grown;
+        }
+        error = read_input(&in, text + length, capacity - length, &got);
+        length += got;
+    } while (!error && got > 0);
+    close_input(&in);
+    if (status == DMLREF_OK && error)
+        status = set_error(err, DMLREF_ERROR_IO, "", "%s: cannot read: %s", path,
+                           error > 0 ? strerror(error) : "a read error");
+    if (status == DMLREF_OK)
+        status = parse_vector(text, length, path, options, budget.used, out, err);
     free(text);
     return status;
 }
@@ -1267,6 +1701,7 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
     static const char *const keys[] = {"name", "outputs", "status", "message", "error", NULL};
     static const char *const refusal_keys[] = {"status", "rule", NULL};
     reader r;
+    text_census census;
     json_error_t jerr;
     json_t *root, *item, *outs;
     const char *text = NULL;
@@ -1275,18 +1710,21 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
 
     r.source = "reply";
     r.err = err;
-    r.memory_cap = 0;
-    r.memory_used = 0;
     if (reply)
         memset(reply, 0, sizeof *reply);
-    if (!reply || (!outputs && count) || count != v->output_count)
+    if (!reply || (!outputs && count) || count != v->output_count || (!line && length))
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                         "dmlref_vector_read_reply: %zu output buffers for %zu outputs", count,
-                         v->output_count);
-    root = json_loadb(line, length, JSON_REJECT_DUPLICATES, &jerr);
+                         "dmlref_vector_read_reply: %zu output buffers for %zu outputs, or no "
+                         "line",
+                         count, v->output_count);
+    /* the reply's tree lives beside everything the case holds, under its cap */
+    vector_budget(v, 1, err, &r.budget);
+    r.budget.source = r.source;
+    take_census(line ? line : "", length, &census);
+    CHECK(take_parse_tree(&r.budget, &census, length));
+    root = json_loadb(line ? line : "", length, JSON_REJECT_DUPLICATES, &jerr);
     if (!root)
-        return set_error(err, DMLREF_ERROR_VECTOR_PARSE, "", "reply: $: column %d: %s",
-                         jerr.column, jerr.text);
+        return parse_failure(err, r.source, &jerr, length, 0);
 #define REPLY_CHECK(expr)                                                                       \
     do {                                                                                       \
         if ((status = (expr)) != DMLREF_OK)                                                    \

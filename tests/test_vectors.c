@@ -4,7 +4,9 @@
  * Scatter duplicates, null NonZero rows, digests), comparison reports,
  * verify, inference of output sizes, the memory cap and error paths, and
  * permitted variants (format 2): reading, writing, when eval adds them,
- * compare_variant and verify.
+ * compare_variant and verify; one memory cap over parse trees, buffers,
+ * eval and replies, broadcast inputs filled in proportion to their buffers,
+ * aligned buffers, and files that are not regular.
  * (Malformed files are tests/malformed/, run by tests/test_malformed.sh.)
  */
 #include <setjmp.h>
@@ -15,8 +17,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "testlib.h"
+/* The vector's inside, for one number: the work of filling a buffer
+   (test_broadcast_generator_fill_is_proportional_to_the_buffer). */
+#include "vector_internal.h"
 
 static dmlref_vector *parse(const char *text, uint32_t flags)
 {
@@ -368,7 +374,8 @@ static void test_set_feature_level_writes_a_level(void **state)
 
 /* Ensure the reader refuses a case whose buffers exceed the memory cap, with
    a message naming the tensor, and a validation failure with the JSON path
-   of the field it names. */
+   of the field it names.  (The cap also counts the parse tree, about 10 KB
+   here, so it is 64 KiB: above the tree, below the 8 MB buffer.) */
 static void test_memory_cap_and_validation_paths(void **state)
 {
     static const char *big =
@@ -383,7 +390,7 @@ static void test_memory_cap_and_validation_paths(void **state)
         " \"InputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [2, 2], \"data\": [1, 2, 3, 4]},"
         " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [0, 1, 0, 1, 0, 1]},"
         " \"OutputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [2, 3], \"xxh3\": \"0000000000000000\"}}}";
-    dmlref_vector_read_options options = {0, 4096};
+    dmlref_vector_read_options options = {0, 65536};
     dmlref_vector *v = NULL;
     dmlref_error err;
     (void)state;
@@ -391,7 +398,7 @@ static void test_memory_cap_and_validation_paths(void **state)
                      DMLREF_ERROR_OUT_OF_MEMORY);
     assert_null(v);
     assert_contains(err.message, "big.json: $.tensors.InputTensor: the case needs more than the "
-                                 "memory cap of 4096 bytes");
+                                 "memory cap of 65536 bytes");
     assert_int_equal(dmlref_vector_parse(invalid, strlen(invalid), "v.json", NULL, &v, &err),
                      DMLREF_ERROR_SIZE_MISMATCH);
     assert_string_equal(err.rule, "R-GE-3");
@@ -1134,6 +1141,808 @@ static void test_verify_checks_variants(void **state)
     free(written);
 }
 
+/* ---- the memory cap: parse trees, eval, replies ----------------------------------- */
+
+/* printf into a new string (caller frees). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static char *text_printf(const char *format, ...)
+{
+    va_list args;
+    int n;
+    char *text;
+    va_start(args, format);
+    n = vsnprintf(NULL, 0, format, args);
+    va_end(args);
+    assert_true(n >= 0);
+    text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    va_start(args, format);
+    vsnprintf(text, (size_t)n + 1, format, args);
+    va_end(args);
+    return text;
+}
+
+/* open, then `item` n times separated by ", ", then close (caller frees). */
+static char *repeated(const char *open, const char *item, size_t n, const char *close)
+{
+    size_t length = strlen(open) + n * (strlen(item) + 2) + strlen(close) + 1, i;
+    char *text = malloc(length), *at = text;
+    assert_non_null(text);
+    at += sprintf(at, "%s", open);
+    for (i = 0; i < n; ++i)
+        at += sprintf(at, "%s%s", i ? ", " : "", item);
+    sprintf(at, "%s", close);
+    return text;
+}
+
+/* The bytes a message says the case needs for something ("... the memory
+   cap of C bytes: N bytes for ..."), or 0. */
+static uint64_t bytes_needed(const char *message)
+{
+    const char *at = strstr(message, " bytes: ");
+    unsigned long long n = 0;
+    if (!at || sscanf(at + 8, "%llu bytes for", &n) != 1)
+        return 0;
+    return n;
+}
+
+/* jansson's allocations, counted as glibc's malloc charges them (the request
+   and an 8-byte header rounded up to 16 bytes, at least 32), and made to
+   fail after a number of them.  json_set_alloc_funcs() is process-wide:
+   each test that sets these puts malloc and free back. */
+typedef union allocation_header {
+    size_t size;
+    long double strictest;
+    void *pointer;
+} allocation_header;
+
+static uint64_t g_jansson_live, g_jansson_peak;
+static long g_jansson_allocations_left = -1; /* -1: none fails */
+
+static uint64_t glibc_charge(size_t n)
+{
+    uint64_t charge = ((uint64_t)n + 8 + 15) & ~(uint64_t)15;
+    return charge < 32 ? 32 : charge;
+}
+
+static void *counting_malloc(size_t n)
+{
+    allocation_header *block;
+    if (g_jansson_allocations_left == 0)
+        return NULL;
+    if (g_jansson_allocations_left > 0)
+        --g_jansson_allocations_left;
+    block = malloc(sizeof *block + n);
+    if (!block)
+        return NULL;
+    block->size = n;
+    g_jansson_live += glibc_charge(n);
+    if (g_jansson_live > g_jansson_peak)
+        g_jansson_peak = g_jansson_live;
+    return block + 1;
+}
+
+static void counting_free(void *p)
+{
+    allocation_header *block = p;
+    if (!p)
+        return;
+    --block;
+    g_jansson_live -= glibc_charge(block->size);
+    free(block);
+}
+
+/* The most jansson holds at once parsing `text`. */
+static uint64_t jansson_peak(const char *text)
+{
+    json_error_t jerr;
+    json_t *root;
+    g_jansson_live = g_jansson_peak = 0;
+    g_jansson_allocations_left = -1;
+    json_set_alloc_funcs(counting_malloc, counting_free);
+    root = json_loadb(text, strlen(text), JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        fail_msg("jansson refuses the text: %s", jerr.text);
+    json_decref(root);
+    json_set_alloc_funcs(malloc, free);
+    return g_jansson_peak;
+}
+
+typedef struct json_shape {
+    const char *what;
+    const char *open, *item, *close;
+    size_t count;
+} json_shape;
+
+static const json_shape k_json_shapes[] = {
+    {"small integers", "[", "1", "]", 20000},
+    {"64-bit integers", "[", "-9007199254740991", "]", 20000},
+    {"reals", "[", "1.401298464324817e-45", "]", 20000},
+    {"true, false and null", "[", "null, true, false", "]", 10000},
+    {"empty strings", "[", "\"\"", "]", 20000},
+    {"strings of 24 bytes", "[", "\"abcdefghijklmnopqrstuvwx\"", "]", 20000},
+    {"strings with escapes", "[", "\"\\u00e9\\n\\\"\\\\\"", "]", 20000},
+    {"empty arrays", "[", "[]", "]", 20000},
+    {"arrays of one number", "[", "[7]", "]", 20000},
+    {"empty objects", "[", "{}", "]", 20000},
+    {"objects of two members", "[", "{\"a\": 1, \"bb\": [2]}", "]", 10000},
+    {"one object of many members", "{\"k0\": 0", ", \"k\": 1", "}", 1},
+    {"nesting 2000 deep", "", "[", "", 1},
+    {"a vector's data", "{\"format\": \"dmlref-vector-1\", \"data\": [", "-1.5, 2, \"nan\", 1e-30",
+     "]}", 5000},
+};
+
+/* The text of a shape (caller frees): most repeat one item; the object's
+   keys must differ, and nesting is brackets only. */
+static char *shape_text(const json_shape *shape)
+{
+    size_t i;
+    char *text, *at;
+    if (strcmp(shape->what, "one object of many members") == 0) {
+        text = malloc(20000 * 24 + 16);
+        assert_non_null(text);
+        at = text + sprintf(text, "{");
+        for (i = 0; i < 20000; ++i)
+            at += sprintf(at, "%s\"key%zu\": %zu", i ? ", " : "", i, i);
+        sprintf(at, "}");
+        return text;
+    }
+    if (strcmp(shape->what, "nesting 2000 deep") == 0) {
+        text = malloc(4001);
+        assert_non_null(text);
+        memset(text, '[', 2000);
+        memset(text + 2000, ']', 2000);
+        text[4000] = '\0';
+        return text;
+    }
+    return repeated(shape->open, shape->item, shape->count, shape->close);
+}
+
+/* Ensure the reader charges the parse tree of a text, before parsing it, at
+   least what jansson then allocates for it (counted as glibc's malloc would:
+   the cost model of vector_read.c), and not wildly more, for every kind of
+   token; and that a long string or key is charged for jansson's copies of
+   it.  The charge is what the cap's message names. */
+static void test_parse_tree_charge_bounds_what_jansson_allocates(void **state)
+{
+    dmlref_vector_read_options tiny = {0, 1};
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof k_json_shapes / sizeof k_json_shapes[0] + 2; ++i) {
+        char *text;
+        const char *what;
+        dmlref_vector *v = NULL;
+        dmlref_error err;
+        uint64_t charge, peak;
+        if (i < sizeof k_json_shapes / sizeof k_json_shapes[0]) {
+            what = k_json_shapes[i].what;
+            text = shape_text(&k_json_shapes[i]);
+        } else { /* one string or key of a megabyte */
+            char *long_string = malloc((1u << 20) + 1);
+            assert_non_null(long_string);
+            memset(long_string, 'x', 1u << 20);
+            long_string[1u << 20] = '\0';
+            what = i == sizeof k_json_shapes / sizeof k_json_shapes[0] ? "one long string"
+                                                                      : "one long key";
+            text = text_printf(strcmp(what, "one long key") == 0 ? "{\"%s\": 1}" : "[\"%s\"]",
+                               long_string);
+            free(long_string);
+        }
+        assert_int_equal(dmlref_vector_parse(text, strlen(text), "case.json", &tiny, &v, &err),
+                         DMLREF_ERROR_OUT_OF_MEMORY);
+        assert_contains(err.message, "case.json: $: the case needs more than the memory cap of 1 "
+                                     "bytes: ");
+        assert_contains(err.message, " bytes for the parse tree of its ");
+        charge = bytes_needed(err.message);
+        peak = jansson_peak(text);
+        if (charge < peak || charge > 4 * peak + 2048)
+            fail_msg("%s: charged %llu bytes, jansson holds %llu at most", what,
+                     (unsigned long long)charge, (unsigned long long)peak);
+        free(text);
+    }
+}
+
+/* Ensure an allocation that fails inside jansson, wherever it happens, gives
+   a status and a message that say something: "out of memory" where jansson
+   says nothing, for a vector and for a reply. */
+static void test_allocation_failures_inside_jansson_are_reported(void **state)
+{
+    static const char *text =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"f\", \"operator\": \"GATHER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 0}, \"notes\": \"a string to copy\", \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1.5, \"nan\"]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [1, 0]},"
+        " \"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2],"
+        " \"expected\": [\"nan\", 1.5]}}}";
+    static const char *reply_text =
+        "{\"name\": \"f\", \"outputs\": {\"OutputTensor\": [\"nan\", 1.5]}}";
+    dmlref_vector *good = parse(text, 0);
+    long k;
+    int failures = 0, silent = 0;
+    (void)state;
+    for (k = 0; k < 400; ++k) {
+        dmlref_vector *v = NULL;
+        dmlref_reply reply;
+        dmlref_error err[2];
+        dmlref_status status[2];
+        int which;
+        g_jansson_allocations_left = k;
+        json_set_alloc_funcs(counting_malloc, counting_free);
+        memset(err, 0, sizeof err);
+        status[0] = dmlref_vector_parse(text, strlen(text), "case.json", NULL, &v, &err[0]);
+        g_jansson_allocations_left = k;
+        status[1] = dmlref_vector_read_reply(good, reply_text, strlen(reply_text),
+                                             dmlref_vector_outputs(good), 1, &reply, &err[1]);
+        json_set_alloc_funcs(malloc, free);
+        dmlref_vector_free(v);
+        if (status[0] == DMLREF_OK && status[1] == DMLREF_OK)
+            break;
+        for (which = 0; which < 2; ++which) {
+            size_t length = strlen(err[which].message);
+            if (status[which] == DMLREF_OK)
+                continue;
+            ++failures;
+            /* jansson's empty message would end the line with ": " */
+            if (length < 2 || strcmp(err[which].message + length - 2, ": ") == 0)
+                fail_msg("allocation %ld failing: an empty message: \"%s\"", k,
+                         err[which].message);
+            if (status[which] == DMLREF_ERROR_OUT_OF_MEMORY) {
+                assert_contains(err[which].message, which ? "reply: $: out of memory parsing "
+                                                          : "case.json: $: out of memory parsing ");
+                ++silent;
+            } else {
+                assert_int_equal(status[which], DMLREF_ERROR_VECTOR_PARSE);
+            }
+        }
+    }
+    assert_true(k < 400);   /* enough allocations parse both */
+    assert_true(silent > 0); /* where jansson says nothing, the reader does */
+    assert_true(failures > silent);
+    dmlref_vector_free(good);
+}
+
+/* A case whose memory need (what) is placed by the cap: reading it, or its
+   eval, or a reply to it, must refuse with the message of the cap. */
+typedef struct cap_case {
+    const char *what;
+    const char *text; /* %s: a long part, made by `fill` */
+    const char *fill_item;
+    size_t fill_count;
+    uint64_t cap;
+    int stage;        /* 0: parse, 1: eval, 2: reply */
+    const char *path, *needed_for;
+} cap_case;
+
+#define GATHER_OF(input, indices, output)                                                      \
+    "{\"format\": \"dmlref-vector-1\", \"name\": \"m\", \"operator\": \"GATHER_ELEMENTS\","      \
+    " \"attributes\": {\"Axis\": 0}, \"tensors\": {\"InputTensor\": " input                    \
+    ", \"IndicesTensor\": " indices ", \"OutputTensor\": " output "}}"
+
+static const cap_case k_cap_cases[] = {
+    {"10000 empty objects of 3 bytes each", "[%s]", "{}", 10000, 1u << 20, 0, "$",
+     "the parse tree of its 40000 bytes of JSON text"},
+    {"a buffer of 8 MB", GATHER_OF(
+         "{\"dtype\": \"FLOAT64\", \"sizes\": [1000000], \"generator\":"
+         " {\"kind\": \"bits\", \"seed\": 1}}",
+         "{\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]%s}",
+         "{\"dtype\": \"FLOAT64\", \"sizes\": [2], \"xxh3\": \"0000000000000000\"}"),
+     "", 0, 1u << 20, 0, "$.tensors.InputTensor", "its buffer, "},
+    {"2^31 alignment", GATHER_OF(
+         "{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"alignment\": 2147483648, \"data\": [1, 2]}",
+         "{\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]%s}",
+         "{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"xxh3\": \"0000000000000000\"}"),
+     "", 0, 1u << 30, 0, "$.tensors.InputTensor",
+     "its buffer of 8 bytes aligned to 2147483648 bytes"},
+    {"eval's expected elements: 8 bytes for each of a million", GATHER_OF(
+         "{\"dtype\": \"INT8\", \"sizes\": [1000000], \"generator\":"
+         " {\"kind\": \"bits\", \"seed\": 1}}",
+         "{\"dtype\": \"UINT32\", \"sizes\": [1000000], \"strides\": [0], \"generator\":"
+         " {\"kind\": \"index\", \"seed\": 2, \"low\": [0], \"high\": [0]}%s}",
+         "{\"dtype\": \"INT8\"}"),
+     "", 0, 4u << 20, 1, "$.tensors.OutputTensor", "its expected elements"},
+    {"eval's any_of values: a million updates of one element",
+     "{\"format\": \"dmlref-vector-1\", \"name\": \"m\", \"operator\": \"SCATTER_ELEMENTS\","
+     " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+     " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [1], \"data\": [0]},"
+     " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [1000000], \"strides\": [0],"
+     " \"generator\": {\"kind\": \"index\", \"seed\": 2, \"low\": [0], \"high\": [0]}%s},"
+     " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [1000000], \"generator\":"
+     " {\"kind\": \"bits\", \"seed\": 3}}, \"OutputTensor\": {\"dtype\": \"UINT8\"}}}",
+     "", 0, 4u << 20, 1, "$.tensors.OutputTensor", "the values its any_of entries may take"},
+    {"a reply of 20000 elements to a case of 2", GATHER_OF(
+         "{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1, 2]}",
+         "{\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]%s}",
+         "{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"expected\": [1, 2]}"),
+     "", 0, 1u << 20, 2, "$", "the parse tree of its "},
+};
+
+/* Ensure one cap covers what a case makes the library allocate, counted
+   before allocating: the parse tree of the text, the buffers (and what
+   aligning them takes), what eval makes (expected elements, Scatter's any_of
+   lists) and the tree of a reply; the message is one line naming the file,
+   the JSON path, the bytes needed, the cap and DMLREF_MEMORY_CAP. */
+static void test_one_memory_cap_covers_a_case(void **state)
+{
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof k_cap_cases / sizeof k_cap_cases[0]; ++i) {
+        const cap_case *c = &k_cap_cases[i];
+        dmlref_vector_read_options options = {DMLREF_VECTOR_READ_CASE, 0};
+        char *fill = repeated("", c->fill_item, c->fill_count, ""), *text, expected[160];
+        const char *source = c->stage == 2 ? "reply" : "case.json";
+        dmlref_vector *v = NULL;
+        dmlref_error err;
+        dmlref_status status;
+        text = text_printf(c->text, fill);
+        options.memory_cap = c->cap;
+        status = dmlref_vector_parse(text, strlen(text), "case.json", &options, &v, &err);
+        if (c->stage > 0) {
+            if (status != DMLREF_OK)
+                fail_msg("%s: %s", c->what, err.message);
+            if (c->stage == 1) {
+                status = dmlref_vector_eval(v, 1, &err);
+            } else {
+                char *reply = repeated("{\"name\": \"m\", \"outputs\": {\"OutputTensor\": [", "1",
+                                       20000, "]}}");
+                dmlref_reply answer;
+                status = dmlref_vector_read_reply(v, reply, strlen(reply), dmlref_vector_outputs(v),
+                                                  1, &answer, &err);
+                free(reply);
+            }
+        }
+        if (status != DMLREF_ERROR_OUT_OF_MEMORY)
+            fail_msg("%s: %s, not the memory cap: %s", c->what, dmlref_status_name(status),
+                     status == DMLREF_OK ? "" : err.message);
+        snprintf(expected, sizeof expected, "%s: %s: the case needs more than the memory cap of "
+                 "%llu bytes: ", source, c->path, (unsigned long long)c->cap);
+        if (strncmp(err.message, expected, strlen(expected)) != 0)
+            fail_msg("%s: \"%s\" does not start with \"%s\"", c->what, err.message, expected);
+        assert_contains(err.message, c->needed_for);
+        assert_contains(err.message, " in all (DMLREF_MEMORY_CAP sets the cap)");
+        assert_true(bytes_needed(err.message) > 0);
+        assert_null(strchr(err.message, '\n'));
+        dmlref_vector_free(v);
+        free(text), free(fill);
+    }
+}
+
+/* ---- broadcast inputs ------------------------------------------------------------ */
+
+#define GATHER_ND_OF(m_q, input, indices, output, extra)                                       \
+    "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"GATHER_ND\","            \
+    " \"attributes\": {\"InputDimensionCount\": " m_q ", \"IndicesDimensionCount\": " m_q "}"  \
+    extra ", \"tensors\": {\"InputTensor\": " input ", \"IndicesTensor\": " indices            \
+    ", \"OutputTensor\": " output "}}"
+#define MUST_FAIL_ALIGNMENT                                                                    \
+    ", \"expect_error\": {\"status\": \"DMLREF_ERROR_INVALID_ALIGNMENT\", \"rule\": \"R-TD-14\"}"
+
+/* An input filled from a generator through strides, and what its buffer
+   must hold: element e of the logical order is values[e's last coordinate %
+   period] at offset sum(c[i] * strides[i]) (the walk of FORMAT.md). */
+typedef struct broadcast_case {
+    const char *what;
+    const char *text;
+    int must_refuse;   /* an expect_error case: read with a cap of 8 GiB */
+    size_t tensor;     /* the input filled */
+    uint32_t element_size, rank, sizes[3], strides[3];
+    uint64_t values[2];
+    uint32_t period;
+    const char *error; /* what the reader must say instead, or NULL */
+} broadcast_case;
+
+static const broadcast_case k_broadcast_cases[] = {
+    {"65535 x 65535 FLOAT32 zeros over 4 bytes, strides {0, 0}",
+     GATHER_OF("{\"dtype\": \"FLOAT32\", \"sizes\": [65535, 65535], \"strides\": [0, 0],"
+               " \"generator\": {\"kind\": \"sparse\", \"seed\": 1, \"density\": 0}}",
+               "{\"dtype\": \"UINT32\", \"sizes\": [1, 65535], \"generator\": {\"kind\":"
+               " \"index\", \"seed\": 2, \"low\": [0], \"high\": [65534]}}",
+               "{\"dtype\": \"FLOAT32\"}"),
+     0, 0, 4, 2, {65535, 65535, 0}, {0, 0, 0}, {0, 0}, 1, NULL},
+    {"65535 x 65535 FLOAT16 ones, strides {1, 0}",
+     GATHER_OF("{\"dtype\": \"FLOAT16\", \"sizes\": [65535, 65535], \"strides\": [1, 0],"
+               " \"generator\": {\"kind\": \"sparse\", \"seed\": 1, \"density\": 1000000}}",
+               "{\"dtype\": \"UINT32\", \"sizes\": [1, 65535], \"generator\": {\"kind\":"
+               " \"index\", \"seed\": 2, \"low\": [0], \"high\": [65534]}}",
+               "{\"dtype\": \"FLOAT16\"}"),
+     0, 0, 2, 2, {65535, 65535, 0}, {1, 0, 0}, {0x3C00, 0}, 1, NULL},
+    {"INT8 -7 over strides {0, 5, 1}",
+     GATHER_OF("{\"dtype\": \"INT8\", \"sizes\": [3, 4, 5], \"strides\": [0, 5, 1], \"generator\":"
+               " {\"kind\": \"index\", \"seed\": 3, \"low\": [-7], \"high\": [-7]}}",
+               "{\"dtype\": \"INT32\", \"sizes\": [1, 4, 5], \"generator\": {\"kind\": \"index\","
+               " \"seed\": 4, \"low\": [0], \"high\": [2]}}",
+               "{\"dtype\": \"INT8\"}"),
+     0, 0, 1, 3, {3, 4, 5}, {0, 5, 1}, {0xF9, 0}, 1, NULL},
+    {"INT16 ones over overlapping strides {1, 1}",
+     GATHER_OF("{\"dtype\": \"INT16\", \"sizes\": [300, 300], \"strides\": [1, 1], \"generator\":"
+               " {\"kind\": \"sparse\", \"seed\": 3, \"density\": 1000000}}",
+               "{\"dtype\": \"UINT32\", \"sizes\": [1, 300], \"generator\": {\"kind\": \"index\","
+               " \"seed\": 4, \"low\": [0], \"high\": [299]}}",
+               "{\"dtype\": \"INT16\"}"),
+     0, 0, 2, 2, {300, 300, 0}, {1, 1, 0}, {1, 0}, 1, NULL},
+    {"UINT64 2^64-1 over strides {9, 0, 1} and padding",
+     GATHER_OF("{\"dtype\": \"UINT64\", \"sizes\": [7, 1, 9], \"strides\": [9, 0, 1],"
+               " \"total_bytes\": 1000, \"generator\": {\"kind\": \"index\", \"seed\": 3, \"low\":"
+               " [\"18446744073709551615\"], \"high\": [\"18446744073709551615\"]}}",
+               "{\"dtype\": \"UINT32\", \"sizes\": [1, 1, 9], \"generator\": {\"kind\": \"index\","
+               " \"seed\": 4, \"low\": [0], \"high\": [6]}}",
+               "{\"dtype\": \"UINT64\"}"),
+     0, 0, 8, 3, {7, 1, 9}, {9, 0, 1}, {UINT64_MAX, 0}, 1, NULL},
+    {"GatherND tuples (1, 2) over strides {0, 1}",
+     GATHER_ND_OF("2", "{\"dtype\": \"FLOAT32\", \"sizes\": [3, 4], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
+                  "{\"dtype\": \"INT32\", \"sizes\": [1000, 2], \"strides\": [0, 1], \"generator\":"
+                  " {\"kind\": \"index\", \"seed\": 5, \"low\": [1, 2], \"high\": [1, 2]}}",
+                  "{\"dtype\": \"FLOAT32\"}", ""),
+     0, 1, 4, 2, {1000, 2, 0}, {0, 1, 0}, {1, 2}, 2, NULL},
+    {"GatherND tuples (3, 0) over strides {2, 12, 1}",
+     GATHER_ND_OF("3", "{\"dtype\": \"INT8\", \"sizes\": [4, 4, 3], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
+                  "{\"dtype\": \"UINT32\", \"sizes\": [5, 6, 2], \"strides\": [2, 12, 1],"
+                  " \"generator\": {\"kind\": \"index\", \"seed\": 5, \"low\": [3, 0], \"high\":"
+                  " [3, 0]}}",
+                  "{\"dtype\": \"INT8\"}", ""),
+     0, 1, 4, 3, {5, 6, 2}, {2, 12, 1}, {3, 0}, 2, NULL},
+    {"GatherND tuples (4, 4) over strides {0, 0}: one value",
+     GATHER_ND_OF("2", "{\"dtype\": \"FLOAT32\", \"sizes\": [5, 5], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
+                  "{\"dtype\": \"INT64\", \"sizes\": [3, 2], \"strides\": [0, 0], \"generator\":"
+                  " {\"kind\": \"index\", \"seed\": 5, \"low\": [4, 4], \"high\": [4, 4]}}",
+                  "{\"dtype\": \"FLOAT32\"}", ""),
+     0, 1, 8, 2, {3, 2, 0}, {0, 0, 0}, {4, 0}, 1, NULL},
+    {"a refused case: 2^30 GatherND tuples (3, 1) over 8 bytes",
+     GATHER_ND_OF("3", "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 4, 4], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
+                  "{\"dtype\": \"UINT32\", \"sizes\": [2, 268435455, 2], \"strides\": [0, 0, 1],"
+                  " \"generator\": {\"kind\": \"index\", \"seed\": 5, \"low\": [3, 1], \"high\":"
+                  " [3, 1]}}",
+                  "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 1, 1], \"alignment\": 3}",
+                  MUST_FAIL_ALIGNMENT),
+     1, 1, 4, 3, {2, 268435455, 2}, {0, 0, 1}, {3, 1}, 2, NULL},
+    {"GatherND tuples (0, 1) over strides {1, 1}: two values at one address",
+     GATHER_ND_OF("2", "{\"dtype\": \"FLOAT32\", \"sizes\": [4, 4], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
+                  "{\"dtype\": \"INT32\", \"sizes\": [4, 2], \"strides\": [1, 1], \"generator\":"
+                  " {\"kind\": \"index\", \"seed\": 5, \"low\": [0, 1], \"high\": [0, 1]}}",
+                  "{\"dtype\": \"FLOAT32\"}", ""),
+     0, 1, 4, 2, {4, 2, 0}, {1, 1, 0}, {0, 1}, 2,
+     "case.json: $.tensors.IndicesTensor.generator: an element of last coordinate 1 differs from "
+     "an element of last coordinate 0 stored at the same address (element offset 1)"},
+    {"a refused case: 2^30 GatherND tuples (5, 6) over strides {1, 0, 1}, two values at one "
+     "address only past 2^29 elements",
+     GATHER_ND_OF("3", "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 8, 8], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
+                  "{\"dtype\": \"UINT32\", \"sizes\": [2, 268435455, 2], \"strides\": [1, 0, 1],"
+                  " \"generator\": {\"kind\": \"index\", \"seed\": 5, \"low\": [5, 6], \"high\":"
+                  " [5, 6]}}",
+                  "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 1, 1], \"alignment\": 3}",
+                  MUST_FAIL_ALIGNMENT),
+     1, 1, 4, 3, {2, 268435455, 2}, {1, 0, 1}, {5, 6}, 2,
+     "case.json: $.tensors.IndicesTensor.generator: an element of last coordinate 1 differs from "
+     "an element of last coordinate 0 stored at the same address (element offset 1)"},
+};
+
+/* The buffer the walk of FORMAT.md gives a broadcast case (caller frees),
+   or NULL when it has too many elements to walk here. */
+static unsigned char *walked_buffer(const broadcast_case *c, uint64_t bytes)
+{
+    uint64_t count = 1, e, coord[3] = {0, 0, 0};
+    unsigned char *buffer;
+    uint32_t d;
+    for (d = 0; d < c->rank; ++d)
+        count *= c->sizes[d];
+    if (count > 4000000)
+        return NULL;
+    buffer = calloc((size_t)bytes, 1);
+    assert_non_null(buffer);
+    for (e = 0; e < count; ++e) {
+        uint64_t offset = 0, value = c->values[coord[c->rank - 1] % c->period];
+        uint8_t u8 = (uint8_t)value;
+        uint16_t u16 = (uint16_t)value;
+        uint32_t u32 = (uint32_t)value;
+        for (d = 0; d < c->rank; ++d)
+            offset += coord[d] * c->strides[d];
+        assert_true((offset + 1) * c->element_size <= bytes);
+        switch (c->element_size) { /* host order, as the reader stores */
+        case 1: memcpy(buffer + offset, &u8, 1); break;
+        case 2: memcpy(buffer + offset * 2, &u16, 2); break;
+        case 4: memcpy(buffer + offset * 4, &u32, 4); break;
+        default: memcpy(buffer + offset * 8, &value, 8); break;
+        }
+        for (d = c->rank; d-- > 0 && ++coord[d] == c->sizes[d];)
+            coord[d] = 0;
+    }
+    return buffer;
+}
+
+/* Ensure an input filled from a generator whose elements are one value, or
+   one per last coordinate, over a broadcast layout costs the reader work in
+   proportion to its buffer, not to its logical elements (65535 x 65535 of
+   them over 4 bytes took 46 s): the offsets visited (vtensor.fill_work,
+   the one number this test reads inside the vector) stay below the rank
+   plus 8 times the buffer's elements.  The buffer is bit for bit what the
+   walk of FORMAT.md gives; two values at one address are refused wherever
+   they lie in the logical order; eval and verify of the huge cases are as
+   quick, and a case that must be refused verifies as refused. */
+static void test_broadcast_generator_fill_is_proportional_to_the_buffer(void **state)
+{
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof k_broadcast_cases / sizeof k_broadcast_cases[0]; ++i) {
+        const broadcast_case *c = &k_broadcast_cases[i];
+        dmlref_vector_read_options options = {DMLREF_VECTOR_READ_CASE, 0};
+        dmlref_vector *v = NULL, *again = NULL;
+        dmlref_error err;
+        dmlref_status status;
+        const dmlref_binding *b;
+        const vtensor *t;
+        unsigned char *walked;
+        uint64_t slots;
+        char *written;
+        if (c->must_refuse)
+            options.flags = 0, options.memory_cap = 8ull << 30;
+        status = dmlref_vector_parse(c->text, strlen(c->text), "case.json", &options, &v, &err);
+        if (c->error) {
+            assert_int_equal(status, DMLREF_ERROR_VECTOR_SCHEMA);
+            if (strncmp(err.message, c->error, strlen(c->error)) != 0)
+                fail_msg("%s: said \"%s\"", c->what, err.message);
+            continue;
+        }
+        if (status != DMLREF_OK)
+            fail_msg("%s: %s", c->what, err.message);
+        assert_true(dmlref_vector_has_data(v));
+        b = &dmlref_vector_inputs(v)[c->tensor];
+        t = &v->tensors[c->tensor];
+        slots = t->buffer_bytes / c->element_size;
+        if (t->fill_work > (uint64_t)(c->rank + 8) * (slots + 1))
+            fail_msg("%s: %llu offsets visited for a buffer of %llu elements", c->what,
+                     (unsigned long long)t->fill_work, (unsigned long long)slots);
+        walked = walked_buffer(c, t->buffer_bytes);
+        if (walked) {
+            assert_memory_equal(t->buffer, walked, (size_t)t->buffer_bytes);
+            free(walked);
+        } else { /* each offset up to the span holds the value, the padding zeros */
+            uint64_t k, span = 0;
+            uint32_t d;
+            for (d = 0; d < c->rank; ++d)
+                span += (uint64_t)c->strides[d] * (c->sizes[d] - 1);
+            for (k = 0; k < slots; ++k) {
+                uint64_t got = 0;
+                uint16_t half;
+                uint32_t word;
+                if (c->element_size == 2)
+                    memcpy(&half, (const unsigned char *)b->data + 2 * k, 2), got = half;
+                else
+                    memcpy(&word, (const unsigned char *)b->data + 4 * k, 4), got = word;
+                if (got != (k > span ? 0 : c->values[c->period > 1 ? k % c->period : 0]))
+                    fail_msg("%s: element offset %llu holds 0x%llx", c->what,
+                             (unsigned long long)k, (unsigned long long)got);
+            }
+        }
+        if (c->must_refuse) {
+            assert_int_equal(dmlref_vector_verify(v, 1, &err), DMLREF_OK);
+            dmlref_vector_free(v);
+            continue;
+        }
+        /* eval, write, read back and verify: as quick as the buffers */
+        assert_int_equal(dmlref_vector_eval(v, 1, &err), DMLREF_OK);
+        assert_int_equal(dmlref_vector_write(v, &written, NULL, &err), DMLREF_OK);
+        again = parse(written, 0);
+        if (dmlref_vector_verify(again, 1, &err) != DMLREF_OK)
+            fail_msg("%s: %s", c->what, err.message);
+        dmlref_vector_free(again);
+        dmlref_vector_free(v);
+        free(written);
+    }
+}
+
+/* Ensure Scatter's any_of lists keep each competing bit pattern once, in
+   the order of the updates, however many compete: 3000 updates of one
+   element take the sorting path, a handful the scan. */
+static void test_eval_scatter_any_of_keeps_first_of_each_value(void **state)
+{
+    static const uint32_t counts[] = {3, 17, 3000};
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+        char *text = text_printf(
+            "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": \"SCATTER_ELEMENTS\","
+            " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+            " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2], \"data\": [7, 7]},"
+            " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [%u], \"generator\":"
+            " {\"kind\": \"index\", \"seed\": 9, \"low\": [0], \"high\": [0]}},"
+            " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [%u], \"generator\":"
+            " {\"kind\": \"bits\", \"seed\": 5}}, \"OutputTensor\": {\"dtype\": \"UINT8\"}}}",
+            counts[i], counts[i]);
+        dmlref_vector *v = parse(text, DMLREF_VECTOR_READ_CASE);
+        const uint8_t *updates = dmlref_vector_inputs(v)[2].data;
+        char *list = malloc(8 * 256 + 64), *at = list, *written;
+        int seen[256] = {0};
+        uint32_t u;
+        dmlref_error err;
+        assert_non_null(list);
+        at += sprintf(at, "\"expected\": [{\"any_of\": [");
+        for (u = 0; u < counts[i]; ++u)
+            if (!seen[updates[u]]++)
+                at += sprintf(at, "%s%u", at[-1] == '[' ? "" : ", ", updates[u]);
+        sprintf(at, "]}, 7]");
+        assert_int_equal(dmlref_vector_eval(v, 1, &err), DMLREF_OK);
+        assert_int_equal(dmlref_vector_write(v, &written, NULL, &err), DMLREF_OK);
+        assert_contains(written, list);
+        free(written), free(list), free(text);
+        dmlref_vector_free(v);
+    }
+}
+
+/* Ensure a Scatter whose indices and updates are broadcast along Axis (each
+   update repeated, Indices larger than Input there: D16) gets the any_of
+   lists the repeats give: the one value, once. */
+static void test_eval_scatter_broadcast_along_axis(void **state)
+{
+    char *fives = repeated("", "5", 1000, ""), *nines = repeated("", "9", 1000, "");
+    char *cases[2][2];
+    size_t i;
+    (void)state;
+    cases[0][0] = text_printf(
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": \"SCATTER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2], \"data\": [7, 7]},"
+        " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [16777216], \"strides\": [0],"
+        " \"generator\": {\"kind\": \"index\", \"seed\": 9, \"low\": [1], \"high\": [1]}},"
+        " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [16777216], \"strides\": [0],"
+        " \"generator\": {\"kind\": \"sparse\", \"seed\": 5, \"density\": 1000000}},"
+        " \"OutputTensor\": {\"dtype\": \"UINT8\"}}}");
+    cases[0][1] = text_printf("\"expected\": [7, {\"any_of\": [1]}]");
+    cases[1][0] = text_printf(
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": \"SCATTER_ELEMENTS\","
+        " \"attributes\": {\"Axis\": 1}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2, 2], \"data\": [7, 7, 7, 7]},"
+        " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 1000], \"strides\": [0, 0],"
+        " \"generator\": {\"kind\": \"index\", \"seed\": 9, \"low\": [0], \"high\": [0]}},"
+        " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2, 1000], \"strides\": [1, 0],"
+        " \"data\": [%s, %s]}, \"OutputTensor\": {\"dtype\": \"UINT8\"}}}",
+        fives, nines);
+    cases[1][1] = text_printf("\"expected\": [{\"any_of\": [5]}, 7, {\"any_of\": [9]}, 7]");
+    for (i = 0; i < 2; ++i) {
+        char *written = evaluate(cases[i][0]);
+        assert_contains(written, cases[i][1]);
+        free(written), free(cases[i][0]), free(cases[i][1]);
+    }
+    free(fives), free(nines);
+}
+
+/* ---- alignment --------------------------------------------------------------------- */
+
+/* Cases with three tensors, each given an alignment (%llu: the input's, then
+   the others'); the NonZero one holds a subnormal, so eval runs it a second
+   time for its variant, in buffers of its own. */
+static const char *const k_aligned_cases[] = {
+    "{\"format\": \"dmlref-vector-1\", \"name\": \"a\", \"operator\": \"GATHER_ELEMENTS\","
+    " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
+    " \"InputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [3], \"alignment\": %llu,"
+    " \"data\": [1, 2, 3]},"
+    " \"IndicesTensor\": {\"dtype\": \"INT64\", \"sizes\": [2], \"alignment\": %llu,"
+    " \"data\": [2, 0]},"
+    " \"OutputTensor\": {\"dtype\": \"FLOAT64\", \"alignment\": %llu}}}",
+    "{\"format\": \"dmlref-vector-1\", \"name\": \"a\", \"operator\": \"NONZERO_COORDINATES\","
+    " \"tensors\": {"
+    " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [4], \"alignment\": %llu,"
+    " \"data\": [1.401298464324817e-45, 2, 0, -1.5]},"
+    " \"OutputCountTensor\": {\"dtype\": \"UINT32\", \"alignment\": %llu},"
+    " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"alignment\": %llu}}}",
+};
+
+/* Ensure every buffer starts at a multiple of its tensor's
+   GuaranteedBaseOffsetAlignment, whatever dmlref_validate() accepts (any
+   power of two up to 2^31, R-TD-14), so that eval, verify and the subnormal
+   variant's own run execute the case instead of refusing the binding. */
+static void test_buffers_start_at_their_alignment(void **state)
+{
+    static const uint64_t alignments[] = {32, 64, 4096, 2147483648u};
+    size_t i, j, k;
+    (void)state;
+    for (i = 0; i < sizeof alignments / sizeof alignments[0]; ++i) {
+        for (j = 0; j < 2; ++j) {
+            uint64_t alignment = alignments[i];
+            /* 2^31 on the input only: an alignment above malloc's costs
+               alignment - 1 bytes of the cap, and the variant's run copies
+               the input; a cap of 8 GiB holds both */
+            uint64_t others = alignment > 4096 ? 1 : alignment;
+            dmlref_vector_read_options options = {DMLREF_VECTOR_READ_CASE, 8ull << 30};
+            char *text = text_printf(k_aligned_cases[j], (unsigned long long)alignment,
+                                     (unsigned long long)(others > 1 ? others : 0),
+                                     (unsigned long long)(others > 1 ? others : 0));
+            dmlref_vector *v = NULL, *again = NULL;
+            const dmlref_binding *inputs, *outputs;
+            dmlref_error err;
+            char *written;
+            if (dmlref_vector_parse(text, strlen(text), "case.json", &options, &v, &err) !=
+                DMLREF_OK)
+                fail_msg("alignment %llu: %s", (unsigned long long)alignment, err.message);
+            inputs = dmlref_vector_inputs(v);
+            outputs = dmlref_vector_outputs(v);
+            for (k = 0; k < dmlref_vector_input_count(v); ++k)
+                assert_int_equal((uintptr_t)inputs[k].data % (k == 0 ? alignment : others), 0);
+            for (k = 0; k < dmlref_vector_output_count(v); ++k)
+                assert_int_equal((uintptr_t)outputs[k].data % others, 0);
+            if (dmlref_vector_eval(v, 1, &err) != DMLREF_OK)
+                fail_msg("alignment %llu: %s", (unsigned long long)alignment, err.message);
+            /* NonZero's flushed subnormal gives another count */
+            assert_int_equal(dmlref_vector_variant_count(v), j);
+            assert_int_equal(dmlref_vector_write(v, &written, NULL, &err), DMLREF_OK);
+            options.flags = 0;
+            if (dmlref_vector_parse(written, strlen(written), "case.json", &options, &again,
+                                    &err) != DMLREF_OK ||
+                dmlref_vector_verify(again, 1, &err) != DMLREF_OK)
+                fail_msg("alignment %llu: %s", (unsigned long long)alignment, err.message);
+            dmlref_vector_free(again);
+            dmlref_vector_free(v);
+            free(written), free(text);
+        }
+    }
+}
+
+/* ---- files that are not regular ------------------------------------------------------ */
+
+#if defined(__unix__) || defined(__unix) || (defined(__APPLE__) && defined(__MACH__))
+#include <sys/stat.h>
+#include <unistd.h>
+#define HAVE_POSIX_FILES 1
+#endif
+
+/* Ensure dmlref_vector_load() reads regular files only: a FIFO (which would
+   block an open until a writer came), a device and a directory are refused
+   at once with one line naming the path; a regular file still loads, its
+   text counted against the memory cap.  An alarm turns a reader that blocks
+   into a failure instead of a hang. */
+static void test_load_refuses_what_is_not_a_regular_file(void **state)
+{
+#ifdef HAVE_POSIX_FILES
+    char dir[] = "/tmp/dmlref-load-XXXXXX", fifo[64], file[64];
+    const char *paths[3];
+    const char *kinds[3] = {"a FIFO", "a character device", "a directory"};
+    dmlref_vector_read_options as_case = {DMLREF_VECTOR_READ_CASE, 0};
+    dmlref_vector_read_options small = {DMLREF_VECTOR_READ_CASE, 100};
+    dmlref_vector *v = NULL;
+    dmlref_error err;
+    FILE *f;
+    size_t i;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/fifo.json", dir);
+    snprintf(file, sizeof file, "%s/case.json", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    paths[0] = fifo, paths[1] = "/dev/null", paths[2] = dir;
+    alarm(20);
+    for (i = 0; i < 3; ++i) {
+        char expected[160];
+        assert_int_equal(dmlref_vector_load(paths[i], NULL, &v, &err), DMLREF_ERROR_IO);
+        assert_null(v);
+        snprintf(expected, sizeof expected, "%s: not a regular file (%s)", paths[i], kinds[i]);
+        if (strncmp(err.message, expected, strlen(expected)) != 0)
+            fail_msg("\"%s\" does not start with \"%s\"", err.message, expected);
+        assert_null(strchr(err.message, '\n'));
+    }
+    alarm(0);
+    f = fopen(file, "wb");
+    assert_non_null(f);
+    fputs(k_subnormal_case, f);
+    fclose(f);
+    assert_int_equal(dmlref_vector_load(file, &as_case, &v, &err), DMLREF_OK);
+    dmlref_vector_free(v);
+    assert_int_equal(dmlref_vector_load(file, &small, &v, &err), DMLREF_ERROR_OUT_OF_MEMORY);
+    assert_contains(err.message, ": $: the case needs more than the memory cap of 100 bytes: ");
+    assert_contains(err.message, " bytes for the file's text, ");
+    assert_int_equal(remove(file), 0);
+    assert_int_equal(remove(fifo), 0);
+    assert_int_equal(rmdir(dir), 0);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1154,6 +1963,14 @@ int main(void)
         cmocka_unit_test(test_eval_adds_variant_when_it_applies),
         cmocka_unit_test(test_compare_variant),
         cmocka_unit_test(test_verify_checks_variants),
+        cmocka_unit_test(test_parse_tree_charge_bounds_what_jansson_allocates),
+        cmocka_unit_test(test_allocation_failures_inside_jansson_are_reported),
+        cmocka_unit_test(test_one_memory_cap_covers_a_case),
+        cmocka_unit_test(test_broadcast_generator_fill_is_proportional_to_the_buffer),
+        cmocka_unit_test(test_eval_scatter_any_of_keeps_first_of_each_value),
+        cmocka_unit_test(test_eval_scatter_broadcast_along_axis),
+        cmocka_unit_test(test_buffers_start_at_their_alignment),
+        cmocka_unit_test(test_load_refuses_what_is_not_a_regular_file),
     };
     return cmocka_run_group_tests_name("vectors", tests, NULL, NULL);
 }

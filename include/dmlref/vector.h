@@ -27,13 +27,20 @@ typedef struct dmlref_vector dmlref_vector;
 #define DMLREF_VECTOR_READ_CASE 0x1u /* a case for eval: outputs may lack
                                         expected, xxh3 and sizes */
 
-/* The most bytes of tensor buffers one case may make the reader allocate,
- * unless the options say otherwise. */
+/* The most bytes one case may make the library allocate, unless the options
+ * say otherwise: the file's text, the JSON parse tree (charged from the text
+ * before parsing), the buffers with what aligning them takes, the elements
+ * kept and expected, and what eval and dmlref_vector_read_reply() make for
+ * the case.  Each is counted before it is allocated; past the cap a call
+ * returns DMLREF_ERROR_OUT_OF_MEMORY with "FILE: PATH: the case needs more
+ * than the memory cap of CAP bytes: ..." (vectors/FORMAT.md, "Files, memory
+ * and alignment"). */
 #define DMLREF_VECTOR_DEFAULT_MEMORY_CAP (4ull << 30)
 
 typedef struct dmlref_vector_read_options {
     uint32_t flags;      /* DMLREF_VECTOR_READ_* */
-    uint64_t memory_cap; /* 0: DMLREF_VECTOR_DEFAULT_MEMORY_CAP */
+    uint64_t memory_cap; /* 0: DMLREF_VECTOR_DEFAULT_MEMORY_CAP; kept by the
+                            vector for eval, verify and replies */
 } dmlref_vector_read_options;
 
 /* Parses a vector from `length` bytes of JSON text; `source_name` names it in
@@ -46,7 +53,11 @@ DMLREF_API dmlref_status dmlref_vector_parse(const char *text, size_t length,
                                              const dmlref_vector_read_options *options,
                                              dmlref_vector **out, dmlref_error *err);
 
-/* Reads and parses a file (at most DMLREF_VECTOR_MAX_FILE_BYTES). */
+/* Reads and parses a file (at most DMLREF_VECTOR_MAX_FILE_BYTES; its text
+ * counts against the memory cap).  Where POSIX is there, anything but a
+ * regular file (a FIFO, a device, a directory) is refused at once with
+ * DMLREF_ERROR_IO, "PATH: not a regular file (...)": the loader never blocks
+ * on a FIFO nor reads a device. */
 #define DMLREF_VECTOR_MAX_FILE_BYTES (1ull << 30)
 DMLREF_API dmlref_status dmlref_vector_load(const char *path,
                                             const dmlref_vector_read_options *options,
@@ -79,7 +90,8 @@ DMLREF_API int dmlref_vector_has_data(const dmlref_vector *vector);
 
 /* The case's host buffers, in binding order (dmlref_execute()): inputs hold
  * the case's data, outputs are zero-filled, each binding
- * TotalTensorSizeInBytes long.  In a case that must be refused whose
+ * TotalTensorSizeInBytes long and starting at a multiple of its tensor's
+ * GuaranteedBaseOffsetAlignment.  In a case that must be refused whose
  * TotalTensorSizeInBytes is below the minimum (R-TD-9), the buffer behind the
  * binding is DMLCalcBufferTensorSize bytes long, so that every element has
  * its place. */
@@ -205,7 +217,9 @@ typedef struct dmlref_reply {
  * with NULL data: every element is only checked).  A malformed reply (not
  * JSON, another case's name, missing or extra outputs, wrong element counts
  * or encodings, an unknown status name) is DMLREF_ERROR_VECTOR_SCHEMA or
- * DMLREF_ERROR_VECTOR_PARSE, with a message naming the JSON path. */
+ * DMLREF_ERROR_VECTOR_PARSE, with a message naming the JSON path.  The
+ * reply's parse tree counts against the vector's memory cap, beside what the
+ * vector holds: past it, DMLREF_ERROR_OUT_OF_MEMORY. */
 DMLREF_API dmlref_status dmlref_vector_read_reply(const dmlref_vector *vector, const char *line,
                                                   size_t length, const dmlref_binding *outputs,
                                                   size_t count, dmlref_reply *reply,
