@@ -50,9 +50,9 @@ const char *open_regular_file(const char *path, int *fd);
  * be read (errno is ENOENT when it does not exist). */
 const char *file_digest(const char *path, uint64_t *digest);
 
-/* Options for reading vectors: `flags`, and the memory cap for one case's
-   buffers from the environment variable DMLREF_MEMORY_CAP (bytes; unset or
-   invalid: the library's default of 4 GiB). */
+/* Options for reading vectors: `flags`, and the memory cap on what one case
+   makes the library allocate, from the environment variable DMLREF_MEMORY_CAP
+   (bytes; unset or invalid: the library's default of 4 GiB). */
 dmlref_vector_read_options read_options(uint32_t flags);
 
 /* "dmlref: <message> (dmlref help)" on stderr; returns EXIT_USAGE. */

@@ -312,6 +312,16 @@ print(json.dumps({'format': 'dmlref-vector-1', 'name': 'big_request', 'operator'
     'IndicesTensor': {'dtype': 'INT32', 'sizes': [1], 'data': [0]},
     'OutputTensor': {'dtype': 'FLOAT32', 'sizes': [1]}}}))" >"$tmp/big_case.json"
 "$dmlref" eval "$tmp/big_case.json" -o "$tmp/big/big_request.json"
+# a case whose buffers must start on 8192-byte boundaries
+/usr/bin/python3 -c "
+import json
+t = lambda dtype, sizes, **more: dict(dtype=dtype, sizes=sizes, alignment=8192, **more)
+print(json.dumps({'format': 'dmlref-vector-1', 'name': 'aligned_8192', 'operator': 'GATHER_ELEMENTS',
+    'feature_level': '6_4', 'attributes': {'Axis': 0}, 'tensors': {
+    'InputTensor': t('FLOAT32', [4], data=[0.5, 1.5, 2.5, 3.5]),
+    'IndicesTensor': t('INT32', [2], data=[3, -4]),
+    'OutputTensor': t('FLOAT32', [2])}}))" >"$tmp/aligned_case.json"
+"$dmlref" eval "$tmp/aligned_case.json" -o "$tmp/aligned/aligned_8192.json"
 hostile="$backends/hostile.so"
 counter="$tmp/counter"
 
@@ -404,6 +414,9 @@ check "after a wrong digest-only case and a crash, an OpenMP plug-in still runs 
     --filter "$large" --filter 'gather_nd1/float32/1d/*' \
     --filter 'nonzero_coordinates/float32/2d/large_1m_sparse' \
     --filter 'scatter_elements/float16/2d/large_1m_one_update_per_row' vectors
+
+check "GuaranteedBaseOffsetAlignment 8192: the buffers honour it, the reference passes" 0 \
+    "^1 passed, 0 failed, 0 skipped$" -- --backend "$backends/reference.so" "$tmp/aligned"
 
 # every way of hanging, in one run: cases x timeout plus a little, no process
 # left, each fault on its own case
