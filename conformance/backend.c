@@ -190,12 +190,12 @@ static int capture_open(void)
     return fd;
 }
 
-/* A new case: what earlier cases printed is dropped. */
+/* A new case: what earlier cases printed is dropped (from a file that cannot
+   be truncated, older lines may be quoted). */
 static void capture_restart(int fd)
 {
-    if (fd >= 0 && ftruncate(fd, 0) != 0) {
-        /* a file that cannot be truncated only quotes older lines */
-    }
+    if (fd >= 0 && ftruncate(fd, 0) != 0)
+        return;
 }
 
 /* Appends "; <label> ends: <its last line>" to message, if it printed any. */
@@ -650,7 +650,7 @@ static void keep_only_standard_fds_and_pipes(int requests, int replies)
 /* The worker: create(), then one reply for each request until dmlref closes
    the pipe. */
 static void worker_main(const dmlref_backend_v1 *table, const char *options, unsigned char *mapping,
-                        size_t mapping_size, int log_fd)
+                        size_t mapping_size)
 {
     enum { REQUESTS = 3, REPLIES = 4 };
     void *context = NULL;
@@ -669,7 +669,6 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
         write_all(REPLIES, &r, sizeof r);
         _exit(0);
     }
-    (void)log_fd;
     while (read(REQUESTS, &q, sizeof q) == (ssize_t)sizeof q) { /* one write each: atomic */
         unsigned char *base = mapping + q.layout.base_offset;
         dmlref_binding bindings[4];
@@ -831,7 +830,7 @@ static int worker_start(plugin *p)
             dup2(p->log_fd, 2);
         }
         keep_only_standard_fds_and_pipes(down[0], up[1]);
-        worker_main(p->table, p->options, p->mapping, p->mapping_size, p->log_fd);
+        worker_main(p->table, p->options, p->mapping, p->mapping_size);
     }
     close(down[0]);
     close(up[1]);
