@@ -13,6 +13,7 @@
 #     operator with durations and a reproducing command, --rerun-failed,
 #     --max-failures, --shard, --jobs, --list, progress, usage errors.
 #   test_check.sh DMLREF_BINARY [BACKENDS_DIR] (default: the binary's folder's backends/)
+#   CHECK_LIMIT=SECONDS (default 300): how long one run may take before it counts as hung
 set -u
 dmlref=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,7 +36,7 @@ check() {
 $1"; shift; done
     shift
     started=$(date +%s)
-    timeout 300 "$dmlref" check "$@" >"$tmp/out" 2>&1 # a hang fails the test, not the suite
+    timeout "${CHECK_LIMIT:-300}" "$dmlref" check "$@" >"$tmp/out" 2>&1 # a hang fails the test, not the suite
     rc=$?
     elapsed=$(($(date +%s) - started))
     if [ "$rc" != "$want" ]; then bad "$name: exit $rc, wanted $want"; return; fi
