@@ -9,6 +9,10 @@
 #   - validation judged at the backend's level by the oracle: backends (a
 #     process, a plug-in) that never validate fail, the same ones validating
 #     pass; --strict-status; permitted variants;
+#   - backends hostile to the harness (hostile.so, tests/hostile_process.py):
+#     every way to hang it ends within the timeout with no process left, a
+#     plug-in's prints stay out of the report, guard pages, late writes and
+#     replies charged to their case, an OpenMP plug-in after a crash;
 #   - reports: valid UTF-8 whatever the backend says, JUnit suites per
 #     operator with durations and a reproducing command, --rerun-failed,
 #     --max-failures, --shard, --jobs, --list, progress, usage errors.
