@@ -225,10 +225,13 @@ static dmlref_status check_tensor(const vctx *c, const char *name, const dmlref_
  *      time (all elements are walked once per window), when the layout spans
  *      one window or has at most ALIAS_WINDOWED_MAX_ELEMENTS elements (at
  *      most 32 windows, since the span is below 2^32).
+ * A layout of more than ALIAS_WINDOWED_MAX_ELEMENTS elements over fewer
+ * offsets aliases by counting alone, and is said so without a walk.
  * Either way at most 16 MiB is allocated.  What is left, a layout that fails
  * the proof, spans more than 2^27 offsets and has more than 2^24 elements,
  * is reported as undecidable rather than guessed.  A duplicate reported is
- * the lowest offset two elements share, whichever method found it. */
+ * the lowest offset two elements share, whichever method found it (but the
+ * counting). */
 
 #define ALIAS_BITMAP_MAX_OFFSETS (1ull << 27)    /* a 16 MiB bitmap */
 #define ALIAS_SORT_MAX_ELEMENTS (1ull << 22)     /* 16 MiB of 4-byte offsets */
@@ -346,6 +349,12 @@ static dmlref_status check_output_injective(const vctx *c, const char *name,
                     "%s: %s.Strides: whether two elements share an address cannot be decided "
                     "for a layout of %llu elements spanning %llu element offsets (dmlref "
                     "decides up to 2^24 elements or 2^27 offsets)",
+                    c->op, name, (unsigned long long)count, (unsigned long long)(span + 1));
+    if (count > ALIAS_WINDOWED_MAX_ELEMENTS && count > span + 1)
+        /* more elements than offsets: two share one, and a walk of up to
+           2^32 elements to name the lowest would take seconds */
+        return FAIL(c, DMLREF_ERROR_OUTPUT_ALIASING, "D6",
+                    "%s: %s.Strides map %llu elements to %llu element offsets: two share one",
                     c->op, name, (unsigned long long)count, (unsigned long long)(span + 1));
     found = count <= ALIAS_SORT_MAX_ELEMENTS
                 ? shared_offset_by_sorting(rank, sizes, strides, count, &shared)

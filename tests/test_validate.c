@@ -430,6 +430,14 @@ static void ge_above_2_24_elements_one_window_distinct(fixture *f, int slot)
     ge_output_layout(f, 4097, 4097, 8193, 8192);
 }
 
+/* 65535 x 65535 elements (above 2^32 / 2) over 131069 offsets: aliasing by
+   counting, at once (a walk of every element took seconds) */
+static void ge_more_elements_than_offsets(fixture *f, int slot)
+{
+    (void)slot;
+    ge_output_layout(f, 65535, 65535, 1, 1);
+}
+
 /* 16781312 elements (above 2^24) spanning 268406785 offsets (above 2^27):
    not decided */
 static void ge_above_2_24_elements_above_2_27_span(fixture *f, int slot)
@@ -930,6 +938,9 @@ static const refusal k_rows[] = {
      ERR(OUTPUT_ALIASING), "D6", "OutputTensor.Strides map two elements to element offset 65536"},
     {"gather_elements/R-TD-17/D6/output_above_2_24_elements_span_within_2_27_bitmap_valid",
      ge_valid, ge_above_2_24_elements_one_window_distinct, NONE, L(6_4), VALID},
+    {"gather_elements/R-TD-16/D6/output_more_elements_than_offsets_by_counting",
+     ge_valid, ge_more_elements_than_offsets, NONE, L(6_4), ERR(OUTPUT_ALIASING), "D6",
+     "OutputTensor.Strides map 4294836225 elements to 131069 element offsets: two share one"},
     {"gather_elements/D6/output_above_2_24_elements_span_above_2_27_undecidable",
      ge_valid, ge_above_2_24_elements_above_2_27_span, NONE, L(6_4),
      ERR(UNSUPPORTED_LAYOUT), "D6",

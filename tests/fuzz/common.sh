@@ -72,8 +72,13 @@ fuzz_build() {
 }
 
 fuzz_seeds() {
-    # 3. the seeds
+    # 3. the seeds, and the inputs that once found a bug (tests/fuzz/regressions/TARGET/)
     sh "$repo/tests/fuzz/seeds.sh" "$fuzz/seeds" "${FUZZ_SEED_EVERY:-4}" 16384 || exit 2
+    for found in "$repo"/tests/fuzz/regressions/*/*; do
+        [ -f "$found" ] || continue
+        target=$(basename "$(dirname "$found")")
+        mkdir -p "$fuzz/seeds/$target" && cp "$found" "$fuzz/seeds/$target/" || exit 2
+    done
 }
 
 fuzz_environment() {
