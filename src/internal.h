@@ -279,6 +279,15 @@ dmlref_status report_out_of_range(dmlref_error *err, const char *op, const layou
                                   uint64_t bound, const char *bound_name, uint32_t bound_dim,
                                   const char *rule);
 
+/* Returns the status of `expr` from the function at hand unless it is
+ * DMLREF_OK. */
+#define CHECK(expr)                                                                            \
+    do {                                                                                       \
+        dmlref_status status_ = (expr);                                                        \
+        if (status_ != DMLREF_OK)                                                              \
+            return status_;                                                                    \
+    } while (0)
+
 /* ---- threads ------------------------------------------------------------- */
 
 /* Below this many elements a loop runs on one thread: forking a team costs

@@ -407,13 +407,6 @@ static dmlref_status same_sizes(const vctx *c, const char *rule, const char *nam
     return DMLREF_OK;
 }
 
-#define CHECK(expr)                                                                            \
-    do {                                                                                       \
-        dmlref_status status_ = (expr);                                                        \
-        if (status_ != DMLREF_OK)                                                              \
-            return status_;                                                                    \
-    } while (0)
-
 static void rules_from_row(const support_row *row, const char *table_rule, int is_output,
                            tensor_rules *out)
 {

@@ -74,13 +74,6 @@ static dmlref_status check_expected_error(dmlref_vector *v, uint32_t num_threads
 
 /* ---- what outputs must hold ------------------------------------------------- */
 
-#define CHECK(expr)                                                                            \
-    do {                                                                                       \
-        dmlref_status status_ = (expr);                                                        \
-        if (status_ != DMLREF_OK)                                                              \
-            return status_;                                                                    \
-    } while (0)
-
 /* "$.tensors.<name>" for messages. */
 #define TENSOR_PATH_CAPACITY 64
 static const char *tensor_path(const vtensor *t, char *path)

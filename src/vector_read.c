@@ -62,12 +62,6 @@ static dmlref_status fail(const reader *r, dmlref_status status, const char *pat
 }
 
 #define SCHEMA(r, path, ...) fail((r), DMLREF_ERROR_VECTOR_SCHEMA, (path), __VA_ARGS__)
-#define CHECK(expr)                                                                            \
-    do {                                                                                       \
-        dmlref_status status_ = (expr);                                                        \
-        if (status_ != DMLREF_OK)                                                              \
-            return status_;                                                                    \
-    } while (0)
 
 /* JSON paths; a path too long for PATH_CAPACITY is cut short, which a
    message can live with. */
