@@ -222,7 +222,8 @@ static dmlref_status check_tensor(const vctx *c, const char *name, const dmlref_
  *      bounded the span below 2^32 by R-TD-13) and sorted;
  *   3. otherwise every offset is marked in a bitmap of
  *      ALIAS_BITMAP_MAX_OFFSETS bits, one window of that many offsets at a
- *      time (all elements are walked once per window), when the layout spans
+ *      time (each window visits its own elements, along rows of the
+ *      smallest stride), when the layout spans
  *      one window or has at most ALIAS_WINDOWED_MAX_ELEMENTS elements (at
  *      most 32 windows, since the span is below 2^32).
  * A layout of more than ALIAS_WINDOWED_MAX_ELEMENTS elements over fewer
@@ -271,32 +272,55 @@ static int shared_offset_by_sorting(uint32_t rank, const uint64_t *sizes, const 
 }
 
 /* Marks the offsets in windows of ALIAS_BITMAP_MAX_OFFSETS, lowest first;
-   returns as shared_offset_by_sorting. */
+   returns as shared_offset_by_sorting.  The walk goes along rows of the
+   longest dimension, and in each row visits only the elements whose offsets
+   fall in the window: a window costs a step a row plus its own elements, not
+   a step for every element. */
 static int shared_offset_by_bitmap(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
                                    uint64_t count, uint64_t span, uint64_t *shared)
 {
     uint64_t window_bits = span + 1 < ALIAS_BITMAP_MAX_OFFSETS ? span + 1 : ALIAS_BITMAP_MAX_OFFSETS;
-    uint64_t base, n;
-    unsigned char *seen = malloc((size_t)(window_bits / 8 + 1));
-    if (!seen)
+    uint64_t outer_sizes[MAX_RANK], outer_strides[MAX_RANK], row_size, step, rows;
+    uint64_t base, r, k;
+    uint32_t d, along = 0, outer = 0;
+    unsigned char *seen;
+    for (d = 1; d < rank; ++d) /* rows along the longest dimension: the fewest rows */
+        if (sizes[d] > sizes[along])
+            along = d;
+    for (d = 0; d < rank; ++d)
+        if (d != along) {
+            outer_sizes[outer] = sizes[d];
+            outer_strides[outer++] = strides[d];
+        }
+    row_size = sizes[along], step = strides[along];
+    rows = count / row_size;
+    if (!(seen = malloc((size_t)(window_bits / 8 + 1))))
         return -1;
     for (base = 0; base <= span; base += window_bits) {
+        uint64_t last = base + window_bits - 1; /* the window's last offset */
         int found = 0;
-        walker w;
+        walker w; /* over the rows: the other dimensions */
         memset(seen, 0, (size_t)(window_bits / 8 + 1));
-        walker_init(&w, rank, sizes);
-        walker_add(&w, strides);
+        walker_init(&w, outer, outer_sizes);
+        walker_add(&w, outer_strides);
         walker_seek(&w, 0);
-        for (n = 0; n < count; ++n, walker_next(&w)) {
-            uint64_t off = w.offset[0] - base;
-            if (w.offset[0] < base || off >= window_bits)
+        for (r = 0; r < rows; ++r, walker_next(&w)) {
+            uint64_t row = w.offset[0], first_k, last_k;
+            if (row > last)
                 continue;
-            if (seen[off / 8] & (1u << (off % 8))) {
-                if (!found || w.offset[0] < *shared)
-                    *shared = w.offset[0];
-                found = 1;
+            first_k = row >= base ? 0 : (base - row + step - 1) / step;
+            last_k = (last - row) / step;
+            if (last_k > row_size - 1)
+                last_k = row_size - 1;
+            for (k = first_k; k <= last_k; ++k) {
+                uint64_t off = row + k * step - base;
+                if (seen[off / 8] & (1u << (off % 8))) {
+                    if (!found || off + base < *shared)
+                        *shared = off + base;
+                    found = 1;
+                }
+                seen[off / 8] |= (unsigned char)(1u << (off % 8));
             }
-            seen[off / 8] |= (unsigned char)(1u << (off % 8));
         }
         if (found) {
             free(seen);
