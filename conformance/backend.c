@@ -594,18 +594,16 @@ static void catch_guard_faults(int reply_fd)
         sigaction(signals[i], &action, NULL);
 }
 
-/* Guard pages for the case at hand: all of the mapping but the buffers' own
-   pages.  Between cases the layout moves, so each case sets it anew. */
-static void protect_guards(unsigned char *mapping, size_t mapping_size, const arena_layout *a)
+/* Sets the protection of a layout's buffers: their pages, the rest of the
+   last page included. */
+static void protect_buffers(unsigned char *base, const arena_layout *a, int protection)
 {
-    unsigned char *base = mapping + a->base_offset;
     size_t i;
-    mprotect(mapping, mapping_size, PROT_NONE);
     for (i = 0; i < a->count; ++i)
         if (a->size[i])
             mprotect(base + a->start[i],
                      align_up((size_t)(a->start[i] + a->size[i]), (size_t)a->page) - (size_t)a->start[i],
-                     PROT_READ | PROT_WRITE);
+                     protection);
 }
 
 /* In the worker: stdin from /dev/null, and no descriptor of dmlref's (a
@@ -659,6 +657,7 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
 
     memset(&r, 0, sizeof r);
     fault_mapping = mapping, fault_mapping_size = mapping_size;
+    mprotect(mapping, mapping_size, PROT_NONE); /* each case opens its buffers */
     catch_guard_faults(REPLIES);
     if (table->create(options, &context, r.message, sizeof r.message) != DMLREF_OK) {
         char reason[sizeof r.message];
@@ -682,10 +681,14 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
             bindings[i].data = q.layout.start[i] ? base + q.layout.start[i] : NULL;
             bindings[i].size_in_bytes = q.layout.size[i];
         }
-        if (fault_base) /* the case before this one */
+        /* all of the mapping is a guard but the case's own buffers: the case
+           before's become guards again, this one's open */
+        if (fault_base) {
             previous_layout = fault_layout, previous_base = fault_base;
+            protect_buffers(previous_base, &previous_layout, PROT_NONE);
+        }
         fault_layout = q.layout, fault_sequence = q.sequence, fault_base = base;
-        protect_guards(mapping, mapping_size, &q.layout);
+        protect_buffers(base, &q.layout, PROT_READ | PROT_WRITE);
         r.status = table->supports(context, &d.op, (dmlref_feature_level)q.level);
         if (r.status == DMLREF_OK && !q.has_data) {
             /* a case that must be refused and lacks buffers (a shape that
