@@ -125,6 +125,52 @@ static void start_group(pid_t pid)
     running_group = (sig_atomic_t)pid;
 }
 
+static int set_flag(int fd, int get, int set, int flag)
+{
+    int flags = fcntl(fd, get);
+    return flags >= 0 && fcntl(fd, set, flags | flag) == 0;
+}
+
+/* Forks a backend with a pipe each way, in a process group of its own.  In
+   the child it returns 0, with *requests and *replies the child's ends; in
+   the parent 1, with the parent's ends (non-blocking, closed on exec) and
+   *pid the child; -1 (with *pid 0) when it cannot. */
+static int fork_backend(pid_t *pid, int *requests, int *replies)
+{
+    int down[2], up[2];
+    *pid = 0;
+    if (pipe(down) != 0)
+        return -1;
+    if (pipe(up) != 0) {
+        close(down[0]), close(down[1]);
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    *pid = fork();
+    if (*pid == 0) {
+        close(down[1]), close(up[0]);
+        become_group_leader();
+        *requests = down[0], *replies = up[1];
+        return 0;
+    }
+    close(down[0]);
+    close(up[1]);
+    if (*pid < 0) {
+        close(down[1]), close(up[0]);
+        *pid = 0;
+        return -1;
+    }
+    start_group(*pid);
+    *requests = down[1], *replies = up[0];
+    return set_flag(*requests, F_GETFL, F_SETFL, O_NONBLOCK) &&
+                   set_flag(*replies, F_GETFL, F_SETFL, O_NONBLOCK) &&
+                   set_flag(*requests, F_GETFD, F_SETFD, FD_CLOEXEC) &&
+                   set_flag(*replies, F_GETFD, F_SETFD, FD_CLOEXEC)
+               ? 1
+               : -1;
+}
+
 /* Waits up to `seconds` for the leader to exit: 1 with *status, 0 if not. */
 static int wait_exit(pid_t pid, double seconds, int *status)
 {
@@ -166,11 +212,6 @@ static void describe_exit(int status, char *buf, size_t capacity)
         snprintf(buf, capacity, "the backend's process exited (status %d)", WEXITSTATUS(status));
 }
 
-static int set_flag(int fd, int get, int set, int flag)
-{
-    int flags = fcntl(fd, get);
-    return flags >= 0 && fcntl(fd, set, flags | flag) == 0;
-}
 
 /* ---- what a backend prints ------------------------------------------------------
  * A file of its own (unlinked), appended to by the backend and read with
@@ -813,43 +854,22 @@ static int ensure_mapping(plugin *p, size_t needed)
 /* Forks the worker over the mapping there is. */
 static int worker_start(plugin *p)
 {
-    int down[2], up[2];
-    pid_t pid;
+    int requests = -1, replies = -1, forked;
     if (p->log_fd < 0) /* made here, not at open: each --jobs job has its own */
         p->log_fd = capture_open();
-    if (pipe(down) != 0)
-        return 0;
-    if (pipe(up) != 0) {
-        close(down[0]), close(down[1]);
-        return 0;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid = fork();
-    if (pid == 0) {
-        become_group_leader();
+    forked = fork_backend(&p->pid, &requests, &replies);
+    if (forked == 0) {
         if (p->log_fd >= 0) { /* the plug-in's prints go to a file, not into the report */
             dup2(p->log_fd, 1);
             dup2(p->log_fd, 2);
         }
-        keep_only_standard_fds_and_pipes(down[0], up[1]);
+        keep_only_standard_fds_and_pipes(requests, replies);
         worker_main(p->table, p->options, p->mapping, p->mapping_size);
     }
-    close(down[0]);
-    close(up[1]);
-    if (pid < 0) {
-        close(down[1]), close(up[0]);
-        return 0;
-    }
-    start_group(pid);
-    p->pid = pid;
-    p->to_worker = down[1];
-    p->from_worker = up[0];
+    p->to_worker = requests;
+    p->from_worker = replies;
     p->answered = 0;
-    return set_flag(p->to_worker, F_GETFL, F_SETFL, O_NONBLOCK) &&
-           set_flag(p->from_worker, F_GETFL, F_SETFL, O_NONBLOCK) &&
-           set_flag(p->to_worker, F_GETFD, F_SETFD, FD_CLOEXEC) &&
-           set_flag(p->from_worker, F_GETFD, F_SETFD, FD_CLOEXEC);
+    return forked > 0;
 }
 
 /* What the worker did after its last reply, seen before the next case is
@@ -1042,42 +1062,20 @@ static void process_stop(process *p, int reaped)
 
 static int process_start(process *p)
 {
-    int down[2], up[2];
-    pid_t pid;
-    if (pipe(down) != 0)
-        return 0;
-    if (pipe(up) != 0) {
-        close(down[0]), close(down[1]);
-        return 0;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid = fork();
-    if (pid == 0) {
-        become_group_leader();
-        dup2(down[0], 0);
-        dup2(up[1], 1);
+    int requests = -1, replies = -1, forked = fork_backend(&p->pid, &requests, &replies);
+    if (forked == 0) {
+        dup2(requests, 0);
+        dup2(replies, 1);
         if (p->log_fd >= 0)
             dup2(p->log_fd, 2);
-        close(down[0]), close(down[1]), close(up[0]), close(up[1]);
+        close(requests), close(replies);
         execl("/bin/sh", "sh", "-c", p->command, (char *)NULL);
         _exit(127);
     }
-    close(down[0]);
-    close(up[1]);
-    if (pid < 0) {
-        close(down[1]), close(up[0]);
-        return 0;
-    }
-    start_group(pid);
-    p->pid = pid;
-    p->to_child = down[1];
-    p->from_child = up[0];
+    p->to_child = requests;
+    p->from_child = replies;
     line_reader_clear(&p->lines);
-    return set_flag(p->to_child, F_GETFL, F_SETFL, O_NONBLOCK) &&
-           set_flag(p->from_child, F_GETFL, F_SETFL, O_NONBLOCK) &&
-           set_flag(p->to_child, F_GETFD, F_SETFD, FD_CLOEXEC) &&
-           set_flag(p->from_child, F_GETFD, F_SETFD, FD_CLOEXEC);
+    return forked > 0;
 }
 
 /* Before a case: bytes the process wrote after its last reply belong to the
