@@ -18,15 +18,7 @@
 
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 DMLREF_BINARY" >&2
-    exit 3
-fi
-bin=$1
-if ! [ -x "$bin" ] && ! command -v "$bin" >/dev/null 2>&1; then
-    echo "$0: $bin is not an executable" >&2
-    exit 3
-fi
+. "$(dirname "$0")/dmlref_binary.sh"
 
 here=$(cd "$(dirname "$0")" && pwd) || exit 3
 dir=$here/malformed
