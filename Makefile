@@ -23,22 +23,29 @@ OPT ?= -O2 -g
 WARNINGS = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wvla -Wundef -Wpointer-arith -Wcast-align -Wwrite-strings
 CFLAGS_ALL = -std=c99 -pedantic $(WARNINGS) $(if $(OPENMP),,-Wno-unknown-pragmas) $(OPT) $(OPENMP) $(SANITIZE) \
-             -fPIC -fvisibility=hidden -Iinclude -Isrc $(CFLAGS)
+             -fPIC -fvisibility=hidden -Iinclude -Isrc -I. $(CFLAGS)
 LDFLAGS_ALL = $(OPENMP) $(SANITIZE) $(LDFLAGS)
 
 Q = $(if $(filter 1,$(V) $(VERBOSE)),,@)
 
-LIB_SRC = src/status.c src/tensor.c src/index.c src/runs.c src/validate.c src/execute.c \
-          src/elements.c src/vector.c src/vector_read.c src/vector_eval.c src/vector_write.c \
-          reference/gather_elements.c reference/scatter_elements.c \
-          reference/gather_nd.c reference/nonzero_coordinates.c
+# The layers, lowest first; each folder may use only its own files and the
+# layers below it (make check-layers, HACKING.md).
+BASE_SRC = src/base/status.c src/base/tensor.c src/base/walker.c src/base/index.c
+KERNEL_SRC = src/kernels/runs.c src/kernels/gather_elements.c \
+             src/kernels/scatter_elements.c src/kernels/gather_nd.c src/kernels/nonzero_coordinates.c
+CORE_SRC = src/core/validate.c src/core/execute.c
+VECTOR_SRC = src/vector/elements.c src/vector/vector.c src/vector/read.c src/vector/eval.c \
+             src/vector/write.c
+LIB_SRC = $(BASE_SRC) $(KERNEL_SRC) $(CORE_SRC) $(VECTOR_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-LIB_HDR = include/dmlref.h include/dmlref/vector.h src/internal.h src/vector_internal.h
+HEADERS = $(wildcard include/*.h include/dmlref/*.h src/*/*.h reference/*.h conformance/*.h)
 LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm
 
-CLI_SRC = src/cli.c src/suite.c src/bench.c conformance/check.c conformance/backend.c conformance/line_reader.c \
-          conformance/judge.c conformance/fuzz.c
-CLI_HDR = src/cli.h conformance/conformance.h conformance/line_reader.h
+# The command: the layers above the library.
+CLI_SRC = src/common/files.c src/suite/suite.c conformance/check.c conformance/backend.c \
+          conformance/line_reader.c conformance/judge.c conformance/fuzz.c src/cli/bench.c \
+          src/cli/main.c
+CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
              test_gather_nd test_nonzero_coordinates test_random test_roundtrip \
@@ -58,13 +65,15 @@ all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and buil
 
 lib: $(BUILD)/libdmlref.a $(BUILD)/libdmlref.so $(BUILD)/libdmlref.so.$(MAJOR)
 
-$(BUILD)/dmlref: $(CLI_SRC) $(CLI_HDR) $(LIB_HDR) $(BUILD)/libdmlref.a
-	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L -Iconformance $(CLI_SRC) $(BUILD)/libdmlref.a \
-	    $(LIB_DEPS) -ldl $(LDFLAGS_ALL) -o $@
+$(BUILD)/dmlref: $(CLI_OBJ) $(BUILD)/libdmlref.a
+	$(Q)$(CC) $(CLI_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) -ldl $(LDFLAGS_ALL) -o $@
 
-$(BUILD)/obj/%.o: %.c $(LIB_HDR)
+$(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+# The command's files use POSIX (processes, pipes, folders).
+$(CLI_OBJ): CFLAGS_ALL += -D_POSIX_C_SOURCE=200809L
 
 $(BUILD)/libdmlref.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -77,7 +86,7 @@ $(BUILD)/libdmlref.so: $(LIB_OBJ)
 $(BUILD)/libdmlref.so.$(MAJOR): $(BUILD)/libdmlref.so
 	$(Q)ln -sf libdmlref.so $@
 
-$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/libdmlref.a
+$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests \
 	    $< $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) $(LDFLAGS_ALL) -o $@

@@ -20,8 +20,8 @@
  * last line is quoted when a case ends in an error.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, strsignal */
-#include "conformance.h"
-#include "line_reader.h"
+#include "conformance/conformance.h"
+#include "conformance/line_reader.h"
 
 #include <dirent.h>
 #include <dlfcn.h>

@@ -19,7 +19,7 @@
  * errored, 1 otherwise, 3 for a usage error.
  */
 #define _DEFAULT_SOURCE /* fdopen, isatty: POSIX beside C99 */
-#include "conformance.h"
+#include "conformance/conformance.h"
 
 #include <errno.h>
 #include <fcntl.h>

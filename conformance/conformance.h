@@ -4,11 +4,19 @@
 #ifndef DMLREF_CONFORMANCE_H
 #define DMLREF_CONFORMANCE_H
 
-#include "cli.h"
+#include "common/common.h"
+#include "suite/suite.h"
 #include "dmlref/backend.h"
 
 #include <stdarg.h>
 #include <stddef.h>
+
+/* dmlref check: returns an exit code; its help text. */
+int command_check(int argc, char **argv);
+extern const char *const check_help;
+
+/* dmlref fuzz: returns an exit code. */
+int command_fuzz(int argc, char **argv);
 
 typedef enum case_result { CASE_PASS, CASE_FAIL, CASE_SKIP, CASE_ERROR } case_result;
 

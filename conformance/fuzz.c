@@ -53,7 +53,7 @@
  * written, 3 for a usage error.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
-#include "conformance.h"
+#include "conformance/conformance.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * judge.c - what one run of a case by a backend comes to: pass, fail, skip or
  * error, with a one-line message.  Shared by dmlref check and dmlref fuzz.
  */
-#include "conformance.h"
+#include "conformance/conformance.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * line_reader.c - line framing for the process protocol (line_reader.h).
  */
-#include "line_reader.h"
+#include "conformance/line_reader.h"
 
 #include <stdlib.h>
 #include <string.h>

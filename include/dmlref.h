@@ -332,6 +332,4 @@ DMLREF_API dmlref_status dmlref_execute_with_options(const dmlref_operator_desc 
 }
 #endif
 
-#include "dmlref/vector.h"
-
 #endif /* DMLREF_H */

@@ -22,7 +22,7 @@
 #include "testlib.h"
 /* The vector's inside, for one number: the work of filling a buffer
    (test_broadcast_generator_fill_is_proportional_to_the_buffer). */
-#include "vector_internal.h"
+#include "vector/vector_internal.h"
 
 static dmlref_vector *parse(const char *text, uint32_t flags)
 {

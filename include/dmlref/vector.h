@@ -1,6 +1,7 @@
 /*
  * dmlref/vector.h - golden vectors: reading, evaluating, comparing and writing
- * the JSON cases of vectors/FORMAT.md.  Included by dmlref.h.
+ * the JSON cases of vectors/FORMAT.md.  It includes dmlref.h; the core
+ * (validate, execute) needs only dmlref.h, and no JSON library.
  *
  * A dmlref_vector holds one case: its operator descriptor, host buffers laid
  * out exactly as the case's strides say (inputs filled, outputs sized), and
@@ -13,9 +14,7 @@
 #ifndef DMLREF_VECTOR_H
 #define DMLREF_VECTOR_H
 
-#ifndef DMLREF_H
-#error "include dmlref.h, not dmlref/vector.h"
-#endif
+#include "dmlref.h"
 
 #ifdef __cplusplus
 extern "C" {

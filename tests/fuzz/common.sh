@@ -60,13 +60,13 @@ fuzz_build() {
     for target in $fuzz_targets; do
         extra=
         case $target in
-        fuzz_reply) extra="-Iconformance conformance/line_reader.c" ;;
+        fuzz_reply) extra="conformance/line_reader.c" ;;
         esac
         # shellcheck disable=SC2086 # $libs and $extra are lists of flags and files
         clang -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
             -g -O1 -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wvla -Wundef -Wpointer-arith -Wwrite-strings \
-            -Iinclude -Isrc "tests/fuzz/$target.c" $extra "$build/libdmlref.a" $libs -lm -fopenmp \
+            -Iinclude -Isrc -I. "tests/fuzz/$target.c" $extra "$build/libdmlref.a" $libs -lm -fopenmp \
             -o "$fuzz/$target" || { echo "$0: building $target failed" >&2; exit 2; }
     done
 }

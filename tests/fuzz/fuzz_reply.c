@@ -39,7 +39,7 @@
  *     placed with the case (dmlref_vector_compare) gives OK or MISMATCH.
  */
 #include "fuzz_util.h"
-#include "line_reader.h"
+#include "conformance/line_reader.h"
 
 #include <stdlib.h>
 

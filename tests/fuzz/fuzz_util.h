@@ -7,6 +7,7 @@
 #define DMLREF_FUZZ_UTIL_H
 
 #include "dmlref.h"
+#include "dmlref/vector.h"
 
 #include <stddef.h>
 #include <stdint.h>

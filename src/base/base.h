@@ -1,10 +1,10 @@
 /*
- * internal.h - what the library's files share and do not export: error
- * reporting, resolved tensor layouts, the strided odometer, index decoding
- * and the OpenMP shims.  Not installed.
+ * base.h - the bottom layer, which every other part of the library builds on:
+ * error reporting, resolved tensor layouts, index decoding and the OpenMP
+ * shims.  Not installed.
  */
-#ifndef DMLREF_INTERNAL_H
-#define DMLREF_INTERNAL_H
+#ifndef DMLREF_BASE_H
+#define DMLREF_BASE_H
 
 #include "dmlref.h"
 
@@ -23,22 +23,10 @@
 #define layout_from_desc dmlref__layout_from_desc
 #define layout_element_count dmlref__layout_element_count
 #define coordinates_of dmlref__coordinates_of
-#define walker_init dmlref__walker_init
-#define walker_add dmlref__walker_add
-#define walker_seek dmlref__walker_seek
-#define walker_coalesce dmlref__walker_coalesce
-#define runs_init dmlref__runs_init
-#define runs_seek dmlref__runs_seek
-#define copy_run dmlref__copy_run
-#define gather_indexed_run dmlref__gather_indexed_run
-#define scatter_indexed_run dmlref__scatter_indexed_run
-#define gather_over_runs dmlref__gather_over_runs
-#define first_out_of_range_run dmlref__first_out_of_range_run
 #define read_index dmlref__read_index
 #define normalize_index dmlref__normalize_index
 #define format_index dmlref__format_index
 #define format_coordinates dmlref__format_coordinates
-#define find_out_of_range dmlref__find_out_of_range
 #define report_out_of_range dmlref__report_out_of_range
 
 /* ---- errors (src/status.c) ---------------------------------------------- */
@@ -76,6 +64,11 @@ uint64_t layout_element_count(const layout *l);
  * size of 0 (a shape validation refuses) gives coordinate 0 there, never a
  * division by zero. */
 void coordinates_of(uint64_t pos, uint32_t rank, const uint64_t *sizes, uint64_t *coord);
+
+#define walker_init dmlref__walker_init
+#define walker_add dmlref__walker_add
+#define walker_seek dmlref__walker_seek
+#define walker_coalesce dmlref__walker_coalesce
 
 /* ---- the odometer -------------------------------------------------------
  * Walks the coordinates of a shape in row-major order and keeps, for up to
@@ -131,111 +124,6 @@ static inline void walker_next(walker *w)
  * Call it before walker_seek. */
 void walker_coalesce(walker *w);
 
-/* ---- runs ----------------------------------------------------------------
- * The kernels walk [begin, end) of a shape as runs along its last
- * dimension: an odometer over the other dimensions picks each run's start,
- * and an element-size-specialised loop (src/runs.c) does the run. */
-typedef struct runs {
-    walker outer;                     /* every dimension but the last */
-    uint64_t length;                  /* the last dimension's size */
-    uint64_t step[WALK_MAX_TENSORS];  /* each tensor's stride along it */
-} runs;
-
-/* Coalesces `full` (with its tensors added) and splits off its last
- * dimension. */
-void runs_init(runs *r, const walker *full);
-
-/* Moves to flat position pos; returns pos's place within its run. */
-uint64_t runs_seek(runs *r, uint64_t pos);
-
-/* How many positions the run has from place j on, at most `left`. */
-static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
-{
-    return r->length - j < left ? r->length - j : left;
-}
-
-/* Asks for the cache line holding p ahead of its use, where the compiler
- * offers a way (GCC and Clang); elsewhere nothing.  Only a hint: it never
- * faults, so p may be any address. */
-#if defined(__GNUC__)
-#define prefetch_line(p) __builtin_prefetch((p), 0, 3)
-#else
-#define prefetch_line(p) ((void)(p))
-#endif
-
-/* prefetch_line(p + bytes), where p + bytes may lie past p's buffer: the
- * sum is formed as an integer, since pointer arithmetic may not leave its
- * object, and a prefetch of any address is harmless. */
-#define prefetch_ahead(p, bytes) prefetch_line((const void *)((uintptr_t)(p) + (bytes)))
-
-/* ---- element moves -----------------------------------------------------
- * Gathers and scatters move bits, never values (D12): an element is 1, 2, 4
- * or 8 bytes copied with a fixed-size memcpy, so -0.0, NaN payloads and
- * subnormals survive and unaligned strides stay legal. */
-static inline void copy_element(unsigned char *dst, const unsigned char *src, uint32_t size)
-{
-    switch (size) {
-    case 1: memcpy(dst, src, 1); break;
-    case 2: memcpy(dst, src, 2); break;
-    case 4: memcpy(dst, src, 4); break;
-    default: memcpy(dst, src, 8); break;
-    }
-}
-
-/* ---- run loops (src/runs.c) ----------------------------------------------
- * The innermost loops, one per element size (1, 2, 4, 8 bytes), so the
- * compiler sees fixed-size loads and stores; strides are in elements. */
-
-/* The statements once for each element size, with T the unsigned integer type of
- * that size (FLOAT16 moves as a uint16_t, FLOAT64 as a uint64_t). */
-#define FOR_ELEMENT_SIZE(element_size, ...)                                                       \
-    switch (element_size) {                                                                       \
-    case 1: { typedef uint8_t T; __VA_ARGS__; break; }                                            \
-    case 2: { typedef uint16_t T; __VA_ARGS__; break; }                                           \
-    case 4: { typedef uint32_t T; __VA_ARGS__; break; }                                           \
-    default: { typedef uint64_t T; __VA_ARGS__; break; }                                          \
-    }
-
-/* dst[j * dst_step] = src[j * src_step] for j < n (one memcpy when both are
- * contiguous; src_step may be 0, a broadcast). */
-void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src,
-              uint64_t src_step, uint64_t n, uint32_t element_size);
-
-/* How an index selects along the indexed dimension: the index type, the
- * dimension's size and its stride (in elements) in the indexed tensor. */
-typedef struct index_axis {
-    dmlref_tensor_data_type type;
-    uint64_t size;
-    uint64_t stride;
-} index_axis;
-
-/* GatherElements' row: out[j * out_step] = in[j * in_step + i(j) * axis->stride],
- * where i(j) is idx[j * idx_step] normalised (negative from the end) and
- * clamped into [0, size): the strict policy has already rejected every
- * index that clamping would change. */
-void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *in,
-                        uint64_t in_step, const unsigned char *idx, uint64_t idx_step,
-                        const index_axis *axis, uint64_t n, uint32_t element_size);
-
-/* gather_indexed_run over positions [begin, end) of a walk whose tensors
- * are, in slot order, the output, the indices and the input (its selected
- * dimension's stride left out): the whole loop of GatherElements, and of
- * GatherND when a tuple is one coordinate and a slice one element. */
-void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
-                      const unsigned char *in, const unsigned char *idx, const index_axis *axis,
-                      uint32_t element_size);
-
-/* Scatter's row: out[j * out_step + i(j) * axis->stride] = upd[j * upd_step],
- * j ascending, so of two updates to one element the later one stays. */
-void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *upd,
-                         uint64_t upd_step, const unsigned char *idx, uint64_t idx_step,
-                         const index_axis *axis, uint64_t n, uint32_t element_size);
-
-/* The first j < n whose idx[j * idx_step] lies outside [-size, size) (signed
- * types) or [0, size) (unsigned), or n when there is none. */
-uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
-                                dmlref_tensor_data_type type, uint64_t size, uint64_t n);
-
 /* ---- indices (src/index.c) ---------------------------------------------- */
 
 /* The raw value of an index element widened without loss: signed types in
@@ -261,16 +149,6 @@ void format_index(const unsigned char *element, dmlref_tensor_data_type type, ch
 
 /* Formats coordinates as "[1, 0, 2]". */
 void format_coordinates(const uint64_t *coord, uint32_t rank, char *buf, size_t capacity);
-
-/* The least row-major position of an index element that lies outside its
- * dimension (the bound of the element at position pos is
- * bounds[pos % bound_count]: one bound for GatherElements and Scatter, one
- * per tuple coordinate for GatherND), or NO_INDEX when all are in range.
- * The answer does not depend on the thread count. */
-#define NO_INDEX UINT64_MAX
-uint64_t find_out_of_range(const layout *indices, const void *data,
-                           dmlref_tensor_data_type type, const uint64_t *bounds,
-                           uint64_t bound_count, uint32_t num_threads);
 
 /* DMLREF_ERROR_INDEX_OUT_OF_RANGE naming the index coordinate, its value and
  * the dimension it indexes (D1, D2). */
@@ -347,7 +225,7 @@ static inline dmlref_gather_nd1_desc gather_nd_as_nd1(const dmlref_gather_nd_des
     return nd1;
 }
 
-/* ---- the kernels (reference/) -------------------------------------------- */
+/* ---- kernels ----------------------------------------------------------- */
 
 /* Each kernel receives a descriptor that dmlref_validate() accepted and
  * buffers that execute checked; it checks only the index values, which
@@ -358,21 +236,4 @@ typedef struct kernel_context {
     uint32_t num_threads; /* 0: OpenMP default */
 } kernel_context;
 
-dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
-                                         const dmlref_gather_elements_desc *desc,
-                                         const void *input, const void *indices, void *output,
-                                         dmlref_error *err);
-dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
-                                          const dmlref_scatter_elements_desc *desc,
-                                          const void *input, const void *indices,
-                                          const void *updates, void *output,
-                                          dmlref_error *err);
-dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
-                                    const void *input, const void *indices, void *output,
-                                    dmlref_error *err);
-dmlref_status dmlref_ref_nonzero_coordinates(const kernel_context *ctx,
-                                             const dmlref_nonzero_coordinates_desc *desc,
-                                             const void *input, void *output_count,
-                                             void *output_coordinates, dmlref_error *err);
-
-#endif /* DMLREF_INTERNAL_H */
+#endif /* DMLREF_BASE_H */

@@ -1,10 +1,13 @@
 /*
- * cli.h - what the command line's files share (not part of the library).
+ * common.h - what the command's layers (the suite, the conformance harness
+ * and the command line) share: exit codes, usage errors, whole-or-nothing
+ * files, vector walks.  Part of the command, not of the library.
  */
-#ifndef DMLREF_CLI_H
-#define DMLREF_CLI_H
+#ifndef DMLREF_COMMON_H
+#define DMLREF_COMMON_H
 
 #include "dmlref.h"
+#include "dmlref/vector.h"
 
 #include <stdio.h>
 
@@ -15,6 +18,9 @@ enum {
     EXIT_BAD_INPUT = 2,  /* unreadable, malformed or invalid input */
     EXIT_USAGE = 3
 };
+
+/* A decimal count in [0, max] (no sign, no blanks): 1 and *out, or 0. */
+int parse_count(const char *text, uint64_t max, uint64_t *out);
 
 /* Files are written whole or not at all: the bytes go to a temporary file in
  * the same folder, which is flushed, synced, closed and only then renamed over
@@ -66,6 +72,15 @@ typedef struct path_list {
 int list_add(path_list *l, const char *path);
 void list_free(path_list *l);
 
+/* strcmp of two path_list items (for qsort and bsearch). */
+int compare_strings(const void *a, const void *b);
+
+/* Sorts l's items from index `first` on. */
+void sort_paths(path_list *l, size_t first);
+
+/* Every vector below a folder (as collect_vectors walks it), sorted. */
+int walk_vectors(const char *dir, path_list *out);
+
 /* Adds a file, or every vector (*.json but a suite's schema.json) below a
    folder, sorted; 0 (with a message) when the path cannot be read or is
    neither a regular file nor a folder.  The walk takes only regular files,
@@ -74,27 +89,4 @@ void list_free(path_list *l);
    and so is a *.json that is not a regular file (a FIFO is never opened). */
 int collect_vectors(const char *path, path_list *out);
 
-/* dmlref check: returns an exit code; its help text. */
-int command_check(int argc, char **argv);
-extern const char *const check_help;
-
-/* The 11 data types, in DirectML's order, as the suite sweeps them. */
-extern const dmlref_tensor_data_type suite_data_types[11];
-
-/* The suite's seeded generator (SplitMix64): the next value of *state. */
-uint64_t random_next(uint64_t *state);
-
-/* One random case (a case's JSON text, outputs without expected) drawn with
-   the suite's own builders; op 0: any operator.  The caller frees *text. */
-int random_case(uint64_t *state, dmlref_operator_type op, char **text, size_t *length);
-
-/* dmlref fuzz: returns an exit code. */
-int command_fuzz(int argc, char **argv);
-
-/* dmlref bench: returns an exit code. */
-int command_bench(int argc, char **argv);
-
-/* dmlref gen: writes the suite of `profile` to out_dir; returns an exit code. */
-int generate_suite(const char *out_dir, uint64_t seed, const char *profile, uint32_t threads);
-
-#endif /* DMLREF_CLI_H */
+#endif /* DMLREF_COMMON_H */

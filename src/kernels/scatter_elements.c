@@ -58,7 +58,7 @@
  * (Cutting the trail into cache-sized blocks of columns was measured and
  * lost: the strided rows cost more than the cache saved.)
  */
-#include "internal.h"
+#include "kernels/kernels.h"
 
 /* Lines with at least this many trail positions per lead are walked along
    the trail; shorter ones along the axis. */
@@ -108,7 +108,7 @@ static void trail_pass(const trail_walk *w, const uint64_t *base, uint64_t from,
     }
 }
 
-dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
+dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
                                           const dmlref_scatter_elements_desc *desc,
                                           const void *input, const void *indices,
                                           const void *updates, void *output, dmlref_error *err)

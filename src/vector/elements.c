@@ -2,7 +2,7 @@
  * elements.c - one element's bits <-> its text in a vector (vectors/FORMAT.md,
  * "Elements"), float16 conversions, the generators and the digest.
  */
-#include "vector_internal.h"
+#include "vector/vector_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -25,7 +25,7 @@
  *     negative (R-IX-3), refused and clamped;
  *   - large cases (a million elements and more) in the generator form.
  */
-#include "cli.h"
+#include "suite/suite.h"
 
 #include <stdarg.h>
 #include <stdio.h>

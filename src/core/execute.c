@@ -3,7 +3,7 @@
  * then hand the buffers to the operator's reference kernel, which checks the
  * index values before it writes anything.
  */
-#include "internal.h"
+#include "kernels/kernels.h"
 
 #include <stdint.h>
 
@@ -144,23 +144,23 @@ dmlref_status dmlref_execute_with_options(const dmlref_operator_desc *op,
 
     switch (op->Type) {
     case DMLREF_OPERATOR_GATHER_ELEMENTS:
-        return dmlref_ref_gather_elements(&ctx, op->Desc, inputs[0].data, inputs[1].data,
+        return dmlref_fast_gather_elements(&ctx, op->Desc, inputs[0].data, inputs[1].data,
                                           outputs[0].data, err);
     case DMLREF_OPERATOR_SCATTER_ELEMENTS:
-        return dmlref_ref_scatter_elements(&ctx, op->Desc, inputs[0].data, inputs[1].data,
+        return dmlref_fast_scatter_elements(&ctx, op->Desc, inputs[0].data, inputs[1].data,
                                            inputs[2].data, outputs[0].data, err);
     case DMLREF_OPERATOR_GATHER_ND: {
         /* GATHER_ND is GATHER_ND1 with BatchDimensionCount = 0 (R-GN-10) */
         const dmlref_gather_nd_desc *nd = op->Desc;
         dmlref_gather_nd1_desc nd1 = gather_nd_as_nd1(nd);
-        return dmlref_ref_gather_nd1(&ctx, &nd1, inputs[0].data, inputs[1].data,
+        return dmlref_fast_gather_nd1(&ctx, &nd1, inputs[0].data, inputs[1].data,
                                      outputs[0].data, err);
     }
     case DMLREF_OPERATOR_GATHER_ND1:
-        return dmlref_ref_gather_nd1(&ctx, op->Desc, inputs[0].data, inputs[1].data,
+        return dmlref_fast_gather_nd1(&ctx, op->Desc, inputs[0].data, inputs[1].data,
                                      outputs[0].data, err);
     default:
-        return dmlref_ref_nonzero_coordinates(&ctx, op->Desc, inputs[0].data, outputs[0].data,
+        return dmlref_fast_nonzero_coordinates(&ctx, op->Desc, inputs[0].data, outputs[0].data,
                                               outputs[1].data, err);
     }
 }

@@ -14,7 +14,7 @@
  *   5. output aliasing.
  * All size arithmetic is 64-bit and checked; nothing here touches data.
  */
-#include "internal.h"
+#include "base/base.h"
 
 #include <stdio.h>
 #include <stdlib.h>

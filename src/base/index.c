@@ -1,7 +1,7 @@
 /*
  * index.c - decoding and normalising index values (R-IX-1..6).
  */
-#include "internal.h"
+#include "base/base.h"
 
 #include <stdio.h>
 
@@ -81,57 +81,6 @@ void format_coordinates(const uint64_t *coord, uint32_t rank, char *buf, size_t 
     }
     used = strlen(buf);
     snprintf(buf + used, capacity - used, "]");
-}
-
-uint64_t find_out_of_range(const layout *indices, const void *data,
-                           dmlref_tensor_data_type type, const uint64_t *bounds,
-                           uint64_t bound_count, uint32_t num_threads)
-{
-    const unsigned char *base = data;
-    uint64_t total = layout_element_count(indices);
-    uint64_t first = NO_INDEX;
-    walker full;
-    runs r;
-    int team = team_size(num_threads);
-    (void)team;
-
-    walker_init(&full, indices->rank, indices->sizes);
-    walker_add(&full, indices->strides);
-    runs_init(&r, &full);
-
-#pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS) reduction(min : first)
-    {
-        int t = thread_index(), n = thread_total();
-        uint64_t pos = chunk_begin(total, t, n), end = chunk_begin(total, t + 1, n);
-        runs my = r;
-        uint64_t j = runs_seek(&my, pos);
-        while (pos < end && first == NO_INDEX) {
-            uint64_t count = run_length(&my, j, end - pos);
-            const unsigned char *run = base + (my.outer.offset[0] + j * my.step[0]) *
-                                                  indices->element_size;
-            uint64_t bad = count, i;
-            if (bound_count == 1) {
-                bad = first_out_of_range_run(run, my.step[0], type, bounds[0], count);
-            } else { /* GatherND: the bound changes with the tuple component */
-                uint64_t component = pos % bound_count; /* one division per run */
-                for (i = 0; i < count && bad == count; ++i) {
-                    uint64_t ignored;
-                    index_value v = read_index(run + i * my.step[0] * indices->element_size,
-                                               type);
-                    if (!normalize_index(v, bounds[component], 0, &ignored))
-                        bad = i;
-                    if (++component == bound_count)
-                        component = 0;
-                }
-            }
-            if (bad < count)
-                first = pos + bad; /* the first of this chunk; the reduction takes the least */
-            pos += count;
-            j = 0;
-            walker_next(&my.outer);
-        }
-    }
-    return first;
 }
 
 dmlref_status report_out_of_range(dmlref_error *err, const char *op, const layout *indices,

@@ -50,7 +50,7 @@
  * elements that are all zero are skipped first, which makes sparse inputs
  * cheap.
  */
-#include "internal.h"
+#include "kernels/kernels.h"
 
 #include <stdlib.h>
 
@@ -158,7 +158,7 @@ static void keep_nonzero_rows(row_writer *w, const unsigned char *p, uint64_t st
     w->kept = kept;
 }
 
-dmlref_status dmlref_ref_nonzero_coordinates(const kernel_context *ctx,
+dmlref_status dmlref_fast_nonzero_coordinates(const kernel_context *ctx,
                                              const dmlref_nonzero_coordinates_desc *desc,
                                              const void *input, void *output_count,
                                              void *output_coordinates, dmlref_error *err)

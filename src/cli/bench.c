@@ -19,7 +19,7 @@
  *       NonZero         in_elems * e + nnz * rank * 4 + 4
  *     and the copy 2 bytes per byte copied; ratio = GB/s / copy GB/s.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <math.h>

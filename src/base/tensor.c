@@ -1,8 +1,8 @@
 /*
  * tensor.c - the buffer tensor model (R-TD-*): DMLCalcBufferTensorSize,
- * resolved layouts and the strided odometer.
+ * resolved layouts.
  */
-#include "internal.h"
+#include "base/base.h"
 
 /* Overflow-checked 64-bit arithmetic: each returns 0 on overflow. */
 static int mul_u64(uint64_t a, uint64_t b, uint64_t *out)
@@ -103,80 +103,4 @@ void coordinates_of(uint64_t pos, uint32_t rank, const uint64_t *sizes, uint64_t
         coord[d] = pos % sizes[d];
         pos /= sizes[d];
     }
-}
-
-void walker_init(walker *w, uint32_t rank, const uint64_t *sizes)
-{
-    uint32_t i;
-    memset(w, 0, sizeof *w);
-    w->rank = rank;
-    for (i = 0; i < rank; ++i)
-        w->sizes[i] = sizes[i];
-}
-
-uint32_t walker_add(walker *w, const uint64_t *strides)
-{
-    uint32_t slot = w->tensor_count++;
-    uint32_t i;
-    for (i = 0; i < w->rank; ++i)
-        w->strides[slot][i] = strides[i];
-    return slot;
-}
-
-void walker_seek(walker *w, uint64_t pos)
-{
-    uint32_t t, i;
-    coordinates_of(pos, w->rank, w->sizes, w->coord);
-    for (t = 0; t < w->tensor_count; ++t) {
-        w->offset[t] = 0;
-        for (i = 0; i < w->rank; ++i)
-            w->offset[t] += w->coord[i] * w->strides[t][i];
-    }
-}
-
-void walker_coalesce(walker *w)
-{
-    uint32_t kept = 0, d, t;
-    for (d = 0; d < w->rank; ++d) {
-        int joins = kept > 0;
-        if (w->sizes[d] == 1)
-            continue; /* a size-1 dimension never moves an offset */
-        for (t = 0; t < w->tensor_count && joins; ++t)
-            joins = w->strides[t][kept - 1] == w->strides[t][d] * w->sizes[d];
-        if (joins) { /* d continues the kept dimension before it */
-            w->sizes[kept - 1] *= w->sizes[d];
-            for (t = 0; t < w->tensor_count; ++t)
-                w->strides[t][kept - 1] = w->strides[t][d];
-            continue;
-        }
-        w->sizes[kept] = w->sizes[d];
-        for (t = 0; t < w->tensor_count; ++t)
-            w->strides[t][kept] = w->strides[t][d];
-        ++kept;
-    }
-    if (kept == 0) { /* a single element: keep one dimension of size 1 */
-        w->sizes[0] = 1;
-        for (t = 0; t < w->tensor_count; ++t)
-            w->strides[t][0] = 0;
-        kept = 1;
-    }
-    w->rank = kept;
-}
-
-void runs_init(runs *r, const walker *full)
-{
-    uint32_t t, last;
-    r->outer = *full;
-    walker_coalesce(&r->outer);
-    last = r->outer.rank - 1;
-    r->length = r->outer.sizes[last];
-    for (t = 0; t < WALK_MAX_TENSORS; ++t)
-        r->step[t] = t < r->outer.tensor_count ? r->outer.strides[t][last] : 0;
-    r->outer.rank = last;
-}
-
-uint64_t runs_seek(runs *r, uint64_t pos)
-{
-    walker_seek(&r->outer, pos / r->length);
-    return pos % r->length;
 }

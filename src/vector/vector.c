@@ -3,7 +3,7 @@
  * accessors and lifetime.  Reading is vector_read.c, evaluating and
  * comparing vector_eval.c, writing vector_write.c.
  */
-#include "vector_internal.h"
+#include "vector/vector_internal.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -25,7 +25,7 @@
 #define LOAD_WITH_POSIX 1
 #endif
 
-#include "vector_internal.h"
+#include "vector/vector_internal.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -3,7 +3,7 @@
  * what each output must hold (values, "any of" sets, unspecified elements,
  * digests), and comparing outputs against a vector.
  */
-#include "vector_internal.h"
+#include "vector/vector_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -45,12 +45,12 @@
  * copies (D12) as GATHER_ELEMENTS.  Each output element depends only on its
  * own tuple, so the result is the same for any thread count.
  */
-#include "internal.h"
+#include "kernels/kernels.h"
 
 /* Tuples whose slices are located (and requested) before any is copied. */
 #define TUPLE_BLOCK 32
 
-dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
+dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
                                     const void *input, const void *indices, void *output,
                                     dmlref_error *err)
 {

@@ -35,9 +35,9 @@
  *     is injective (D6).  Each output element depends only on its own index
  *     (R-GE-8), so the result is the same for any thread count.
  */
-#include "internal.h"
+#include "kernels/kernels.h"
 
-dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
+dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
                                          const dmlref_gather_elements_desc *desc,
                                          const void *input, const void *indices, void *output,
                                          dmlref_error *err)

@@ -3,7 +3,7 @@
  * order, one line per tensor, elements as FORMAT.md encodes them, so the
  * same case always gives the same bytes.
  */
-#include "vector_internal.h"
+#include "vector/vector_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

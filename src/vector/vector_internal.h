@@ -5,7 +5,8 @@
 #ifndef DMLREF_VECTOR_INTERNAL_H
 #define DMLREF_VECTOR_INTERNAL_H
 
-#include "internal.h"
+#include "base/base.h"
+#include "dmlref/vector.h"
 
 #include <stddef.h>
 

@@ -2,7 +2,7 @@
  * status.c - status names, error messages, version, and the names of the
  * DirectML enums used in messages and vectors.
  */
-#include "internal.h"
+#include "base/base.h"
 
 #include <stdarg.h>
 #include <stdio.h>

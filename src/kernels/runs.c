@@ -8,7 +8,25 @@
  * ones.  Loads and stores go through fixed-size memcpy, which compiles to
  * one (possibly unaligned) move and keeps odd strides legal C.
  */
-#include "internal.h"
+#include "kernels/kernels.h"
+
+void runs_init(runs *r, const walker *full)
+{
+    uint32_t t, last;
+    r->outer = *full;
+    walker_coalesce(&r->outer);
+    last = r->outer.rank - 1;
+    r->length = r->outer.sizes[last];
+    for (t = 0; t < WALK_MAX_TENSORS; ++t)
+        r->step[t] = t < r->outer.tensor_count ? r->outer.strides[t][last] : 0;
+    r->outer.rank = last;
+}
+
+uint64_t runs_seek(runs *r, uint64_t pos)
+{
+    walker_seek(&r->outer, pos / r->length);
+    return pos % r->length;
+}
 
 /* The out-of-range search tests a block at a time. */
 #define RUN_BLOCK 256
@@ -240,4 +258,55 @@ uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
                 return done + j;
     }
     return n;
+}
+
+uint64_t find_out_of_range(const layout *indices, const void *data,
+                           dmlref_tensor_data_type type, const uint64_t *bounds,
+                           uint64_t bound_count, uint32_t num_threads)
+{
+    const unsigned char *base = data;
+    uint64_t total = layout_element_count(indices);
+    uint64_t first = NO_INDEX;
+    walker full;
+    runs r;
+    int team = team_size(num_threads);
+    (void)team;
+
+    walker_init(&full, indices->rank, indices->sizes);
+    walker_add(&full, indices->strides);
+    runs_init(&r, &full);
+
+#pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS) reduction(min : first)
+    {
+        int t = thread_index(), n = thread_total();
+        uint64_t pos = chunk_begin(total, t, n), end = chunk_begin(total, t + 1, n);
+        runs my = r;
+        uint64_t j = runs_seek(&my, pos);
+        while (pos < end && first == NO_INDEX) {
+            uint64_t count = run_length(&my, j, end - pos);
+            const unsigned char *run = base + (my.outer.offset[0] + j * my.step[0]) *
+                                                  indices->element_size;
+            uint64_t bad = count, i;
+            if (bound_count == 1) {
+                bad = first_out_of_range_run(run, my.step[0], type, bounds[0], count);
+            } else { /* GatherND: the bound changes with the tuple component */
+                uint64_t component = pos % bound_count; /* one division per run */
+                for (i = 0; i < count && bad == count; ++i) {
+                    uint64_t ignored;
+                    index_value v = read_index(run + i * my.step[0] * indices->element_size,
+                                               type);
+                    if (!normalize_index(v, bounds[component], 0, &ignored))
+                        bad = i;
+                    if (++component == bound_count)
+                        component = 0;
+                }
+            }
+            if (bad < count)
+                first = pos + bad; /* the first of this chunk; the reduction takes the least */
+            pos += count;
+            j = 0;
+            walker_next(&my.outer);
+        }
+    }
+    return first;
 }

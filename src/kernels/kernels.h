@@ -1,0 +1,155 @@
+/*
+ * kernels.h - the fast kernels and their machinery: the strided odometer,
+ * runs along the last dimension and element-size-specialised loops.  They
+ * compute exactly what the reference kernels of reference/ compute, faster;
+ * tests prove them equal.  Not installed.
+ */
+#ifndef DMLREF_KERNELS_H
+#define DMLREF_KERNELS_H
+
+#include "base/base.h"
+
+#define runs_init dmlref__runs_init
+#define runs_seek dmlref__runs_seek
+#define copy_run dmlref__copy_run
+#define gather_indexed_run dmlref__gather_indexed_run
+#define scatter_indexed_run dmlref__scatter_indexed_run
+#define gather_over_runs dmlref__gather_over_runs
+#define first_out_of_range_run dmlref__first_out_of_range_run
+#define find_out_of_range dmlref__find_out_of_range
+
+/* ---- runs ----------------------------------------------------------------
+ * The kernels walk [begin, end) of a shape as runs along its last
+ * dimension: an odometer over the other dimensions picks each run's start,
+ * and an element-size-specialised loop (src/runs.c) does the run. */
+typedef struct runs {
+    walker outer;                     /* every dimension but the last */
+    uint64_t length;                  /* the last dimension's size */
+    uint64_t step[WALK_MAX_TENSORS];  /* each tensor's stride along it */
+} runs;
+
+/* Coalesces `full` (with its tensors added) and splits off its last
+ * dimension. */
+void runs_init(runs *r, const walker *full);
+
+/* Moves to flat position pos; returns pos's place within its run. */
+uint64_t runs_seek(runs *r, uint64_t pos);
+
+/* How many positions the run has from place j on, at most `left`. */
+static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
+{
+    return r->length - j < left ? r->length - j : left;
+}
+
+/* Asks for the cache line holding p ahead of its use, where the compiler
+ * offers a way (GCC and Clang); elsewhere nothing.  Only a hint: it never
+ * faults, so p may be any address. */
+#if defined(__GNUC__)
+#define prefetch_line(p) __builtin_prefetch((p), 0, 3)
+#else
+#define prefetch_line(p) ((void)(p))
+#endif
+
+/* prefetch_line(p + bytes), where p + bytes may lie past p's buffer: the
+ * sum is formed as an integer, since pointer arithmetic may not leave its
+ * object, and a prefetch of any address is harmless. */
+#define prefetch_ahead(p, bytes) prefetch_line((const void *)((uintptr_t)(p) + (bytes)))
+
+/* ---- element moves -----------------------------------------------------
+ * Gathers and scatters move bits, never values (D12): an element is 1, 2, 4
+ * or 8 bytes copied with a fixed-size memcpy, so -0.0, NaN payloads and
+ * subnormals survive and unaligned strides stay legal. */
+static inline void copy_element(unsigned char *dst, const unsigned char *src, uint32_t size)
+{
+    switch (size) {
+    case 1: memcpy(dst, src, 1); break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    default: memcpy(dst, src, 8); break;
+    }
+}
+
+/* ---- run loops (src/runs.c) ----------------------------------------------
+ * The innermost loops, one per element size (1, 2, 4, 8 bytes), so the
+ * compiler sees fixed-size loads and stores; strides are in elements. */
+
+/* The statements once for each element size, with T the unsigned integer type of
+ * that size (FLOAT16 moves as a uint16_t, FLOAT64 as a uint64_t). */
+#define FOR_ELEMENT_SIZE(element_size, ...)                                                       \
+    switch (element_size) {                                                                       \
+    case 1: { typedef uint8_t T; __VA_ARGS__; break; }                                            \
+    case 2: { typedef uint16_t T; __VA_ARGS__; break; }                                           \
+    case 4: { typedef uint32_t T; __VA_ARGS__; break; }                                           \
+    default: { typedef uint64_t T; __VA_ARGS__; break; }                                          \
+    }
+
+/* dst[j * dst_step] = src[j * src_step] for j < n (one memcpy when both are
+ * contiguous; src_step may be 0, a broadcast). */
+void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src,
+              uint64_t src_step, uint64_t n, uint32_t element_size);
+
+/* How an index selects along the indexed dimension: the index type, the
+ * dimension's size and its stride (in elements) in the indexed tensor. */
+typedef struct index_axis {
+    dmlref_tensor_data_type type;
+    uint64_t size;
+    uint64_t stride;
+} index_axis;
+
+/* GatherElements' row: out[j * out_step] = in[j * in_step + i(j) * axis->stride],
+ * where i(j) is idx[j * idx_step] normalised (negative from the end) and
+ * clamped into [0, size): the strict policy has already rejected every
+ * index that clamping would change. */
+void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *in,
+                        uint64_t in_step, const unsigned char *idx, uint64_t idx_step,
+                        const index_axis *axis, uint64_t n, uint32_t element_size);
+
+/* gather_indexed_run over positions [begin, end) of a walk whose tensors
+ * are, in slot order, the output, the indices and the input (its selected
+ * dimension's stride left out): the whole loop of GatherElements, and of
+ * GatherND when a tuple is one coordinate and a slice one element. */
+void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
+                      const unsigned char *in, const unsigned char *idx, const index_axis *axis,
+                      uint32_t element_size);
+
+/* Scatter's row: out[j * out_step + i(j) * axis->stride] = upd[j * upd_step],
+ * j ascending, so of two updates to one element the later one stays. */
+void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *upd,
+                         uint64_t upd_step, const unsigned char *idx, uint64_t idx_step,
+                         const index_axis *axis, uint64_t n, uint32_t element_size);
+
+/* The first j < n whose idx[j * idx_step] lies outside [-size, size) (signed
+ * types) or [0, size) (unsigned), or n when there is none. */
+uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
+                                dmlref_tensor_data_type type, uint64_t size, uint64_t n);
+
+/* The least row-major position of an index element that lies outside its
+ * dimension (the bound of the element at position pos is
+ * bounds[pos % bound_count]: one bound for GatherElements and Scatter, one
+ * per tuple coordinate for GatherND), or NO_INDEX when all are in range.
+ * The answer does not depend on the thread count. */
+#define NO_INDEX UINT64_MAX
+uint64_t find_out_of_range(const layout *indices, const void *data,
+                           dmlref_tensor_data_type type, const uint64_t *bounds,
+                           uint64_t bound_count, uint32_t num_threads);
+
+/* ---- the fast kernels ---------------------------------------------------- */
+
+dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
+                                         const dmlref_gather_elements_desc *desc,
+                                         const void *input, const void *indices, void *output,
+                                         dmlref_error *err);
+dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
+                                          const dmlref_scatter_elements_desc *desc,
+                                          const void *input, const void *indices,
+                                          const void *updates, void *output,
+                                          dmlref_error *err);
+dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
+                                    const void *input, const void *indices, void *output,
+                                    dmlref_error *err);
+dmlref_status dmlref_fast_nonzero_coordinates(const kernel_context *ctx,
+                                             const dmlref_nonzero_coordinates_desc *desc,
+                                             const void *input, void *output_count,
+                                             void *output_coordinates, dmlref_error *err);
+
+#endif /* DMLREF_KERNELS_H */
