@@ -313,9 +313,19 @@ typedef enum dmlref_oob_policy {
 /* The most threads an execution may ask for. */
 #define DMLREF_MAX_THREADS 1024u
 
+/* Which kernels compute.  Both give bit-identical results (make check proves
+ * it over the suite and random cases); the reference is the definition. */
+typedef enum dmlref_kernels {
+    DMLREF_KERNELS_REFERENCE = 0, /* reference/: one plain loop per operator,
+                                     mirroring its pseudocode (default) */
+    DMLREF_KERNELS_FAST = 1       /* src/kernels/: strided runs, coalescing,
+                                     prefetch, element-size-specialised loops */
+} dmlref_kernels;
+
 typedef struct dmlref_execute_options {
     dmlref_oob_policy oob_policy;
     uint32_t num_threads; /* 0: OpenMP's default; at most DMLREF_MAX_THREADS */
+    dmlref_kernels kernels;
 } dmlref_execute_options;
 
 /* dmlref_execute() with options; options may be NULL (all defaults). */

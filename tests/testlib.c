@@ -264,7 +264,7 @@ dmlref_status tt_execute(dmlref_operator_type type, const void *desc,
                          test_tensor *const *inputs, size_t input_count,
                          test_tensor *const *outputs, size_t output_count, dmlref_error *err)
 {
-    dmlref_execute_options options = {DMLREF_OOB_ERROR, 0};
+    dmlref_execute_options options = {DMLREF_OOB_ERROR, 0, DMLREF_KERNELS_REFERENCE};
     options.oob_policy = policy;
     return execute_with(type, desc, level, &options, inputs, input_count, outputs, output_count,
                         err);
@@ -275,7 +275,7 @@ dmlref_status tt_execute_threads(dmlref_operator_type type, const void *desc, ui
                                  test_tensor *const *outputs, size_t output_count,
                                  dmlref_error *err)
 {
-    dmlref_execute_options options = {DMLREF_OOB_ERROR, 0};
+    dmlref_execute_options options = {DMLREF_OOB_ERROR, 0, DMLREF_KERNELS_REFERENCE};
     options.num_threads = threads;
     return execute_with(type, desc, DMLREF_FEATURE_LEVEL_LATEST, &options, inputs, input_count,
                         outputs, output_count, err);

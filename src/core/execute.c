@@ -116,7 +116,7 @@ dmlref_status dmlref_execute_with_options(const dmlref_operator_desc *op,
                                           const dmlref_binding *outputs, size_t output_count,
                                           dmlref_error *err)
 {
-    static const dmlref_execute_options defaults = {DMLREF_OOB_ERROR, 0};
+    static const dmlref_execute_options defaults = {DMLREF_OOB_ERROR, 0, DMLREF_KERNELS_REFERENCE};
     kernel_context ctx;
     tensor_list l;
     dmlref_status status = dmlref_validate(op, feature_level, err);
@@ -133,6 +133,10 @@ dmlref_status dmlref_execute_with_options(const dmlref_operator_desc *op,
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
                          "%s: num_threads = %u is more than %u", dmlref_operator_name(op->Type),
                          options->num_threads, DMLREF_MAX_THREADS);
+    if (options->kernels != DMLREF_KERNELS_REFERENCE && options->kernels != DMLREF_KERNELS_FAST)
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "%s: kernels = %d is not a dmlref_kernels", dmlref_operator_name(op->Type),
+                         (int)options->kernels);
     ctx.op_name = dmlref_operator_name(op->Type);
     ctx.clamp = options->oob_policy == DMLREF_OOB_CLAMP;
     ctx.num_threads = options->num_threads;

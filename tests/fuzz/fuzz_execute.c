@@ -105,7 +105,7 @@ static dmlref_status run(const dmlref_operator_desc *op, dmlref_feature_level le
                          dmlref_oob_policy policy, uint32_t threads, tensor *t, size_t n_in,
                          size_t n_out, int second)
 {
-    dmlref_execute_options options = {policy, threads};
+    dmlref_execute_options options = {policy, threads, DMLREF_KERNELS_REFERENCE};
     dmlref_binding in[3], out[2];
     dmlref_error err;
     dmlref_status status;
