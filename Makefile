@@ -56,7 +56,7 @@ TEST_HDR = tests/testlib.h tests/model.h
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-.PHONY: all lib check test check-sanitize check-noopenmp check-clang check-tsan check-rules check-example \
+.PHONY: all lib check test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-example \
         check-symbols vectors check-vectors check-cross check-loaders check-schema check-roundtrip check-cli \
         check-conformance backends fuzz-smoke check-valgrind \
         install uninstall clean help deps
@@ -103,6 +103,7 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and 
 	$(Q)$(MAKE) --no-print-directory check-sanitize
 	$(Q)$(MAKE) --no-print-directory check-tsan
 	$(Q)$(MAKE) --no-print-directory check-rules
+	$(Q)$(MAKE) --no-print-directory check-layers
 	$(Q)$(MAKE) --no-print-directory check-example
 	$(Q)$(MAKE) --no-print-directory check-symbols
 	$(Q)$(MAKE) --no-print-directory check-vectors
@@ -145,16 +146,20 @@ check-tsan: ## the tests under ThreadSanitizer (clang, libomp and its Archer too
 check-rules: ## every rule id and decision of docs/rules.md is named by a test
 	$(Q)sh scripts/check_rule_coverage.sh
 
-check-example: lib ## the README's example prints what README.md says, linked statically and from the build tree
+check-layers: all ## every include and call goes along the layers (HACKING.md); the check fails on each kind of breach
+	$(Q)sh scripts/check_layers.sh $(BUILD)
+	$(Q)$(SUMMARY) "layering check against breaches" $(BUILD)/layers.log sh tests/test_layers.sh
+
+check-example: lib ## the README's example prints what README.md says, linked statically (dmlref.h alone: no JSON or hash library) and from the build tree
 	@mkdir -p $(BUILD)/examples
 	$(Q)$(CC) -std=c99 -pedantic $(WARNINGS) $(OPENMP) -Iinclude docs/examples/gather_elements.c \
-	    $(BUILD)/libdmlref.a $(LIB_DEPS) $(LDFLAGS_ALL) -o $(BUILD)/examples/gather_elements
+	    $(BUILD)/libdmlref.a -lm $(LDFLAGS_ALL) -o $(BUILD)/examples/gather_elements
 	$(Q)$(BUILD)/examples/gather_elements | diff -u docs/examples/gather_elements.expected -
 	$(Q)$(CC) -std=c99 -pedantic $(WARNINGS) -Iinclude docs/examples/gather_elements.c \
 	    -L$(BUILD) -ldmlref $(LDFLAGS) -o $(BUILD)/examples/gather_elements_shared
 	$(Q)LD_LIBRARY_PATH=$(BUILD) $(BUILD)/examples/gather_elements_shared \
 	    | diff -u docs/examples/gather_elements.expected -
-	@echo "check-example: docs/examples/gather_elements.c prints the expected output (static, and -L$(BUILD) -ldmlref)"
+	@echo "check-example: docs/examples/gather_elements.c prints the expected output (static with no JSON or hash library, and -L$(BUILD) -ldmlref)"
 
 check-symbols: lib ## every global symbol of the libraries starts with dmlref_
 	$(Q)bad=$$( (nm -g --defined-only $(BUILD)/libdmlref.a; nm -D --defined-only $(BUILD)/libdmlref.so) \
