@@ -59,7 +59,7 @@ TEST_HDR = tests/testlib.h tests/model.h
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-.PHONY: all lib check test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-example \
+.PHONY: all lib check test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-cross check-loaders check-schema check-roundtrip check-cli \
         check-conformance backends fuzz-smoke check-valgrind \
         install uninstall clean help deps FORCE
@@ -161,6 +161,9 @@ check-rules: ## every rule id and decision of docs/rules.md is named by a test
 check-layers: all ## every include and call goes along the layers (HACKING.md); the check fails on each kind of breach
 	$(Q)sh scripts/check_layers.sh $(BUILD)
 	$(Q)$(SUMMARY) "layering check against breaches" $(BUILD)/layers.log sh tests/test_layers.sh
+
+check-style: ## the C files as .clang-format says, every text file as .editorconfig says (sh scripts/check_style.sh --fix formats)
+	$(Q)sh scripts/check_style.sh
 
 check-example: lib ## the README's example prints what README.md says, linked statically (dmlref.h alone: no JSON or hash library) and from the build tree
 	@mkdir -p $(BUILD)/examples

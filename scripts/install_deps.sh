@@ -6,10 +6,10 @@ set -eu
 # build: compilers, OpenMP, JSON, digests; tests: cmocka, and for the
 # independent cross-checks numpy, ONNX's node test data and its reader, and
 # Node.js for the JavaScript loader; jsonschema for vectors/schema.json's
-# test; gnuplot for dmlref bench --plot
+# test; gnuplot for dmlref bench --plot; clang-format for make check-style
 packages="make gcc clang libomp-dev libclang-rt-14-dev pkg-config libjansson-dev libxxhash-dev
           libcmocka-dev python3 python3-numpy python3-onnx libonnx-testdata python3-jsonschema
-          nodejs gnuplot-nox"
+          nodejs gnuplot-nox clang-format"
 
 missing=""
 for p in $packages; do
