@@ -37,20 +37,6 @@
 /* A backend that fails this many cases in a row, the same way, before it has
    answered any, cannot run: the run stops. */
 #define FAILURES_BEFORE_GIVING_UP 3
-#define MAX_JOBS 64
-
-/* ---- options --------------------------------------------------------------- */
-
-typedef struct options {
-    const char *backend, *exec, *backend_options, *junit, *json, *rerun;
-    path_list filters, excludes, rerun_names;
-    dmlref_feature_level level; /* 0: the backend's own */
-    double timeout;
-    unsigned long max_failures; /* 0: no limit */
-    unsigned long shard, shards; /* this run takes file k when k % shards == shard - 1 */
-    unsigned long jobs;
-    int verbose, strict_status, list;
-} options;
 
 /* ---- results --------------------------------------------------------------- */
 
@@ -155,7 +141,7 @@ static void progress_show(const progress *p, const results *all)
                 p->done, p->total, all->passed, all->failed + all->errors, all->skipped);
 }
 
-static void print_result(const options *o, const result *r)
+static void print_result(const check_options *o, const result *r)
 {
     if (r->outcome != CASE_PASS || r->message[0] || o->verbose) /* a pass may name a variant */
         printf("%-5s %s%s%s\n", k_outcome_names[r->outcome], r->name, r->message[0] ? ": " : "",
@@ -179,7 +165,7 @@ static int compare_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int selected(const options *o, const char *name)
+static int selected(const check_options *o, const char *name)
 {
     const char *key = name;
     if (o->filters.count && !matches_any(&o->filters, name))
@@ -230,7 +216,7 @@ static int read_rerun_list(const char *path, path_list *names)
 /* ---- one case ------------------------------------------------------------------ */
 
 typedef struct runner {
-    const options *o;
+    const check_options *o;
     backend *b;
     int answered;           /* the backend has answered a case */
     unsigned long same_failures;
@@ -318,7 +304,7 @@ static int finish(runner *rn, int (*hand_on)(void *, const result *), void *to)
    0 when it is not selected. */
 static int run_file(runner *rn, const char *path, size_t index, result *r)
 {
-    const options *o = rn->o;
+    const check_options *o = rn->o;
     dmlref_vector *v;
     dmlref_error err;
     dmlref_feature_level level;
@@ -381,13 +367,13 @@ typedef struct run_state {
     int stopped_at_max;
 } run_state;
 
-static int reached_max_failures(const options *o, const results *all)
+static int reached_max_failures(const check_options *o, const results *all)
 {
     return o->max_failures && all->failed + all->errors >= o->max_failures;
 }
 
 /* Takes one result: counts, prints, stores; 0 when memory ran out. */
-static int take(run_state *st, const options *o, const result *r)
+static int take(run_state *st, const check_options *o, const result *r)
 {
     progress_clear(&st->shown);
     print_result(o, r);
@@ -397,14 +383,14 @@ static int take(run_state *st, const options *o, const result *r)
     return 1;
 }
 
-static int in_shard(const options *o, size_t index)
+static int in_shard(const check_options *o, size_t index)
 {
     return index % o->shards == o->shard - 1;
 }
 
 typedef struct serial_sink {
     run_state *st;
-    const options *o;
+    const check_options *o;
 } serial_sink;
 
 static int take_result(void *to, const result *r)
@@ -413,7 +399,7 @@ static int take_result(void *to, const result *r)
     return take(sink->st, sink->o, r);
 }
 
-static void run_serially(run_state *st, const options *o, backend *b, const path_list *files)
+static void run_serially(run_state *st, const check_options *o, backend *b, const path_list *files)
 {
     runner rn;
     serial_sink sink;
@@ -454,7 +440,7 @@ static int send_result(void *to, const result *r)
     return fflush(f) == 0;
 }
 
-static void job_serve(const options *o, backend *b, const path_list *files, unsigned long job,
+static void job_serve(const check_options *o, backend *b, const path_list *files, unsigned long job,
                       int out)
 {
     FILE *f = fdopen(out, "w");
@@ -487,7 +473,7 @@ static void job_serve(const options *o, backend *b, const path_list *files, unsi
 }
 
 /* One record line of a job; 0 when it is not one. */
-static int parse_record(run_state *st, const options *o, char *line)
+static int parse_record(run_state *st, const check_options *o, char *line)
 {
     char *field[8], *cursor = line;
     int n = 0;
@@ -531,12 +517,12 @@ static int by_file(const void *a, const void *b)
 /* --jobs N: N child processes, each with its own backend, take every Nth
    file of the selection; the parent prints their results as they come and
    sorts them back into the files' order for the reports. */
-static void run_in_jobs(run_state *st, const options *o, backend *b, const path_list *files)
+static void run_in_jobs(run_state *st, const check_options *o, backend *b, const path_list *files)
 {
-    pid_t pids[MAX_JOBS];
-    struct pollfd fds[MAX_JOBS];
-    char *pending[MAX_JOBS]; /* bytes of a job's line not yet complete */
-    size_t held[MAX_JOBS], capacity[MAX_JOBS];
+    pid_t pids[CHECK_MAX_JOBS];
+    struct pollfd fds[CHECK_MAX_JOBS];
+    char *pending[CHECK_MAX_JOBS]; /* bytes of a job's line not yet complete */
+    size_t held[CHECK_MAX_JOBS], capacity[CHECK_MAX_JOBS];
     unsigned long j, open_jobs = 0;
 
     fflush(stdout);
@@ -673,7 +659,7 @@ static void shell_word(char *out, size_t capacity, const char *text)
 }
 
 /* The command that runs one vector again on the same backend. */
-static void reproduce_command(const options *o, const char *path, char *out, size_t capacity)
+static void reproduce_command(const check_options *o, const char *path, char *out, size_t capacity)
 {
     char backend_word[1024], options_word[1024] = "", path_word[1024];
     shell_word(backend_word, sizeof backend_word, o->backend ? o->backend : o->exec);
@@ -690,7 +676,7 @@ static void reproduce_command(const options *o, const char *path, char *out, siz
 }
 
 typedef struct report {
-    const options *o;
+    const check_options *o;
     const results *all;
     const path_list *files;
     const char *tested, *tested_version;
@@ -855,149 +841,8 @@ static void print_reasons(const results *all, case_result outcome, const char *l
 
 /* ---- the command ------------------------------------------------------------- */
 
-const char *const check_help =
-    "usage: dmlref check (--backend LIB.so | --exec 'CMD') [options] PATH...\n"
-    "\n"
-    "Runs another implementation over the vectors under each PATH and judges every\n"
-    "case at the backend's feature level, asking the reference what is right there:\n"
-    "pass, fail (wrong bits in a defined element, a write past an output or into an\n"
-    "input, a valid case refused, an invalid case accepted), skip (unsupported, or\n"
-    "out-of-range data whose outputs DirectML leaves undefined) or error (a crash, a\n"
-    "hang, a malformed reply). See docs/conformance.md.\n"
-    "\n"
-    "  --backend LIB.so        a plug-in (include/dmlref/backend.h), run in a child process\n"
-    "  --exec 'CMD'            a process speaking JSON Lines on its stdin and stdout\n"
-    "  --backend-options TEXT  passed to the plug-in's create()\n"
-    "  --feature-level L       the backend's level (e.g. 3_0): cases invalid there must be\n"
-    "                          refused (a plug-in's max_feature_level lowers it too)\n"
-    "  --filter GLOB           only the cases whose name matches (repeatable: any of them)\n"
-    "  --exclude GLOB          not the cases whose name matches (repeatable)\n"
-    "  --rerun-failed REPORT   only the cases a --json REPORT lists as failed or errored\n"
-    "  --shard K/N             only the files of shard K of N (disjoint; together, all)\n"
-    "  --list                  print the selected cases' names and stop\n"
-    "  --jobs N                run N backends at once (default 1); the same reports\n"
-    "  --max-failures N        stop after N failed cases\n"
-    "  --strict-status         a refusal must name the status dmlref gives (and its rule,\n"
-    "                          when it names one)\n"
-    "  --timeout SECONDS       per case (default 60); a hung backend is killed and restarted\n"
-    "  --junit FILE            a JUnit XML report;  --json FILE  a JSON report\n"
-    "  --verbose               print passing cases too\n"
-    "\n"
-    "Ends with \"N passed, N failed, N skipped\" (errors count as failed). Exit 0 when\n"
-    "cases were judged and none failed; 1 when one failed or errored; 2 when a vector\n"
-    "cannot be read, no case was selected or judged, the backend cannot run (it failed\n"
-    "its first 3 cases the same way before answering any) or a report cannot be\n"
-    "written; 3 for a usage error.\n";
-
-static int parse_seconds(const char *text, double *out)
-{
-    char *end;
-    double v = strtod(text, &end);
-    if (!*text || *end || !(v > 0 && v <= 86400))
-        return 0;
-    *out = v;
-    return 1;
-}
-
-static int parse_number(const char *text, unsigned long low, unsigned long high,
-                        unsigned long *out)
-{
-    char *end;
-    unsigned long v;
-    if (!*text || *text == '-' || *text == '+')
-        return 0;
-    errno = 0;
-    v = strtoul(text, &end, 10);
-    if (*end || errno || v < low || v > high)
-        return 0;
-    *out = v;
-    return 1;
-}
-
-/* "dmlref: check: OPTION ..." for a usage error. */
-static int bad_option(const char *option, const char *what)
-{
-    char message[512];
-    snprintf(message, sizeof message, "check: %s %s", option, what);
-    return usage_error(message);
-}
-
-static int parse_options(int argc, char **argv, options *o, path_list *paths)
-{
-    int k;
-    for (k = 0; k < argc; ++k) {
-        const char *a = argv[k];
-        const char *next = k + 1 < argc ? argv[k + 1] : NULL;
-        int takes_value = strcmp(a, "--backend") == 0 || strcmp(a, "--exec") == 0 ||
-                          strcmp(a, "--backend-options") == 0 || strcmp(a, "--filter") == 0 ||
-                          strcmp(a, "--exclude") == 0 || strcmp(a, "--rerun-failed") == 0 ||
-                          strcmp(a, "--shard") == 0 || strcmp(a, "--jobs") == 0 ||
-                          strcmp(a, "--max-failures") == 0 || strcmp(a, "--junit") == 0 ||
-                          strcmp(a, "--json") == 0 || strcmp(a, "--feature-level") == 0 ||
-                          strcmp(a, "--timeout") == 0;
-        if (takes_value && !next)
-            return bad_option(a, "needs a value");
-        if (takes_value)
-            ++k;
-        if (strcmp(a, "--backend") == 0)
-            o->backend = next;
-        else if (strcmp(a, "--exec") == 0)
-            o->exec = next;
-        else if (strcmp(a, "--backend-options") == 0)
-            o->backend_options = next;
-        else if (strcmp(a, "--filter") == 0 || strcmp(a, "--exclude") == 0) {
-            if (!list_add(a[2] == 'f' ? &o->filters : &o->excludes, next))
-                return EXIT_BAD_INPUT;
-        } else if (strcmp(a, "--rerun-failed") == 0)
-            o->rerun = next;
-        else if (strcmp(a, "--junit") == 0)
-            o->junit = next;
-        else if (strcmp(a, "--json") == 0)
-            o->json = next;
-        else if (strcmp(a, "--feature-level") == 0) {
-            if (!dmlref_feature_level_from_name(next, &o->level))
-                return bad_option(a, "takes a feature level such as 4_1");
-        } else if (strcmp(a, "--timeout") == 0) {
-            if (!parse_seconds(next, &o->timeout))
-                return bad_option(a, "takes seconds, more than 0 and at most 86400");
-        } else if (strcmp(a, "--jobs") == 0) {
-            if (!parse_number(next, 1, MAX_JOBS, &o->jobs))
-                return bad_option(a, "takes a number from 1 to 64");
-        } else if (strcmp(a, "--max-failures") == 0) {
-            if (!parse_number(next, 1, (unsigned long)-1, &o->max_failures))
-                return bad_option(a, "takes a number, 1 or more");
-        } else if (strcmp(a, "--shard") == 0) {
-            const char *slash = strchr(next, '/');
-            char first[32];
-            if (!slash || (size_t)(slash - next) >= sizeof first)
-                return bad_option(a, "takes K/N, such as 2/4");
-            memcpy(first, next, (size_t)(slash - next));
-            first[slash - next] = '\0';
-            if (!parse_number(slash + 1, 1, 1000000, &o->shards) ||
-                !parse_number(first, 1, o->shards, &o->shard))
-                return bad_option(a, "takes K/N with 1 <= K <= N, such as 2/4");
-        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
-            o->verbose = 1;
-        else if (strcmp(a, "--strict-status") == 0)
-            o->strict_status = 1;
-        else if (strcmp(a, "--list") == 0)
-            o->list = 1;
-        else if (a[0] == '-' && a[1]) {
-            char message[512];
-            snprintf(message, sizeof message, "check: unknown option '%.400s'", a);
-            return usage_error(message);
-        } else if (!list_add(paths, a))
-            return EXIT_BAD_INPUT;
-    }
-    if (!o->list && !o->backend == !o->exec)
-        return usage_error("check takes --backend LIB.so or --exec 'CMD'");
-    if (!paths->count)
-        return usage_error("check needs a path of vectors");
-    return EXIT_OK;
-}
-
 /* --list: the names of the selected cases. */
-static int list_cases(const options *o, const path_list *files)
+static int list_cases(const check_options *o, const path_list *files)
 {
     size_t i, n = 0;
     int bad = 0;
@@ -1025,7 +870,7 @@ static int list_cases(const options *o, const path_list *files)
 }
 
 /* Why nothing was judged, in one line. */
-static void say_why_nothing_ran(const options *o, const path_list *files, const results *all)
+static void say_why_nothing_ran(const check_options *o, const path_list *files, const results *all)
 {
     if (!files->count)
         fprintf(stderr, "dmlref check: no case selected: the paths hold no vector\n");
@@ -1040,34 +885,26 @@ static void say_why_nothing_ran(const options *o, const path_list *files, const 
                 all->skipped);
 }
 
-int command_check(int argc, char **argv)
+int check_run(check_options *o, path_list *paths)
 {
-    options o;
     run_state st;
-    path_list paths = {NULL, 0, 0}, files = {NULL, 0, 0};
+    path_list files = {NULL, 0, 0};
     backend *b = NULL;
     size_t i;
-    int code, reports_ok = 1;
+    int code = EXIT_OK, reports_ok = 1;
 
-    memset(&o, 0, sizeof o);
     memset(&st, 0, sizeof st);
-    o.timeout = 60, o.jobs = 1, o.shard = 1, o.shards = 1;
-    for (i = 0; i < (size_t)argc; ++i)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(check_help, stdout);
-            return EXIT_OK;
-        }
-    code = parse_options(argc, argv, &o, &paths);
-    if (code == EXIT_OK && o.rerun && !read_rerun_list(o.rerun, &o.rerun_names))
+    if (o->rerun && !read_rerun_list(o->rerun, &o->rerun_names))
         code = EXIT_BAD_INPUT;
-    for (i = 0; code == EXIT_OK && i < paths.count; ++i)
-        if (!collect_vectors(paths.items[i], &files))
+    for (i = 0; code == EXIT_OK && i < paths->count; ++i)
+        if (!collect_vectors(paths->items[i], &files))
             st.all.bad_input = 1;
-    if (code == EXIT_OK && o.list)
-        code = st.all.bad_input ? EXIT_BAD_INPUT : list_cases(&o, &files);
-    else if (code == EXIT_OK && !(b = backend_open(o.backend, o.exec, o.backend_options, o.timeout)))
+    if (code == EXIT_OK && o->list)
+        code = st.all.bad_input ? EXIT_BAD_INPUT : list_cases(o, &files);
+    else if (code == EXIT_OK &&
+             !(b = backend_open(o->backend, o->exec, o->backend_options, o->timeout)))
         code = EXIT_BAD_INPUT;
-    if (code != EXIT_OK || o.list)
+    if (code != EXIT_OK || o->list)
         goto done;
 
     {
@@ -1080,22 +917,22 @@ int command_check(int argc, char **argv)
     fflush(stdout);
     st.shown.on = isatty(2);
     for (i = 0; i < files.count; ++i)
-        st.shown.total += in_shard(&o, i);
-    if (o.jobs > 1)
-        run_in_jobs(&st, &o, b, &files);
+        st.shown.total += in_shard(o, i);
+    if (o->jobs > 1)
+        run_in_jobs(&st, o, b, &files);
     else
-        run_serially(&st, &o, b, &files);
+        run_serially(&st, o, b, &files);
     progress_clear(&st.shown);
 
     {
         report rep;
-        rep.o = &o, rep.all = &st.all, rep.files = &files;
+        rep.o = o, rep.all = &st.all, rep.files = &files;
         rep.tested = backend_name(b), rep.tested_version = backend_version(b);
         /* each whole or not at all, the previous report intact on failure */
-        if (o.junit)
-            reports_ok &= write_file_with(o.junit, write_junit, &rep);
-        if (o.json)
-            reports_ok &= write_file_with(o.json, write_json, &rep);
+        if (o->junit)
+            reports_ok &= write_file_with(o->junit, write_junit, &rep);
+        if (o->json)
+            reports_ok &= write_file_with(o->json, write_json, &rep);
     }
     print_reasons(&st.all, CASE_PASS, "passed");
     print_reasons(&st.all, CASE_SKIP, "skipped");
@@ -1114,16 +951,13 @@ int command_check(int argc, char **argv)
     else if (st.all.failed || st.all.errors)
         code = EXIT_DIFFERENCE;
     else if (!st.all.passed) {
-        say_why_nothing_ran(&o, &files, &st.all);
+        say_why_nothing_ran(o, &files, &st.all);
         code = EXIT_BAD_INPUT;
     }
 done:
     free(st.all.items);
     list_free(&files);
-    list_free(&paths);
-    list_free(&o.filters);
-    list_free(&o.excludes);
-    list_free(&o.rerun_names);
+    list_free(&o->rerun_names);
     backend_close(b);
     return code;
 }

@@ -12,8 +12,25 @@
 #include <stddef.h>
 
 /* dmlref check: returns an exit code; its help text. */
-int command_check(int argc, char **argv);
-extern const char *const check_help;
+/* What dmlref check runs and how (src/cli parses them from the command line). */
+typedef struct check_options {
+    const char *backend, *exec, *backend_options, *junit, *json, *rerun;
+    path_list filters, excludes, rerun_names;
+    dmlref_feature_level level; /* 0: the backend's own */
+    double timeout;
+    unsigned long max_failures; /* 0: no limit */
+    unsigned long shard, shards; /* this run takes file k when k % shards == shard - 1 */
+    unsigned long jobs;
+    int verbose, strict_status, list;
+} check_options;
+
+/* dmlref check over the vectors under `paths` (files or folders): prints a
+   line per failed case and the summary, writes the reports; returns an exit
+   code.  Frees o->rerun_names. */
+int check_run(check_options *o, path_list *paths);
+
+/* The most backends check runs at once (--jobs). */
+#define CHECK_MAX_JOBS 64
 
 /* dmlref fuzz: returns an exit code. */
 int command_fuzz(int argc, char **argv);
