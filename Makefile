@@ -25,6 +25,8 @@ OPT ?= -O2 -g
 WERROR ?=
 WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wvla -Wundef -Wpointer-arith -Wcast-align -Wwrite-strings $(WERROR)
+# and where they hold: the library and the command, not the tests' templates
+STRICT_WARNINGS = -Wconversion -Wcast-qual -Wformat=2
 CFLAGS_ALL = -std=c99 -pedantic $(WARNINGS) $(if $(OPENMP),,-Wno-unknown-pragmas) $(OPT) $(OPENMP) $(SANITIZE) \
              -fPIC -fvisibility=hidden -Iinclude -Isrc -I. $(CFLAGS)
 LDFLAGS_ALL = $(OPENMP) $(SANITIZE) $(LDFLAGS)
@@ -86,6 +88,7 @@ $(BUILD)/obj/%.o: %.c $(HEADERS) $(BUILD)/flags
 
 # The command's files use POSIX (processes, pipes, folders).
 $(CLI_OBJ): CFLAGS_ALL += -D_POSIX_C_SOURCE=200809L
+$(LIB_OBJ) $(CLI_OBJ): CFLAGS_ALL += $(STRICT_WARNINGS)
 
 $(BUILD)/libdmlref.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^

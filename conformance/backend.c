@@ -730,14 +730,14 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
         }
         fault_layout = q.layout, fault_sequence = q.sequence, fault_base = base;
         protect_buffers(base, &q.layout, PROT_READ | PROT_WRITE);
-        r.status = table->supports(context, &d.op, (dmlref_feature_level)q.level);
+        r.status = (int32_t)table->supports(context, &d.op, (dmlref_feature_level)q.level);
         if (r.status == DMLREF_OK && !q.has_data) {
             /* a case that must be refused and lacks buffers (a shape that
                cannot hold data): supports() is where a backend must refuse it */
             r.kind = REPLY_RAN;
             snprintf(r.message, sizeof r.message, "supports() accepted it");
         } else if (r.status == DMLREF_OK) {
-            r.status = table->execute(context, &d.op, (dmlref_feature_level)q.level, bindings, n_in,
+            r.status = (int32_t)table->execute(context, &d.op, (dmlref_feature_level)q.level, bindings, n_in,
                                       bindings + n_in, q.layout.count - n_in, r.message,
                                       sizeof r.message);
             r.kind = r.status == DMLREF_OK ? REPLY_RAN : REPLY_REFUSED;
@@ -746,7 +746,8 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
                       r.status <= DMLREF_ERROR_UNSUPPORTED_LAYOUT)
                          ? REPLY_UNSUPPORTED
                          : REPLY_REFUSED;
-            snprintf(r.message, sizeof r.message, "supports: %s", dmlref_status_name(r.status));
+            snprintf(r.message, sizeof r.message, "supports: %s",
+                     dmlref_status_name((dmlref_status)r.status));
         }
         r.message[sizeof r.message - 1] = '\0';
         if (!write_all(REPLIES, &r, sizeof r))

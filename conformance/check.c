@@ -917,7 +917,8 @@ int check_run(check_options *o, path_list *paths)
     fflush(stdout);
     st.shown.on = isatty(2);
     for (i = 0; i < files.count; ++i)
-        st.shown.total += in_shard(o, i);
+        if (in_shard(o, i))
+            ++st.shown.total;
     if (o->jobs > 1)
         run_in_jobs(&st, o, b, &files);
     else

@@ -1319,7 +1319,7 @@ static char *make_kind(const char *text, enum case_kind kind, prng *r, int *clam
         return NULL;
     }
     if (kind == KIND_BOUNDARY || kind == KIND_OUT_OF_RANGE) {
-        int clamp = pick(r, 2), made = s.op == DMLREF_OPERATOR_NONZERO_COORDINATES
+        int clamp = (int)pick(r, 2), made = s.op == DMLREF_OPERATOR_NONZERO_COORDINATES
                                            ? make_specials(root, r)
                                            : make_boundary(root, &s, r, kind == KIND_OUT_OF_RANGE,
                                                            clamp);
@@ -1453,7 +1453,7 @@ int command_fuzz(int argc, char **argv)
         fprintf(stderr, "dmlref fuzz: --cases 0 runs no case, so nothing would be judged\n");
         return EXIT_BAD_INPUT;
     }
-    if (!cases_given && !seconds)
+    if (!cases_given && seconds == 0)
         cases = 1000;
 
     memset(&f, 0, sizeof f);
@@ -1477,7 +1477,7 @@ int command_fuzz(int argc, char **argv)
         int clamped;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if ((cases && n >= cases) ||
-            (seconds && (double)(now.tv_sec - start.tv_sec) +
+            (seconds > 0 && (double)(now.tv_sec - start.tv_sec) +
                                 1e-9 * (double)(now.tv_nsec - start.tv_nsec) >= seconds))
             break;
         if (!random_case(&state, op, &text, &length))

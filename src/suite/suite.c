@@ -525,6 +525,9 @@ static void apply_layout(rng *r, tspec *t, enum layout_kind kind)
 }
 
 /* Names are lower case: `<operator>/<dtype>/<rank>d/<scenario>`. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
 static void case_name(case_spec *c, dmlref_tensor_data_type type, uint32_t rank,
                       const char *format, ...)
 {
