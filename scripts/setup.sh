@@ -7,7 +7,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 sh scripts/install_deps.sh
-make -s all
+# with make check's flags (-Werror), so check-vectors below and make check reuse the build
+make -s all WERROR=-Werror
 log=build/setup-vectors.log
 if ! make -s check-vectors >"$log" 2>&1; then
     cat "$log" >&2
