@@ -36,12 +36,14 @@ Q = $(if $(filter 1,$(V) $(VERBOSE)),,@)
 # The layers, lowest first; each folder may use only its own files and the
 # layers below it (make check-layers, HACKING.md).
 BASE_SRC = src/base/status.c src/base/tensor.c src/base/walker.c src/base/index.c
+REFERENCE_SRC = reference/gather_elements.c reference/scatter_elements.c reference/gather_nd.c \
+                reference/nonzero_coordinates.c
 KERNEL_SRC = src/kernels/runs.c src/kernels/gather_elements.c \
              src/kernels/scatter_elements.c src/kernels/gather_nd.c src/kernels/nonzero_coordinates.c
 CORE_SRC = src/core/validate.c src/core/execute.c
 VECTOR_SRC = src/vector/elements.c src/vector/vector.c src/vector/read.c src/vector/eval.c \
              src/vector/write.c
-LIB_SRC = $(BASE_SRC) $(KERNEL_SRC) $(CORE_SRC) $(VECTOR_SRC)
+LIB_SRC = $(BASE_SRC) $(REFERENCE_SRC) $(KERNEL_SRC) $(CORE_SRC) $(VECTOR_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 HEADERS = $(wildcard include/*.h include/dmlref/*.h src/*/*.h reference/*.h conformance/*.h)
 LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm

@@ -40,20 +40,39 @@ index_value read_index(const unsigned char *element, dmlref_tensor_data_type typ
     return v;
 }
 
+/*
+ * The meaning of an index value: the one definition of R-IX-2..4.  The
+ * reference kernels (reference/) read every index through it; the fast
+ * ones' specialised loops (src/kernels/runs.c) must agree with it, which
+ * the tests check.  v is the value read_index widened (unsigned types are
+ * never negative; a UINT64 above INT64_MAX is `huge`, R-IX-3), s the size
+ * of the dimension it indexes:
+ *
+ *   v in [0, s-1]       -> v                 in range
+ *   v in [-s, -1]       -> v + s             in range: -1 is the last (R-IX-2)
+ *   v < -s              -> out of range      clamped: 0
+ *   v > s-1, or huge    -> out of range      clamped: s-1
+ *
+ * So the valid values are [-s, s-1] for a signed type and [0, s-1] for an
+ * unsigned one (R-IX-4).  Returns 1 and sets *out when v is in range;
+ * otherwise returns 0 and, under `clamp` (DMLREF_OOB_CLAMP, D1, D2), sets
+ * *out to the nearest valid index, else leaves it alone.
+ */
 int normalize_index(index_value v, uint64_t size, int clamp, uint64_t *out)
 {
-    /* size <= 2^32 - 1, so every comparison below is exact in int64 */
-    int64_t s = (int64_t)size;
-    int64_t x = v.value;
-    if (!v.huge && x < 0 && x >= -s)
-        x += s; /* R-IX-2: -1 is the last element */
-    if (!v.huge && x >= 0 && x < s) {
-        *out = (uint64_t)x;
-        return 1;
+    const int64_t s = (int64_t)size; /* size <= 2^32 - 1: exact in int64 */
+    if (v.huge || v.value > s - 1) {
+        if (clamp)
+            *out = size - 1;
+        return 0;
     }
-    if (clamp) /* D1's non-strict policy: the nearest valid index */
-        *out = (!v.huge && x < 0) ? 0 : size - 1;
-    return 0;
+    if (v.value < -s) {
+        if (clamp)
+            *out = 0;
+        return 0;
+    }
+    *out = (uint64_t)(v.value < 0 ? v.value + s : v.value);
+    return 1;
 }
 
 void format_index(const unsigned char *element, dmlref_tensor_data_type type, char *buf,

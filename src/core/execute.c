@@ -1,9 +1,10 @@
 /*
  * execute.c - dmlref_execute(): validate the descriptor, check the bindings,
- * then hand the buffers to the operator's reference kernel, which checks the
- * index values before it writes anything.
+ * then hand the buffers to the operator's kernel, the reference one or the
+ * fast one, which checks the index values before it writes anything.
  */
 #include "kernels/kernels.h"
+#include "reference/reference.h"
 
 #include <stdint.h>
 
@@ -119,6 +120,7 @@ dmlref_status dmlref_execute_with_options(const dmlref_operator_desc *op,
     static const dmlref_execute_options defaults = {DMLREF_OOB_ERROR, 0, DMLREF_KERNELS_REFERENCE};
     kernel_context ctx;
     tensor_list l;
+    int fast;
     dmlref_status status = dmlref_validate(op, feature_level, err);
 
     if (status != DMLREF_OK)
@@ -146,26 +148,29 @@ dmlref_status dmlref_execute_with_options(const dmlref_operator_desc *op,
     if (status != DMLREF_OK)
         return status;
 
+    /* the reference kernels (reference/, the default) or the fast ones
+       (src/kernels/): the same signatures, bit-identical results */
+    fast = options->kernels == DMLREF_KERNELS_FAST;
     switch (op->Type) {
     case DMLREF_OPERATOR_GATHER_ELEMENTS:
-        return dmlref_fast_gather_elements(&ctx, op->Desc, inputs[0].data, inputs[1].data,
-                                          outputs[0].data, err);
+        return (fast ? dmlref_fast_gather_elements : dmlref_ref_gather_elements)(
+            &ctx, op->Desc, inputs[0].data, inputs[1].data, outputs[0].data, err);
     case DMLREF_OPERATOR_SCATTER_ELEMENTS:
-        return dmlref_fast_scatter_elements(&ctx, op->Desc, inputs[0].data, inputs[1].data,
-                                           inputs[2].data, outputs[0].data, err);
+        return (fast ? dmlref_fast_scatter_elements : dmlref_ref_scatter_elements)(
+            &ctx, op->Desc, inputs[0].data, inputs[1].data, inputs[2].data, outputs[0].data, err);
     case DMLREF_OPERATOR_GATHER_ND: {
         /* GATHER_ND is GATHER_ND1 with BatchDimensionCount = 0 (R-GN-10) */
         const dmlref_gather_nd_desc *nd = op->Desc;
         dmlref_gather_nd1_desc nd1 = gather_nd_as_nd1(nd);
-        return dmlref_fast_gather_nd1(&ctx, &nd1, inputs[0].data, inputs[1].data,
-                                     outputs[0].data, err);
+        return (fast ? dmlref_fast_gather_nd1 : dmlref_ref_gather_nd1)(
+            &ctx, &nd1, inputs[0].data, inputs[1].data, outputs[0].data, err);
     }
     case DMLREF_OPERATOR_GATHER_ND1:
-        return dmlref_fast_gather_nd1(&ctx, op->Desc, inputs[0].data, inputs[1].data,
-                                     outputs[0].data, err);
+        return (fast ? dmlref_fast_gather_nd1 : dmlref_ref_gather_nd1)(
+            &ctx, op->Desc, inputs[0].data, inputs[1].data, outputs[0].data, err);
     default:
-        return dmlref_fast_nonzero_coordinates(&ctx, op->Desc, inputs[0].data, outputs[0].data,
-                                              outputs[1].data, err);
+        return (fast ? dmlref_fast_nonzero_coordinates : dmlref_ref_nonzero_coordinates)(
+            &ctx, op->Desc, inputs[0].data, outputs[0].data, outputs[1].data, err);
     }
 }
 

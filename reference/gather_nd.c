@@ -1,0 +1,110 @@
+/*
+ * gather_nd.c - DML_OPERATOR_GATHER_ND (108, FL 2_1+) and
+ * DML_OPERATOR_GATHER_ND1 (140, FL 3_0+)
+ *
+ * Gathers slices of the input, each addressed by a tuple of coordinates read
+ * from the last dimension of the indices tensor:
+ *
+ *   GATHER_ND:   output[...] = input[indices[...]]
+ *   GATHER_ND1:  output[batch, ...] = input[batch, indices[batch, ...], ...]
+ *
+ * GATHER_ND is GATHER_ND1 with BatchDimensionCount = 0 (R-GN-10): execute
+ * converts it (gather_nd_as_nd1, src/base/base.h), so this one kernel runs
+ * both.  Notation: D = the common DimensionCount, m = InputDimensionCount,
+ * q = IndicesDimensionCount, b = BatchDimensionCount, k = Indices.Sizes[D-1]
+ * (coordinates per tuple), r = m - b - k (input dimensions copied as a slice).
+ *
+ * Tensor constraints (checked by dmlref_validate, src/core/validate.c):
+ *   R-GN-1  Input, Indices and Output share D; Output.DataType == Input's.
+ *   R-GN-2  1 <= m <= D and 1 <= q <= D.
+ *   R-GN-3  b < m and b < q (GATHER_ND1).
+ *   R-GN-4  1 <= k <= m - b.
+ *   R-GN-5  Input.Sizes[i] == 1 for i < D-m; Indices.Sizes[i] == 1 for i < D-q
+ *           (D11).
+ *   R-GN-6  the b batch dimensions of Input and Indices agree (D11).
+ *   R-GN-7  Output.Sizes == {1 x (D - (q - 1 + r)), Indices.Sizes[D-q .. D-1),
+ *           Input.Sizes[D-r .. D)} exactly, DirectMLX's shape (D11; the
+ *           documents' own formula is wrong, S-13).
+ *
+ * Tensor support (R-GN-8):
+ *   FL 2_1  GATHER_ND, 4 dimensions; FLOAT32, FLOAT16, INT32, INT16, INT8,
+ *           UINT32, UINT16, UINT8; indices UINT32
+ *   FL 3_0  GATHER_ND and GATHER_ND1, 1 to 8 dimensions; same data; indices
+ *           INT64, INT32, UINT64, UINT32
+ *   FL 4_1  adds FLOAT64, INT64, UINT64 data
+ *
+ * Semantics (R-GN-9): the output's meaningful coordinates split into
+ * beta (b batch coordinates), g (q-1-b positions in the grid of tuples) and
+ * s (r coordinates inside the slice).  The tuple is
+ * t[j] = Indices[0.., beta, g, j]; each t[j] is normalised against
+ * Input.Sizes[D-m+b+j]; and
+ *
+ *   Output[0.., beta, g, s] = Input[0.., beta, t[0..k), s]
+ *
+ * Policies: negative indices, out of range (D1: checked before anything is
+ * written; under DMLREF_OOB_CLAMP clamped per coordinate) and bit-exact
+ * copies (D12) as GATHER_ELEMENTS.  Each output element depends only on its
+ * own tuple, so the result is the same for any thread count.
+ *
+ * The pseudocode above is the one of DirectML's GatherND pages (the seeds),
+ * made exact as R-GN-9 in docs/rules.md; the loop below is R-GN-9, one
+ * output element at a time.
+ */
+#include "reference/reference.h"
+
+dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
+                                    const void *input, const void *indices, void *output,
+                                    dmlref_error *err)
+{
+    const dmlref_tensor_data_type type = desc->IndicesTensor->DataType;
+    const uint32_t m = desc->InputDimensionCount, q = desc->IndicesDimensionCount,
+                   b = desc->BatchDimensionCount;
+    const unsigned char *in = input;
+    unsigned char *out = output;
+    layout in_l, idx_l, out_l;
+    uint32_t D, k, r, pad;
+    uint64_t total, index_count, p;
+    int64_t pos;
+
+    layout_from_desc(desc->InputTensor, &in_l);
+    layout_from_desc(desc->IndicesTensor, &idx_l);
+    layout_from_desc(desc->OutputTensor, &out_l);
+    D = in_l.rank;
+    k = (uint32_t)idx_l.sizes[D - 1];
+    r = m - b - k;
+    pad = D - (q - 1 + r); /* the output's leading 1s (R-GN-7) */
+    total = layout_element_count(&out_l);
+    index_count = layout_element_count(&idx_l);
+
+    if (!ctx->clamp) /* D1: every index is checked before anything is written */
+        for (p = 0; p < index_count; ++p) {
+            uint64_t c[MAX_RANK], v;
+            uint32_t dim; /* the input dimension that t[c[D-1]] indexes */
+            coordinates_of(p, idx_l.rank, idx_l.sizes, c);
+            dim = D - m + b + (uint32_t)c[D - 1];
+            if (!index_at(indices, &idx_l, type, c, in_l.sizes[dim], 0, &v))
+                return report_out_of_range(err, ctx->op_name, &idx_l, indices, type, p,
+                                           in_l.sizes[dim], "InputTensor", dim, "D1");
+        }
+
+#pragma omp parallel for num_threads(team_size(ctx->num_threads)) if (total >= PARALLEL_MIN_ELEMENTS)
+    for (pos = 0; pos < (int64_t)total; ++pos) {
+        /* o = {0.., beta, g, s}; t at {0.., beta, g, j}; i = {0.., beta, t, s} */
+        uint64_t o[MAX_RANK], t[MAX_RANK] = {0}, i[MAX_RANK] = {0};
+        uint32_t j;
+        coordinates_of((uint64_t)pos, out_l.rank, out_l.sizes, o);
+        for (j = 0; j + 1 < q; ++j) /* beta and g */
+            t[D - q + j] = o[pad + j];
+        for (j = 0; j < b; ++j) /* beta */
+            i[D - m + j] = o[pad + j];
+        for (j = 0; j < k; ++j) { /* the tuple, normalised (clamped, or checked) */
+            t[D - 1] = j;
+            (void)index_at(indices, &idx_l, type, t, in_l.sizes[D - m + b + j], 1,
+                           &i[D - m + b + j]);
+        }
+        for (j = 0; j < r; ++j) /* s */
+            i[D - r + j] = o[pad + q - 1 + j];
+        memcpy(out + byte_offset(&out_l, o), in + byte_offset(&in_l, i), in_l.element_size);
+    }
+    return DMLREF_OK;
+}
