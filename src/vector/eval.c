@@ -14,6 +14,7 @@ static dmlref_status execute_case(dmlref_vector *v, dmlref_oob_policy policy,
 {
     dmlref_execute_options options;
     size_t o;
+    memset(&options, 0, sizeof options); /* the defaults, the reference kernels included */
     options.oob_policy = policy;
     options.num_threads = num_threads;
     if (!v->buffers_ready)
@@ -471,6 +472,7 @@ static dmlref_status run_subnormals_flushed(const dmlref_vector *v, uint32_t num
     if (status == DMLREF_OK) {
         input.data = flushed;
         input.size_in_bytes = in->desc.TotalTensorSizeInBytes;
+        memset(&options, 0, sizeof options);
         options.oob_policy = v->oob;
         options.num_threads = num_threads;
         status = dmlref_execute_with_options(&v->op, v->level, &options, &input, 1, outputs, 2,
