@@ -40,7 +40,7 @@ REFERENCE_SRC = reference/gather_elements.c reference/scatter_elements.c referen
                 reference/nonzero_coordinates.c
 KERNEL_SRC = src/kernels/runs.c src/kernels/gather_elements.c \
              src/kernels/scatter_elements.c src/kernels/gather_nd.c src/kernels/nonzero_coordinates.c
-CORE_SRC = src/core/validate.c src/core/execute.c
+CORE_SRC = src/core/operators.c src/core/validate.c src/core/execute.c
 VECTOR_SRC = src/vector/elements.c src/vector/vector.c src/vector/read.c src/vector/eval.c \
              src/vector/write.c
 LIB_SRC = $(BASE_SRC) $(REFERENCE_SRC) $(KERNEL_SRC) $(CORE_SRC) $(VECTOR_SRC)

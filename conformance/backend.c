@@ -22,6 +22,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, strsignal */
 #include "conformance/conformance.h"
 #include "conformance/line_reader.h"
+#include "core/core.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -277,7 +278,8 @@ typedef struct arena_layout {
     uint64_t total;       /* bytes from the base, the last guard page included */
     uint64_t page;
     uint32_t count;       /* tensors, in binding order */
-    uint64_t start[4], size[4]; /* from the base (at least a page); start 0: no buffer */
+    /* from the base (at least a page); start 0: no buffer */
+    uint64_t start[OPERATOR_MAX_TENSORS], size[OPERATOR_MAX_TENSORS];
 } arena_layout;
 
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
@@ -294,46 +296,22 @@ static const dmlref_binding *binding_of(const dmlref_vector *v, size_t i)
     return i < n_in ? &dmlref_vector_inputs(v)[i] : &dmlref_vector_outputs(v)[i - n_in];
 }
 
-/* The tensor descriptors in binding order. */
-static size_t tensor_descs(const dmlref_operator_desc *op, const dmlref_tensor_desc *out[4])
+/* The tensor descriptors in binding order; their number. */
+static size_t tensor_descs(const dmlref_operator_desc *op,
+                           const dmlref_tensor_desc *out[OPERATOR_MAX_TENSORS])
 {
-    switch (op->Type) {
-    case DMLREF_OPERATOR_GATHER_ELEMENTS: {
-        const dmlref_gather_elements_desc *d = op->Desc;
-        out[0] = d->InputTensor, out[1] = d->IndicesTensor, out[2] = d->OutputTensor;
-        return 3;
-    }
-    case DMLREF_OPERATOR_SCATTER_ELEMENTS: { /* = DMLREF_OPERATOR_SCATTER */
-        const dmlref_scatter_elements_desc *d = op->Desc;
-        out[0] = d->InputTensor, out[1] = d->IndicesTensor, out[2] = d->UpdatesTensor;
-        out[3] = d->OutputTensor;
-        return 4;
-    }
-    case DMLREF_OPERATOR_GATHER_ND: {
-        const dmlref_gather_nd_desc *d = op->Desc;
-        out[0] = d->InputTensor, out[1] = d->IndicesTensor, out[2] = d->OutputTensor;
-        return 3;
-    }
-    case DMLREF_OPERATOR_GATHER_ND1: {
-        const dmlref_gather_nd1_desc *d = op->Desc;
-        out[0] = d->InputTensor, out[1] = d->IndicesTensor, out[2] = d->OutputTensor;
-        return 3;
-    }
-    case DMLREF_OPERATOR_NONZERO_COORDINATES: {
-        const dmlref_nonzero_coordinates_desc *d = op->Desc;
-        out[0] = d->InputTensor, out[1] = d->OutputCountTensor, out[2] = d->OutputCoordinatesTensor;
-        return 3;
-    }
-    default:
+    const operator_info *row = operator_find(op->Type);
+    if (!row)
         return 0;
-    }
+    operator_desc_tensors(row, op->Desc, out);
+    return row->input_count + row->output_count;
 }
 
 /* Lays out the buffers of v: *mapping_needed is the size of mapping they
    take, the largest alignment's slack included. */
 static void arena_lay_out(arena_layout *a, const dmlref_vector *v, size_t *mapping_needed)
 {
-    const dmlref_tensor_desc *descs[4] = {NULL, NULL, NULL, NULL};
+    const dmlref_tensor_desc *descs[OPERATOR_MAX_TENSORS] = {NULL};
     size_t i, cursor = 0, largest;
     memset(a, 0, sizeof *a);
     a->page = page_size();
@@ -397,8 +375,8 @@ typedef struct wire_tensor {
 typedef struct worker_request {
     uint64_t sequence;
     uint32_t level, op_type, tensor_count, has_data;
-    uint32_t axis, input_dimensions, indices_dimensions, batch_dimensions;
-    wire_tensor tensors[4];
+    uint32_t attributes[OPERATOR_MAX_ATTRIBUTES]; /* the operator's, in field order */
+    wire_tensor tensors[OPERATOR_MAX_TENSORS];    /* binding order */
     arena_layout layout;
 } worker_request;
 
@@ -438,35 +416,15 @@ static int write_all(int fd, const void *data, size_t size)
 static void request_encode(worker_request *q, const dmlref_vector *v, dmlref_feature_level level)
 {
     const dmlref_operator_desc *op = dmlref_vector_operator(v);
-    const dmlref_tensor_desc *descs[4] = {NULL, NULL, NULL, NULL};
+    const operator_info *row = operator_find(op->Type); /* a vector's operator has a row */
+    const dmlref_tensor_desc *descs[OPERATOR_MAX_TENSORS] = {NULL};
     size_t i, n = tensor_descs(op, descs);
     q->level = (uint32_t)level;
     q->op_type = (uint32_t)op->Type;
     q->tensor_count = (uint32_t)n;
     q->has_data = (uint32_t)dmlref_vector_has_data(v);
-    switch (op->Type) {
-    case DMLREF_OPERATOR_GATHER_ELEMENTS:
-        q->axis = ((const dmlref_gather_elements_desc *)op->Desc)->Axis;
-        break;
-    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
-        q->axis = ((const dmlref_scatter_elements_desc *)op->Desc)->Axis;
-        break;
-    case DMLREF_OPERATOR_GATHER_ND: {
-        const dmlref_gather_nd_desc *d = op->Desc;
-        q->input_dimensions = d->InputDimensionCount;
-        q->indices_dimensions = d->IndicesDimensionCount;
-        break;
-    }
-    case DMLREF_OPERATOR_GATHER_ND1: {
-        const dmlref_gather_nd1_desc *d = op->Desc;
-        q->input_dimensions = d->InputDimensionCount;
-        q->indices_dimensions = d->IndicesDimensionCount;
-        q->batch_dimensions = d->BatchDimensionCount;
-        break;
-    }
-    default:
-        break;
-    }
+    if (row)
+        operator_desc_attributes(row, op->Desc, q->attributes);
     for (i = 0; i < n; ++i) {
         wire_tensor *t = &q->tensors[i];
         uint32_t k, rank = descs[i]->DimensionCount;
@@ -485,23 +443,19 @@ static void request_encode(worker_request *q, const dmlref_vector *v, dmlref_fea
 
 /* The descriptor a request carries, rebuilt in the worker's own memory. */
 typedef struct decoded {
-    dmlref_tensor_desc tensors[4];
-    union {
-        dmlref_gather_elements_desc gather_elements;
-        dmlref_scatter_elements_desc scatter;
-        dmlref_gather_nd_desc gather_nd;
-        dmlref_gather_nd1_desc gather_nd1;
-        dmlref_nonzero_coordinates_desc nonzero;
-    } desc;
+    dmlref_tensor_desc tensors[OPERATOR_MAX_TENSORS];
+    operator_desc_storage desc;
     dmlref_operator_desc op;
 } decoded;
 
-static void request_decode(worker_request *q, decoded *d)
+/* The operator's row (NULL: none, and no descriptor). */
+static const operator_info *request_decode(worker_request *q, decoded *d)
 {
+    const dmlref_tensor_desc *t[OPERATOR_MAX_TENSORS];
+    const operator_info *row = operator_find((dmlref_operator_type)q->op_type);
     uint32_t i;
-    const dmlref_tensor_desc *t = d->tensors;
     memset(d, 0, sizeof *d);
-    for (i = 0; i < q->tensor_count && i < 4; ++i) {
+    for (i = 0; i < q->tensor_count && i < OPERATOR_MAX_TENSORS; ++i) {
         wire_tensor *w = &q->tensors[i];
         d->tensors[i].DataType = (dmlref_tensor_data_type)w->data_type;
         d->tensors[i].Flags = w->flags;
@@ -511,43 +465,13 @@ static void request_decode(worker_request *q, decoded *d)
         d->tensors[i].TotalTensorSizeInBytes = w->total_bytes;
         d->tensors[i].GuaranteedBaseOffsetAlignment = w->alignment;
     }
+    for (i = 0; i < OPERATOR_MAX_TENSORS; ++i)
+        t[i] = &d->tensors[i];
     d->op.Type = (dmlref_operator_type)q->op_type;
-    d->op.Desc = &d->desc;
-    switch (d->op.Type) {
-    case DMLREF_OPERATOR_GATHER_ELEMENTS:
-        d->desc.gather_elements.InputTensor = &t[0];
-        d->desc.gather_elements.IndicesTensor = &t[1];
-        d->desc.gather_elements.OutputTensor = &t[2];
-        d->desc.gather_elements.Axis = q->axis;
-        break;
-    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
-        d->desc.scatter.InputTensor = &t[0];
-        d->desc.scatter.IndicesTensor = &t[1];
-        d->desc.scatter.UpdatesTensor = &t[2];
-        d->desc.scatter.OutputTensor = &t[3];
-        d->desc.scatter.Axis = q->axis;
-        break;
-    case DMLREF_OPERATOR_GATHER_ND:
-        d->desc.gather_nd.InputTensor = &t[0];
-        d->desc.gather_nd.IndicesTensor = &t[1];
-        d->desc.gather_nd.OutputTensor = &t[2];
-        d->desc.gather_nd.InputDimensionCount = q->input_dimensions;
-        d->desc.gather_nd.IndicesDimensionCount = q->indices_dimensions;
-        break;
-    case DMLREF_OPERATOR_GATHER_ND1:
-        d->desc.gather_nd1.InputTensor = &t[0];
-        d->desc.gather_nd1.IndicesTensor = &t[1];
-        d->desc.gather_nd1.OutputTensor = &t[2];
-        d->desc.gather_nd1.InputDimensionCount = q->input_dimensions;
-        d->desc.gather_nd1.IndicesDimensionCount = q->indices_dimensions;
-        d->desc.gather_nd1.BatchDimensionCount = q->batch_dimensions;
-        break;
-    default:
-        d->desc.nonzero.InputTensor = &t[0];
-        d->desc.nonzero.OutputCountTensor = &t[1];
-        d->desc.nonzero.OutputCoordinatesTensor = &t[2];
-        break;
-    }
+    d->op.Desc = d->desc.bytes;
+    if (row)
+        operator_desc_build(row, d->desc.bytes, t, q->attributes);
+    return row;
 }
 
 /* What the fault handler needs: the case at hand's layout, the mapping. */
@@ -711,14 +635,13 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
     }
     while (read(REQUESTS, &q, sizeof q) == (ssize_t)sizeof q) { /* one write each: atomic */
         unsigned char *base = mapping + q.layout.base_offset;
-        dmlref_binding bindings[4];
+        dmlref_binding bindings[OPERATOR_MAX_TENSORS];
         decoded d;
-        uint32_t i, n_in = q.op_type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? 3
-                           : q.op_type == DMLREF_OPERATOR_NONZERO_COORDINATES ? 1 : 2;
-        request_decode(&q, &d);
+        const operator_info *row = request_decode(&q, &d);
+        uint32_t i, n_in = row ? (uint32_t)row->input_count : 0;
         memset(&r, 0, sizeof r);
         r.sequence = q.sequence;
-        for (i = 0; i < q.layout.count && i < 4; ++i) {
+        for (i = 0; i < q.layout.count && i < OPERATOR_MAX_TENSORS; ++i) {
             bindings[i].data = q.layout.start[i] ? base + q.layout.start[i] : NULL;
             bindings[i].size_in_bytes = q.layout.size[i];
         }
@@ -1109,7 +1032,7 @@ static void check_quiet_between_cases(process *p, backend_run *run)
    longest encodings take about 30) and 64 KiB for the rest. */
 static size_t longest_reply(const dmlref_vector *v)
 {
-    const dmlref_tensor_desc *descs[4] = {NULL, NULL, NULL, NULL};
+    const dmlref_tensor_desc *descs[OPERATOR_MAX_TENSORS] = {NULL};
     size_t n = tensor_descs(dmlref_vector_operator(v), descs), i;
     uint64_t bytes = (uint64_t)1 << 16;
     for (i = dmlref_vector_input_count(v); i < n; ++i) {

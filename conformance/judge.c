@@ -3,6 +3,7 @@
  * error, with a one-line message.  Shared by dmlref check and dmlref fuzz.
  */
 #include "conformance/conformance.h"
+#include "core/core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,15 +13,9 @@
 
 static const char *tensor_name(const dmlref_vector *v, size_t index)
 {
-    static const char *const gather[] = {"InputTensor", "IndicesTensor", "OutputTensor"};
-    static const char *const scatter[] = {"InputTensor", "IndicesTensor", "UpdatesTensor",
-                                          "OutputTensor"};
-    static const char *const nonzero[] = {"InputTensor", "OutputCountTensor",
-                                          "OutputCoordinatesTensor"};
-    dmlref_operator_type type = dmlref_vector_operator(v)->Type;
-    return type == DMLREF_OPERATOR_SCATTER_ELEMENTS        ? scatter[index]
-           : type == DMLREF_OPERATOR_NONZERO_COORDINATES ? nonzero[index]
-                                                         : gather[index];
+    const operator_info *row = operator_find(dmlref_vector_operator(v)->Type);
+    return row && index < row->input_count + row->output_count ? row->tensors[index].name
+                                                                : "(unknown)";
 }
 
 static uint64_t binding_size(const dmlref_vector *v, size_t index)

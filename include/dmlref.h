@@ -286,6 +286,41 @@ DMLREF_API dmlref_status dmlref_validate(const dmlref_operator_desc *op,
                                          dmlref_feature_level feature_level,
                                          dmlref_error *err);
 
+/* The sizes an output must have, by the operator's shape rules (DirectMLX's
+ * shapes), from its inputs and attributes alone: the output descriptors are
+ * not read, so they may be NULL or have no sizes yet.  output_index counts
+ * the outputs in binding order (0: OutputTensor, or NONZERO_COORDINATES'
+ * OutputCountTensor; 1: its OutputCoordinatesTensor).  feature_level 0
+ * means the latest (D19); only NONZERO_COORDINATES' shapes depend on it.
+ *   GATHER_ELEMENTS       IndicesTensor's sizes (R-GE-4)
+ *   SCATTER_ELEMENTS      InputTensor's sizes (R-SC-6)
+ *   GATHER_ND, GATHER_ND1 D = InputTensor.DimensionCount dimensions: 1s, then
+ *                         IndicesTensor.Sizes[D-q .. D-2], then the last
+ *                         r = m - b - k of InputTensor.Sizes (R-GN-7)
+ *   NONZERO_COORDINATES   {1} and {M, N}: M the input's element count, N its
+ *                         DimensionCount (R-NZ-1..5; N may also be as small as
+ *                         the input's effective rank).  Below 4_0 both have
+ *                         the input's DimensionCount, padded with leading 1s
+ *                         (D10).
+ * It checks what it needs and nothing more: the inputs it reads present,
+ * with 1 to 8 dimensions and sizes; GatherND's ranks, attributes and tuple
+ * size (R-GN-1..4) and an output that fits in D dimensions (R-GN-7); a
+ * NonZero input of at most 2^32-1 elements (R-TD-13), and of at least 2
+ * dimensions below 4_0 for the coordinates (D10).  Where dmlref_validate()
+ * makes the same check, a failure has its status, rule and message.  A NULL
+ * argument, an
+ * unknown operator or level, or an output_index the operator lacks is
+ * DMLREF_ERROR_INVALID_ARGUMENT.  Sizes of 0, data types, strides and the
+ * other rules are dmlref_validate()'s.  On success *dimension_count
+ * (1..8) and the first *dimension_count entries of sizes are set; on failure
+ * neither is written.  err may be NULL. */
+DMLREF_API dmlref_status dmlref_infer_output_sizes(const dmlref_operator_desc *op,
+                                                   dmlref_feature_level feature_level,
+                                                   uint32_t output_index,
+                                                   uint32_t *dimension_count,
+                                                   uint32_t sizes[DMLREF_TENSOR_DIMENSION_COUNT_MAX],
+                                                   dmlref_error *err);
+
 /* Validates, checks the bindings and every index, then computes.  Bindings
  * come in the order of the descriptor's tensor fields, inputs first:
  *   GATHER_ELEMENTS, GATHER_ND, GATHER_ND1: {Input, Indices}, {Output}

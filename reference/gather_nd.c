@@ -9,7 +9,7 @@
  *   GATHER_ND1:  output[batch, ...] = input[batch, indices[batch, ...], ...]
  *
  * GATHER_ND is GATHER_ND1 with BatchDimensionCount = 0 (R-GN-10): execute
- * converts it (gather_nd_as_nd1, src/base/base.h), so this one kernel runs
+ * converts it (gather_nd_as_nd1, src/core/operators.c), so this kernel runs
  * both.  Notation: D = the common DimensionCount, m = InputDimensionCount,
  * q = IndicesDimensionCount, b = BatchDimensionCount, k = Indices.Sizes[D-1]
  * (coordinates per tuple), r = m - b - k (input dimensions copied as a slice).

@@ -212,19 +212,6 @@ static inline uint64_t chunk_begin(uint64_t total, int t, int n)
     return (total / (uint64_t)n) * (uint64_t)t + (total % (uint64_t)n) * (uint64_t)t / (uint64_t)n;
 }
 
-/* GATHER_ND is GATHER_ND1 with BatchDimensionCount = 0 (R-GN-10). */
-static inline dmlref_gather_nd1_desc gather_nd_as_nd1(const dmlref_gather_nd_desc *nd)
-{
-    dmlref_gather_nd1_desc nd1;
-    nd1.InputTensor = nd->InputTensor;
-    nd1.IndicesTensor = nd->IndicesTensor;
-    nd1.OutputTensor = nd->OutputTensor;
-    nd1.InputDimensionCount = nd->InputDimensionCount;
-    nd1.IndicesDimensionCount = nd->IndicesDimensionCount;
-    nd1.BatchDimensionCount = 0;
-    return nd1;
-}
-
 /* ---- kernels ----------------------------------------------------------- */
 
 /* Each kernel receives a descriptor that dmlref_validate() accepted and

@@ -1,6 +1,7 @@
 /*
  * status.c - status names, error messages, version, and the names of the
- * DirectML enums used in messages and vectors.
+ * DirectML enums used in messages and vectors (data types, feature levels;
+ * operators are named by their table, src/core/operators.c).
  */
 #include "base/base.h"
 
@@ -173,58 +174,6 @@ uint32_t dmlref_data_type_size(dmlref_tensor_data_type type)
         if (k_data_types[i].type == type)
             return k_data_types[i].size;
     return 0;
-}
-
-static const struct {
-    dmlref_operator_type type;
-    const char *name;
-    dmlref_feature_level introduced;
-} k_operators[] = {
-    /* first feature levels: DirectML's feature level history (R-SC-12 for
-       Scatter, whose page wrongly says 1_0) */
-    {DMLREF_OPERATOR_SCATTER_ELEMENTS, "SCATTER_ELEMENTS", DMLREF_FEATURE_LEVEL_2_0},
-    {DMLREF_OPERATOR_GATHER_ELEMENTS, "GATHER_ELEMENTS", DMLREF_FEATURE_LEVEL_2_1},
-    {DMLREF_OPERATOR_GATHER_ND, "GATHER_ND", DMLREF_FEATURE_LEVEL_2_1},
-    {DMLREF_OPERATOR_NONZERO_COORDINATES, "NONZERO_COORDINATES", DMLREF_FEATURE_LEVEL_3_0},
-    {DMLREF_OPERATOR_GATHER_ND1, "GATHER_ND1", DMLREF_FEATURE_LEVEL_3_0},
-};
-
-const char *dmlref_operator_name(dmlref_operator_type type)
-{
-    size_t i;
-    for (i = 0; i < COUNT_OF(k_operators); ++i)
-        if (k_operators[i].type == type)
-            return k_operators[i].name;
-    return NULL;
-}
-
-int dmlref_operator_from_name(const char *name, dmlref_operator_type *type)
-{
-    size_t i;
-    if (!name)
-        return 0;
-    if (strcmp(name, "SCATTER") == 0) {
-        if (type)
-            *type = DMLREF_OPERATOR_SCATTER;
-        return 1;
-    }
-    for (i = 0; i < COUNT_OF(k_operators); ++i) {
-        if (strcmp(k_operators[i].name, name) == 0) {
-            if (type)
-                *type = k_operators[i].type;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-dmlref_feature_level dmlref_operator_introduced(dmlref_operator_type type)
-{
-    size_t i;
-    for (i = 0; i < COUNT_OF(k_operators); ++i)
-        if (k_operators[i].type == type)
-            return k_operators[i].introduced;
-    return (dmlref_feature_level)0;
 }
 
 static const struct {

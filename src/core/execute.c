@@ -1,57 +1,27 @@
 /*
  * execute.c - dmlref_execute(): validate the descriptor, check the bindings,
- * then hand the buffers to the operator's kernel, the reference one or the
- * fast one, which checks the index values before it writes anything.
+ * then hand the buffers to the operator's kernel (its table row's reference
+ * or fast one), which checks the index values before it writes anything.
  */
-#include "kernels/kernels.h"
-#include "reference/reference.h"
+#include "core/core.h"
 
 #include <stdint.h>
 
 /* The tensors of an operator in binding order: inputs, then outputs. */
 typedef struct tensor_list {
     size_t input_count, output_count;
-    const char *names[4];
-    const dmlref_tensor_desc *descs[4];
+    const char *names[OPERATOR_MAX_TENSORS];
+    const dmlref_tensor_desc *descs[OPERATOR_MAX_TENSORS];
 } tensor_list;
 
-static void list_tensors(const dmlref_operator_desc *op, tensor_list *l)
+static void list_tensors(const operator_info *row, const void *desc, tensor_list *l)
 {
-    switch (op->Type) {
-    case DMLREF_OPERATOR_GATHER_ELEMENTS: {
-        const dmlref_gather_elements_desc *d = op->Desc;
-        *l = (tensor_list){2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL},
-                           {d->InputTensor, d->IndicesTensor, d->OutputTensor, NULL}};
-        break;
-    }
-    case DMLREF_OPERATOR_SCATTER_ELEMENTS: {
-        const dmlref_scatter_elements_desc *d = op->Desc;
-        *l = (tensor_list){3, 1,
-                           {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"},
-                           {d->InputTensor, d->IndicesTensor, d->UpdatesTensor, d->OutputTensor}};
-        break;
-    }
-    case DMLREF_OPERATOR_GATHER_ND: {
-        const dmlref_gather_nd_desc *d = op->Desc;
-        *l = (tensor_list){2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL},
-                           {d->InputTensor, d->IndicesTensor, d->OutputTensor, NULL}};
-        break;
-    }
-    case DMLREF_OPERATOR_GATHER_ND1: {
-        const dmlref_gather_nd1_desc *d = op->Desc;
-        *l = (tensor_list){2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL},
-                           {d->InputTensor, d->IndicesTensor, d->OutputTensor, NULL}};
-        break;
-    }
-    default: {
-        const dmlref_nonzero_coordinates_desc *d = op->Desc;
-        *l = (tensor_list){1, 2,
-                           {"InputTensor", "OutputCountTensor", "OutputCoordinatesTensor", NULL},
-                           {d->InputTensor, d->OutputCountTensor, d->OutputCoordinatesTensor,
-                            NULL}};
-        break;
-    }
-    }
+    size_t i;
+    l->input_count = row->input_count;
+    l->output_count = row->output_count;
+    for (i = 0; i < row->input_count + row->output_count; ++i)
+        l->names[i] = row->tensors[i].name;
+    operator_desc_tensors(row, desc, l->descs);
 }
 
 /* R-TD-12, R-TD-14, R-TD-18 and D6: every binding present, large enough and
@@ -61,7 +31,7 @@ static dmlref_status check_bindings(const char *op, const tensor_list *l,
                                     const dmlref_binding *outputs, size_t output_count,
                                     dmlref_error *err)
 {
-    const dmlref_binding *b[4];
+    const dmlref_binding *b[OPERATOR_MAX_TENSORS];
     size_t n = l->input_count + l->output_count, i, j;
 
     if (input_count != l->input_count || output_count != l->output_count)
@@ -120,58 +90,43 @@ dmlref_status dmlref_execute_with_options(const dmlref_operator_desc *op,
     static const dmlref_execute_options defaults = {DMLREF_OOB_ERROR, 0, DMLREF_KERNELS_REFERENCE};
     kernel_context ctx;
     tensor_list l;
-    int fast;
+    const operator_info *row;
+    operator_desc_storage storage;
+    operator_kernel_fn kernel;
+    void *buffers[OPERATOR_MAX_TENSORS];
+    size_t i;
     dmlref_status status = dmlref_validate(op, feature_level, err);
 
     if (status != DMLREF_OK)
         return status;
+    row = operator_find(op->Type); /* validation found it */
     if (!options)
         options = &defaults;
     if (options->oob_policy != DMLREF_OOB_ERROR && options->oob_policy != DMLREF_OOB_CLAMP)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                         "%s: oob_policy = %d is not a dmlref_oob_policy",
-                         dmlref_operator_name(op->Type), (int)options->oob_policy);
+                         "%s: oob_policy = %d is not a dmlref_oob_policy", row->name,
+                         (int)options->oob_policy);
     if (options->num_threads > DMLREF_MAX_THREADS)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                         "%s: num_threads = %u is more than %u", dmlref_operator_name(op->Type),
-                         options->num_threads, DMLREF_MAX_THREADS);
+                         "%s: num_threads = %u is more than %u", row->name, options->num_threads,
+                         DMLREF_MAX_THREADS);
     if (options->kernels != DMLREF_KERNELS_REFERENCE && options->kernels != DMLREF_KERNELS_FAST)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                         "%s: kernels = %d is not a dmlref_kernels", dmlref_operator_name(op->Type),
+                         "%s: kernels = %d is not a dmlref_kernels", row->name,
                          (int)options->kernels);
-    ctx.op_name = dmlref_operator_name(op->Type);
+    ctx.op_name = row->name;
     ctx.clamp = options->oob_policy == DMLREF_OOB_CLAMP;
     ctx.num_threads = options->num_threads;
 
-    list_tensors(op, &l);
+    list_tensors(row, op->Desc, &l);
     status = check_bindings(ctx.op_name, &l, inputs, input_count, outputs, output_count, err);
     if (status != DMLREF_OK)
         return status;
 
-    /* the reference kernels (reference/, the default) or the fast ones
-       (src/kernels/): the same signatures, bit-identical results */
-    fast = options->kernels == DMLREF_KERNELS_FAST;
-    switch (op->Type) {
-    case DMLREF_OPERATOR_GATHER_ELEMENTS:
-        return (fast ? dmlref_fast_gather_elements : dmlref_ref_gather_elements)(
-            &ctx, op->Desc, inputs[0].data, inputs[1].data, outputs[0].data, err);
-    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
-        return (fast ? dmlref_fast_scatter_elements : dmlref_ref_scatter_elements)(
-            &ctx, op->Desc, inputs[0].data, inputs[1].data, inputs[2].data, outputs[0].data, err);
-    case DMLREF_OPERATOR_GATHER_ND: {
-        /* GATHER_ND is GATHER_ND1 with BatchDimensionCount = 0 (R-GN-10) */
-        const dmlref_gather_nd_desc *nd = op->Desc;
-        dmlref_gather_nd1_desc nd1 = gather_nd_as_nd1(nd);
-        return (fast ? dmlref_fast_gather_nd1 : dmlref_ref_gather_nd1)(
-            &ctx, &nd1, inputs[0].data, inputs[1].data, outputs[0].data, err);
-    }
-    case DMLREF_OPERATOR_GATHER_ND1:
-        return (fast ? dmlref_fast_gather_nd1 : dmlref_ref_gather_nd1)(
-            &ctx, op->Desc, inputs[0].data, inputs[1].data, outputs[0].data, err);
-    default:
-        return (fast ? dmlref_fast_nonzero_coordinates : dmlref_ref_nonzero_coordinates)(
-            &ctx, op->Desc, inputs[0].data, outputs[0].data, outputs[1].data, err);
-    }
+    for (i = 0; i < l.input_count + l.output_count; ++i)
+        buffers[i] = i < l.input_count ? inputs[i].data : outputs[i - l.input_count].data;
+    kernel = options->kernels == DMLREF_KERNELS_FAST ? row->fast : row->reference;
+    return kernel(&ctx, operator_desc_adapted(row, op->Desc, &storage), buffers, err);
 }
 
 dmlref_status dmlref_execute(const dmlref_operator_desc *op, dmlref_feature_level feature_level,

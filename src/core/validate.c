@@ -1,6 +1,9 @@
 /*
  * validate.c - dmlref_validate(): every rule of docs/rules.md for each
- * operator at each feature level.
+ * operator at each feature level; and each operator's output shapes
+ * (infer_*, behind dmlref_infer_output_sizes), which its validation compares
+ * the outputs against.  An operator's row of the table (operators.c) names
+ * its validate_* and infer_* functions; steps 1 and 2 below read the row.
  *
  * Order of the checks (the first rule broken is the one reported, so the
  * order is part of the contract):
@@ -14,16 +17,10 @@
  *   5. output aliasing.
  * All size arithmetic is 64-bit and checked; nothing here touches data.
  */
-#include "base/base.h"
+#include "core/core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-typedef struct vctx {
-    const char *op;
-    dmlref_feature_level level;
-    dmlref_error *err;
-} vctx;
 
 #define FAIL(c, status, rule, ...) set_error((c)->err, (status), (rule), __VA_ARGS__)
 
@@ -128,8 +125,8 @@ static int is_signed_index_type(dmlref_tensor_data_type type)
     return type == DMLREF_TENSOR_DATA_TYPE_INT32 || type == DMLREF_TENSOR_DATA_TYPE_INT64;
 }
 
-static dmlref_status check_tensor(const vctx *c, const char *name, const dmlref_tensor_desc *t,
-                                  const tensor_rules *rules)
+static dmlref_status check_tensor(const rule_context *c, const char *name,
+                                  const dmlref_tensor_desc *t, const tensor_rules *rules)
 {
     char text[160];
     const char *level = dmlref_feature_level_name(c->level);
@@ -331,7 +328,7 @@ static int shared_offset_by_bitmap(uint32_t rank, const uint64_t *sizes, const u
     return 0;
 }
 
-static dmlref_status check_output_injective(const vctx *c, const char *name,
+static dmlref_status check_output_injective(const rule_context *c, const char *name,
                                             const dmlref_tensor_desc *t)
 {
     uint64_t sizes[MAX_RANK], strides[MAX_RANK], span = 0, count = 1, shared = 0;
@@ -395,7 +392,7 @@ static dmlref_status check_output_injective(const vctx *c, const char *name,
 
 /* ---- relations shared by several operators -------------------------------- */
 
-static dmlref_status same_rank(const vctx *c, const char *rule, const char *name,
+static dmlref_status same_rank(const rule_context *c, const char *rule, const char *name,
                                const dmlref_tensor_desc *t, const char *ref_name,
                                const dmlref_tensor_desc *ref)
 {
@@ -406,7 +403,7 @@ static dmlref_status same_rank(const vctx *c, const char *rule, const char *name
     return DMLREF_OK;
 }
 
-static dmlref_status same_type(const vctx *c, const char *rule, const char *name,
+static dmlref_status same_type(const rule_context *c, const char *rule, const char *name,
                                const dmlref_tensor_desc *t, const char *ref_name,
                                const dmlref_tensor_desc *ref)
 {
@@ -417,18 +414,43 @@ static dmlref_status same_type(const vctx *c, const char *rule, const char *name
     return DMLREF_OK;
 }
 
-/* Sizes equal on every dimension except `skip` (pass rank to skip none). */
-static dmlref_status same_sizes(const vctx *c, const char *rule, const char *name,
+/* Sizes equal to `ref_sizes` (those of ref_name) on every dimension of t
+   except `skip` (pass MAX_RANK to skip none). */
+static dmlref_status same_sizes(const rule_context *c, const char *rule, const char *name,
                                 const dmlref_tensor_desc *t, const char *ref_name,
-                                const dmlref_tensor_desc *ref, uint32_t skip, const char *why)
+                                const uint32_t *ref_sizes, uint32_t skip, const char *why)
 {
     uint32_t i;
     for (i = 0; i < t->DimensionCount; ++i)
-        if (i != skip && t->Sizes[i] != ref->Sizes[i])
+        if (i != skip && t->Sizes[i] != ref_sizes[i])
             return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, rule,
                         "%s: %s.Sizes[%u] = %u must equal %s.Sizes[%u] = %u (%s)", c->op, name,
-                        i, t->Sizes[i], ref_name, i, ref->Sizes[i], why);
+                        i, t->Sizes[i], ref_name, i, ref_sizes[i], why);
     return DMLREF_OK;
+}
+
+/* What shape inference needs of a tensor it reads: there, 1 to 8
+   dimensions, sizes given (check_tensor's first checks, its messages). */
+static dmlref_status check_shape_given(const rule_context *c, const char *name,
+                                       const dmlref_tensor_desc *t)
+{
+    if (!t)
+        return FAIL(c, DMLREF_ERROR_INVALID_ARGUMENT, "", "%s: %s is NULL", c->op, name);
+    if (t->DimensionCount < 1 || t->DimensionCount > DMLREF_TENSOR_DIMENSION_COUNT_MAX)
+        return FAIL(c, DMLREF_ERROR_INVALID_SIZES, "R-TD-1",
+                    "%s: %s.DimensionCount = %u must be between 1 and 8", c->op, name,
+                    t->DimensionCount);
+    if (!t->Sizes)
+        return FAIL(c, DMLREF_ERROR_INVALID_ARGUMENT, "", "%s: %s.Sizes is NULL", c->op, name);
+    return DMLREF_OK;
+}
+
+/* Size i of a tensor of `rank` dimensions that holds the inferred shape
+   (`inferred_rank` sizes) right-aligned after leading 1s. */
+static uint32_t padded_size(const uint32_t *inferred, uint32_t inferred_rank, uint32_t rank,
+                            uint32_t i)
+{
+    return i + inferred_rank < rank ? 1 : inferred[i + inferred_rank - rank];
 }
 
 static void rules_from_row(const support_row *row, const char *table_rule, int is_output,
@@ -442,8 +464,9 @@ static void rules_from_row(const support_row *row, const char *table_rule, int i
     out->is_output = is_output;
 }
 
-static void index_rules_from_row(const vctx *c, const support_row *row, const char *table_rule,
-                                 const dmlref_tensor_desc *indices, tensor_rules *out)
+static void index_rules_from_row(const rule_context *c, const support_row *row,
+                                 const char *table_rule, const dmlref_tensor_desc *indices,
+                                 tensor_rules *out)
 {
     rules_from_row(row, table_rule, 0, out);
     out->data_types = row->index_types;
@@ -455,11 +478,25 @@ static void index_rules_from_row(const vctx *c, const support_row *row, const ch
 
 /* ---- GATHER_ELEMENTS (R-GE-*) ------------------------------------------- */
 
-static dmlref_status validate_gather_elements(const vctx *c, const dmlref_gather_elements_desc *d)
+/* R-GE-4: the output has the indices' sizes. */
+dmlref_status infer_gather_elements(const rule_context *c, const void *desc, uint32_t output,
+                                    uint32_t *dimension_count, uint32_t *sizes)
 {
+    const dmlref_gather_elements_desc *d = desc;
+    (void)output;
+    CHECK(check_shape_given(c, "IndicesTensor", d->IndicesTensor));
+    *dimension_count = d->IndicesTensor->DimensionCount;
+    memcpy(sizes, d->IndicesTensor->Sizes, *dimension_count * sizeof *sizes);
+    return DMLREF_OK;
+}
+
+dmlref_status validate_gather_elements(const rule_context *c, const void *desc)
+{
+    const dmlref_gather_elements_desc *d = desc;
     const support_row *row =
         support_at(k_gather_support, sizeof k_gather_support / sizeof *k_gather_support, c->level);
     tensor_rules data, index, out;
+    uint32_t rank, expected[MAX_RANK];
     char why[64];
 
     rules_from_row(row, "R-GE-5", 0, &data);
@@ -478,20 +515,34 @@ static dmlref_status validate_gather_elements(const vctx *c, const dmlref_gather
                     d->Axis, d->InputTensor->DimensionCount);
     snprintf(why, sizeof why, "all dimensions except Axis = %u", d->Axis);
     CHECK(same_sizes(c, "R-GE-3", "IndicesTensor", d->IndicesTensor, "InputTensor",
-                     d->InputTensor, d->Axis, why));
-    CHECK(same_sizes(c, "R-GE-4", "OutputTensor", d->OutputTensor, "IndicesTensor",
-                     d->IndicesTensor, MAX_RANK, "the output has the indices' sizes"));
+                     d->InputTensor->Sizes, d->Axis, why));
+    CHECK(infer_gather_elements(c, d, 0, &rank, expected));
+    CHECK(same_sizes(c, "R-GE-4", "OutputTensor", d->OutputTensor, "IndicesTensor", expected,
+                     MAX_RANK, "the output has the indices' sizes"));
     return check_output_injective(c, "OutputTensor", d->OutputTensor);
 }
 
 /* ---- SCATTER_ELEMENTS (R-SC-*) ------------------------------------------ */
 
-static dmlref_status validate_scatter_elements(const vctx *c,
-                                               const dmlref_scatter_elements_desc *d)
+/* R-SC-6: the output has the input's sizes. */
+dmlref_status infer_scatter_elements(const rule_context *c, const void *desc, uint32_t output,
+                                     uint32_t *dimension_count, uint32_t *sizes)
 {
+    const dmlref_scatter_elements_desc *d = desc;
+    (void)output;
+    CHECK(check_shape_given(c, "InputTensor", d->InputTensor));
+    *dimension_count = d->InputTensor->DimensionCount;
+    memcpy(sizes, d->InputTensor->Sizes, *dimension_count * sizeof *sizes);
+    return DMLREF_OK;
+}
+
+dmlref_status validate_scatter_elements(const rule_context *c, const void *desc)
+{
+    const dmlref_scatter_elements_desc *d = desc;
     const support_row *row = support_at(
         k_scatter_support, sizeof k_scatter_support / sizeof *k_scatter_support, c->level);
     tensor_rules data, index, out;
+    uint32_t rank, expected[MAX_RANK];
     char why[64];
 
     rules_from_row(row, "R-SC-7", 0, &data);
@@ -513,41 +564,26 @@ static dmlref_status validate_scatter_elements(const vctx *c,
                     d->Axis, d->OutputTensor->DimensionCount);
     snprintf(why, sizeof why, "all dimensions except Axis = %u", d->Axis);
     CHECK(same_sizes(c, "R-SC-4", "IndicesTensor", d->IndicesTensor, "InputTensor",
-                     d->InputTensor, d->Axis, why));
+                     d->InputTensor->Sizes, d->Axis, why));
     CHECK(same_sizes(c, "R-SC-5", "UpdatesTensor", d->UpdatesTensor, "IndicesTensor",
-                     d->IndicesTensor, MAX_RANK, "updates have the indices' sizes"));
-    CHECK(same_sizes(c, "R-SC-6", "OutputTensor", d->OutputTensor, "InputTensor",
-                     d->InputTensor, MAX_RANK, "the output has the input's sizes"));
+                     d->IndicesTensor->Sizes, MAX_RANK, "updates have the indices' sizes"));
+    CHECK(infer_scatter_elements(c, d, 0, &rank, expected));
+    CHECK(same_sizes(c, "R-SC-6", "OutputTensor", d->OutputTensor, "InputTensor", expected,
+                     MAX_RANK, "the output has the input's sizes"));
     return check_output_injective(c, "OutputTensor", d->OutputTensor);
 }
 
-/* ---- GATHER_ND and GATHER_ND1 (R-GN-*) ------------------------------------ */
+/* ---- GATHER_ND and GATHER_ND1 (R-GN-*) ------------------------------------
+ * GATHER_ND comes here as GATHER_ND1 with BatchDimensionCount = 0 (R-GN-10,
+ * the table's adapter). */
 
-static dmlref_status validate_gather_nd1(const vctx *c, const dmlref_gather_nd1_desc *d)
+/* R-GN-2..4: the attributes against the rank D of both tensors (R-GN-1
+   checked), and the tuple size k, the indices' last size. */
+static dmlref_status check_gather_nd1_attributes(const rule_context *c,
+                                                 const dmlref_gather_nd1_desc *d)
 {
-    const support_row *row =
-        support_at(k_gather_support, sizeof k_gather_support / sizeof *k_gather_support, c->level);
-    tensor_rules data, index, out;
-    uint32_t D, m, q, b, k, r, i;
-    int64_t padding;
-    uint32_t expected[MAX_RANK];
-    char want[128], got[128];
-
-    rules_from_row(row, "R-GN-8", 0, &data);
-    rules_from_row(row, "R-GN-8", 1, &out);
-    index_rules_from_row(c, row, "R-GN-8", d->IndicesTensor, &index);
-    CHECK(check_tensor(c, "InputTensor", d->InputTensor, &data));
-    CHECK(check_tensor(c, "IndicesTensor", d->IndicesTensor, &index));
-    CHECK(check_tensor(c, "OutputTensor", d->OutputTensor, &out));
-
-    CHECK(same_rank(c, "R-GN-1", "IndicesTensor", d->IndicesTensor, "InputTensor", d->InputTensor));
-    CHECK(same_rank(c, "R-GN-1", "OutputTensor", d->OutputTensor, "InputTensor", d->InputTensor));
-    CHECK(same_type(c, "R-GN-1", "OutputTensor", d->OutputTensor, "InputTensor", d->InputTensor));
-
-    D = d->InputTensor->DimensionCount;
-    m = d->InputDimensionCount;
-    q = d->IndicesDimensionCount;
-    b = d->BatchDimensionCount;
+    uint32_t D = d->InputTensor->DimensionCount, m = d->InputDimensionCount,
+             q = d->IndicesDimensionCount, b = d->BatchDimensionCount, k;
     if (m < 1 || m > D)
         return FAIL(c, DMLREF_ERROR_INVALID_ATTRIBUTE, "R-GN-2",
                     "%s: InputDimensionCount = %u must be between 1 and InputTensor."
@@ -569,6 +605,68 @@ static dmlref_status validate_gather_nd1(const vctx *c, const dmlref_gather_nd1_
                     "%s: IndicesTensor.Sizes[%u] = %u (coordinates per tuple) must be between "
                     "1 and InputDimensionCount - BatchDimensionCount = %u",
                     c->op, D - 1, k, m - b);
+    return DMLREF_OK;
+}
+
+/* R-GN-7, DirectMLX's output shape: D dimensions, {1 x padding,
+   Indices.Sizes[D-q .. D-1), Input.Sizes[D-r .. D)} with r = m - b - k. */
+dmlref_status infer_gather_nd1(const rule_context *c, const void *desc, uint32_t output,
+                               uint32_t *dimension_count, uint32_t *sizes)
+{
+    const dmlref_gather_nd1_desc *d = desc;
+    uint32_t D, q, r, i;
+    int64_t padding;
+    (void)output;
+    CHECK(check_shape_given(c, "InputTensor", d->InputTensor));
+    CHECK(check_shape_given(c, "IndicesTensor", d->IndicesTensor));
+    CHECK(same_rank(c, "R-GN-1", "IndicesTensor", d->IndicesTensor, "InputTensor", d->InputTensor));
+    CHECK(check_gather_nd1_attributes(c, d));
+    D = d->InputTensor->DimensionCount;
+    q = d->IndicesDimensionCount;
+    r = d->InputDimensionCount - d->BatchDimensionCount - d->IndicesTensor->Sizes[D - 1];
+    padding = (int64_t)D - ((int64_t)q + r - 1);
+    if (padding < 0)
+        return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, "R-GN-7",
+                    "%s: the output needs IndicesDimensionCount - 1 + (InputDimensionCount - "
+                    "BatchDimensionCount - tuple size) = %u dimensions, more than "
+                    "DimensionCount = %u",
+                    c->op, q - 1 + r, D);
+    for (i = 0; i < (uint32_t)padding; ++i)
+        sizes[i] = 1;
+    for (i = 0; i + 1 < q; ++i)
+        sizes[padding + i] = d->IndicesTensor->Sizes[D - q + i];
+    for (i = 0; i < r; ++i)
+        sizes[padding + q - 1 + i] = d->InputTensor->Sizes[D - r + i];
+    *dimension_count = D;
+    return DMLREF_OK;
+}
+
+dmlref_status validate_gather_nd1(const rule_context *c, const void *desc)
+{
+    const dmlref_gather_nd1_desc *d = desc;
+    const support_row *row =
+        support_at(k_gather_support, sizeof k_gather_support / sizeof *k_gather_support, c->level);
+    tensor_rules data, index, out;
+    uint32_t D, m, q, b, i, rank;
+    uint32_t expected[MAX_RANK];
+    char want[128], got[128];
+
+    rules_from_row(row, "R-GN-8", 0, &data);
+    rules_from_row(row, "R-GN-8", 1, &out);
+    index_rules_from_row(c, row, "R-GN-8", d->IndicesTensor, &index);
+    CHECK(check_tensor(c, "InputTensor", d->InputTensor, &data));
+    CHECK(check_tensor(c, "IndicesTensor", d->IndicesTensor, &index));
+    CHECK(check_tensor(c, "OutputTensor", d->OutputTensor, &out));
+
+    CHECK(same_rank(c, "R-GN-1", "IndicesTensor", d->IndicesTensor, "InputTensor", d->InputTensor));
+    CHECK(same_rank(c, "R-GN-1", "OutputTensor", d->OutputTensor, "InputTensor", d->InputTensor));
+    CHECK(same_type(c, "R-GN-1", "OutputTensor", d->OutputTensor, "InputTensor", d->InputTensor));
+    CHECK(check_gather_nd1_attributes(c, d));
+
+    D = d->InputTensor->DimensionCount;
+    m = d->InputDimensionCount;
+    q = d->IndicesDimensionCount;
+    b = d->BatchDimensionCount;
     for (i = 0; i < D - m; ++i)
         if (d->InputTensor->Sizes[i] != 1)
             return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, "R-GN-5",
@@ -589,22 +687,7 @@ static dmlref_status validate_gather_nd1(const vctx *c, const dmlref_gather_nd1_
                         c->op, D - q + i, d->IndicesTensor->Sizes[D - q + i], D - m + i,
                         d->InputTensor->Sizes[D - m + i], i);
 
-    /* DirectMLX's output shape: {1 x padding, Indices.Sizes[D-q .. D-1),
-       Input.Sizes[D-r .. D)} */
-    r = m - b - k;
-    padding = (int64_t)D - ((int64_t)q + r - 1);
-    if (padding < 0)
-        return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, "R-GN-7",
-                    "%s: the output needs IndicesDimensionCount - 1 + (InputDimensionCount - "
-                    "BatchDimensionCount - tuple size) = %u dimensions, more than "
-                    "DimensionCount = %u",
-                    c->op, q - 1 + r, D);
-    for (i = 0; i < (uint32_t)padding; ++i)
-        expected[i] = 1;
-    for (i = 0; i + 1 < q; ++i)
-        expected[padding + i] = d->IndicesTensor->Sizes[D - q + i];
-    for (i = 0; i < r; ++i)
-        expected[padding + q - 1 + i] = d->InputTensor->Sizes[D - r + i];
+    CHECK(infer_gather_nd1(c, d, 0, &rank, expected)); /* R-GN-7: it fits in D dimensions */
     for (i = 0; i < D; ++i) {
         if (d->OutputTensor->Sizes[i] != expected[i]) {
             format_sizes(expected, D, want, sizeof want);
@@ -620,9 +703,51 @@ static dmlref_status validate_gather_nd1(const vctx *c, const dmlref_gather_nd1_
 
 /* ---- NONZERO_COORDINATES (R-NZ-*) ---------------------------------------- */
 
-static dmlref_status validate_nonzero_coordinates(const vctx *c,
-                                                  const dmlref_nonzero_coordinates_desc *d)
+/* DirectMLX's shapes: the count {1} (R-NZ-1), the coordinates {M, N} with M
+   the input's element count (R-NZ-3) and N its DimensionCount, the largest
+   R-NZ-5 allows.  Below feature level 4_0 both take the input's
+   DimensionCount, padded with leading 1s (D10). */
+dmlref_status infer_nonzero_coordinates(const rule_context *c, const void *desc, uint32_t output,
+                                        uint32_t *dimension_count, uint32_t *sizes)
 {
+    const dmlref_nonzero_coordinates_desc *d = desc;
+    const dmlref_tensor_desc *in = d->InputTensor;
+    int same_rank_as_input = c->level < DMLREF_FEATURE_LEVEL_4_0;
+    uint64_t elements = 1;
+    uint32_t D, rank, i;
+    char text[160];
+
+    CHECK(check_shape_given(c, "InputTensor", in));
+    D = in->DimensionCount;
+    rank = same_rank_as_input ? D : output == 0 ? 1 : 2;
+    if (output == 1 && rank < 2)
+        return FAIL(c, DMLREF_ERROR_UNSUPPORTED_DIMENSION_COUNT, "D10",
+                    "%s: below feature level 4_0 OutputCoordinatesTensor takes "
+                    "InputTensor.DimensionCount = %u, too few for its sizes {M, N}",
+                    c->op, D);
+    for (i = 0; i < D; ++i)
+        if (in->Sizes[i] == 0)
+            elements = 0; /* dmlref_validate refuses it (R-TD-2); M is 0 */
+    for (i = 0; i < D && elements && elements <= DMLREF_MAX_TENSOR_ELEMENTS; ++i)
+        elements *= in->Sizes[i]; /* cannot overflow before it passes 2^32 - 1 */
+    if (elements > DMLREF_MAX_TENSOR_ELEMENTS) {
+        format_sizes(in->Sizes, D, text, sizeof text);
+        return FAIL(c, DMLREF_ERROR_TENSOR_TOO_LARGE, "R-TD-13",
+                    "%s: InputTensor.Sizes = %s has more than 2^32-1 elements", c->op, text);
+    }
+    for (i = 0; i < rank; ++i)
+        sizes[i] = 1;
+    if (output == 1) {
+        sizes[rank - 2] = (uint32_t)elements;
+        sizes[rank - 1] = D;
+    }
+    *dimension_count = rank;
+    return DMLREF_OK;
+}
+
+dmlref_status validate_nonzero_coordinates(const rule_context *c, const void *desc)
+{
+    const dmlref_nonzero_coordinates_desc *d = desc;
     /* R-NZ-6: at 3_0 every tensor has 4 or 5 dimensions, and the same count
        (D10); from 4_0 input 1-8, count 1-8, coordinates 2-8. */
     int fl4 = c->level >= DMLREF_FEATURE_LEVEL_4_0;
@@ -631,7 +756,7 @@ static dmlref_status validate_nonzero_coordinates(const vctx *c,
     tensor_rules coords = {T(UINT32), "R-NZ-2", 4, 5, "R-NZ-6", 1};
     const dmlref_tensor_desc *in = d->InputTensor, *cn = d->OutputCountTensor,
                              *co = d->OutputCoordinatesTensor;
-    uint64_t elements = 1;
+    uint32_t count_rank, count_sizes[MAX_RANK], coords_rank, coords_sizes[MAX_RANK];
     uint32_t D, CD, i, e, M, N;
 
     if (fl4) {
@@ -647,57 +772,49 @@ static dmlref_status validate_nonzero_coordinates(const vctx *c,
         CHECK(same_rank(c, "D10", "OutputCoordinatesTensor", co, "InputTensor", in));
     }
 
+    /* The outputs against DirectMLX's shapes, any leading 1s allowed (D10);
+       N may also be as small as the input's effective rank (R-NZ-5). */
+    CHECK(infer_nonzero_coordinates(c, d, 0, &count_rank, count_sizes));
+    CHECK(infer_nonzero_coordinates(c, d, 1, &coords_rank, coords_sizes));
     for (i = 0; i < cn->DimensionCount; ++i)
-        if (cn->Sizes[i] != 1)
+        if (cn->Sizes[i] != padded_size(count_sizes, count_rank, cn->DimensionCount, i))
             return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, "R-NZ-1",
                         "%s: OutputCountTensor.Sizes[%u] = %u must be 1 (the count is a scalar)",
                         c->op, i, cn->Sizes[i]);
     D = in->DimensionCount;
     CD = co->DimensionCount;
     for (i = 0; i + 2 < CD; ++i)
-        if (co->Sizes[i] != 1)
+        if (co->Sizes[i] != padded_size(coords_sizes, coords_rank, CD, i))
             return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, "R-NZ-2",
                         "%s: OutputCoordinatesTensor.Sizes[%u] = %u must be 1 (sizes are "
                         "{1, ..., 1, M, N})",
                         c->op, i, co->Sizes[i]);
-    for (i = 0; i < D; ++i)
-        elements *= in->Sizes[i];
     M = co->Sizes[CD - 2];
     N = co->Sizes[CD - 1];
-    if (M != elements)
+    if (M != coords_sizes[coords_rank - 2])
         return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, "R-NZ-3",
                     "%s: OutputCoordinatesTensor.Sizes[%u] = %u (M) must equal the number of "
                     "input elements = %llu",
-                    c->op, CD - 2, M, (unsigned long long)elements);
+                    c->op, CD - 2, M, (unsigned long long)coords_sizes[coords_rank - 2]);
     for (e = D; e > 0 && in->Sizes[D - e] == 1; --e)
         ; /* effective rank: leading ones do not count (R-NZ-4) */
-    if (N < e || N > D)
+    if (N < e || N > coords_sizes[coords_rank - 1])
         return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, "R-NZ-5",
                     "%s: OutputCoordinatesTensor.Sizes[%u] = %u (N) must be between the "
                     "input's effective rank %u (R-NZ-4) and InputTensor.DimensionCount = %u",
-                    c->op, CD - 1, N, e, D);
+                    c->op, CD - 1, N, e, coords_sizes[coords_rank - 1]);
     CHECK(check_output_injective(c, "OutputCountTensor", cn));
     return check_output_injective(c, "OutputCoordinatesTensor", co);
 }
 
 /* ---- entry point -------------------------------------------------------- */
 
-/* The rule that sets the first feature level of each operator. */
-static const char *availability_rule(dmlref_operator_type type)
-{
-    switch (type) {
-    case DMLREF_OPERATOR_SCATTER_ELEMENTS: return "R-SC-12"; /* 2_0, not the page's 1_0 */
-    case DMLREF_OPERATOR_GATHER_ELEMENTS: return "R-GE-5";
-    case DMLREF_OPERATOR_NONZERO_COORDINATES: return "R-NZ-6";
-    default: return "R-GN-8";
-    }
-}
-
 dmlref_status dmlref_validate(const dmlref_operator_desc *op, dmlref_feature_level feature_level,
                               dmlref_error *err)
 {
-    vctx c;
-    dmlref_feature_level introduced;
+    rule_context c;
+    const operator_info *row;
+    operator_desc_storage storage;
 
     if (feature_level == 0) /* none named: the latest (D19) */
         feature_level = DMLREF_FEATURE_LEVEL_LATEST;
@@ -707,36 +824,19 @@ dmlref_status dmlref_validate(const dmlref_operator_desc *op, dmlref_feature_lev
     if (!op || !op->Desc)
         return FAIL(&c, DMLREF_ERROR_INVALID_ARGUMENT, "", "%s: %s is NULL", c.op,
                     op ? "op->Desc" : "op");
-    c.op = dmlref_operator_name(op->Type);
-    if (!c.op)
+    if (!(row = operator_find(op->Type)))
         return FAIL(&c, DMLREF_ERROR_INVALID_ARGUMENT, "",
                     "dmlref_validate: operator type %u is not one dmlref implements",
                     (unsigned)op->Type);
+    c.op = row->name;
     if (!dmlref_feature_level_name(feature_level))
         return FAIL(&c, DMLREF_ERROR_INVALID_ARGUMENT, "",
                     "%s: feature level 0x%x is not a DirectML feature level", c.op,
                     (unsigned)feature_level);
-    introduced = dmlref_operator_introduced(op->Type);
-    if (feature_level < introduced)
-        return FAIL(&c, DMLREF_ERROR_UNSUPPORTED_OPERATOR, availability_rule(op->Type),
+    if (feature_level < row->introduced)
+        return FAIL(&c, DMLREF_ERROR_UNSUPPORTED_OPERATOR, row->introduced_rule,
                     "%s: the operator is not available at feature level %s (introduced in %s)",
                     c.op, dmlref_feature_level_name(feature_level),
-                    dmlref_feature_level_name(introduced));
-
-    switch (op->Type) {
-    case DMLREF_OPERATOR_GATHER_ELEMENTS:
-        return validate_gather_elements(&c, op->Desc);
-    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
-        return validate_scatter_elements(&c, op->Desc);
-    case DMLREF_OPERATOR_GATHER_ND: {
-        const dmlref_gather_nd_desc *nd = op->Desc;
-        dmlref_gather_nd1_desc nd1 = gather_nd_as_nd1(nd);
-        return validate_gather_nd1(&c, &nd1);
-    }
-    case DMLREF_OPERATOR_GATHER_ND1:
-        return validate_gather_nd1(&c, op->Desc);
-    case DMLREF_OPERATOR_NONZERO_COORDINATES:
-        return validate_nonzero_coordinates(&c, op->Desc);
-    }
-    return DMLREF_ERROR_INVALID_ARGUMENT; /* unreachable: the name lookup failed first */
+                    dmlref_feature_level_name(row->introduced));
+    return row->validate(&c, operator_desc_adapted(row, op->Desc, &storage));
 }

@@ -14,7 +14,7 @@ static dmlref_status execute_case(dmlref_vector *v, dmlref_oob_policy policy,
 {
     dmlref_execute_options options;
     size_t o;
-    memset(&options, 0, sizeof options); /* the reference kernels */
+    memset(&options, 0, sizeof options); /* the defaults, the reference kernels included */
     options.oob_policy = policy;
     options.num_threads = num_threads;
     if (!v->buffers_ready)
@@ -192,7 +192,7 @@ static size_t keep_first_of_each(uint64_t *values, size_t n, value_at *scratch)
  * take it once (its first place, where its value first appears). */
 static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
 {
-    const dmlref_scatter_elements_desc *d = &v->desc.scatter_elements;
+    const dmlref_scatter_elements_desc *d = v->op.Desc;
     vtensor *out = &v->tensors[3];
     layout idx_l, upd_l, out_l;
     uint64_t packed[MAX_RANK], stride = 1, n_out, n_upd, u, entries = 0, total = 0, t;
@@ -590,7 +590,7 @@ static dmlref_status verify_subnormals_flushed(dmlref_vector *v, uint32_t num_th
 dmlref_status dmlref_vector_eval(dmlref_vector *v, uint32_t num_threads, dmlref_error *err)
 {
     dmlref_status status;
-    const unsigned char *buffers[2];
+    const unsigned char *buffers[OPERATOR_MAX_OUTPUTS];
     memory_budget b;
     size_t o;
 

@@ -575,7 +575,7 @@ static int generator_period(const vtensor *t, uint64_t *values, uint32_t *period
             *period = g->bound_count;
     }
     /* element e's bound is e % bound_count, its last coordinate when the
-       last size is the bound count (check_consistency: GatherND's tuples) */
+       last size is the bound count (check_consistency: index tuples) */
     return *period == 1 || last_size == *period;
 }
 
@@ -700,64 +700,22 @@ static dmlref_status fill_input(reader *r, const char *path, json_t *data, vtens
 
 /* ---- inferring output sizes (eval) ------------------------------------------ */
 
-/* DirectMLX's output shapes, for a case that leaves them out. */
+/* The outputs' sizes for a case that leaves them out: the operator's shape
+   rules (dmlref_infer_output_sizes), from the inputs and attributes. */
 static dmlref_status infer_output_sizes(const reader *r, dmlref_vector *v)
 {
-    vtensor *in = &v->tensors[0], *idx = &v->tensors[1];
     size_t o;
+    vector_link_descriptors(v);
     for (o = v->input_count; o < v->input_count + v->output_count; ++o) {
         vtensor *t = &v->tensors[o];
-        uint32_t i, D = in->desc.DimensionCount;
+        dmlref_error why;
         char at[PATH_CAPACITY];
         if (t->has_sizes)
             continue;
-        snprintf(at, sizeof at, "$.tensors.%s.sizes", t->name);
-        switch (v->type) {
-        case DMLREF_OPERATOR_GATHER_ELEMENTS: /* the indices' sizes (R-GE-4) */
-            memcpy(t->sizes, idx->sizes, sizeof t->sizes);
-            t->desc.DimensionCount = idx->desc.DimensionCount;
-            break;
-        case DMLREF_OPERATOR_SCATTER_ELEMENTS: /* the input's sizes (R-SC-6) */
-            memcpy(t->sizes, in->sizes, sizeof t->sizes);
-            t->desc.DimensionCount = D;
-            break;
-        case DMLREF_OPERATOR_GATHER_ND:
-        case DMLREF_OPERATOR_GATHER_ND1: { /* R-GN-7 */
-            uint32_t m = v->attributes[0], q = v->attributes[1];
-            uint32_t b = v->type == DMLREF_OPERATOR_GATHER_ND1 ? v->attributes[2] : 0, k, rr;
-            if (idx->desc.DimensionCount != D || m < 1 || m > D || q < 1 || q > D || b >= m ||
-                b >= q || (k = idx->sizes[D - 1]) < 1 || k > m - b ||
-                (rr = m - b - k) + q - 1 > D)
-                return SCHEMA(r, at, "cannot be inferred: the attributes and sizes break "
-                                     "DirectMLX's shape rules (R-GN-1..7)");
-            for (i = 0; i < D; ++i)
-                t->sizes[i] = 1;
-            for (i = 0; i + 1 < q; ++i)
-                t->sizes[D - (q - 1 + rr) + i] = idx->sizes[D - q + i];
-            for (i = 0; i < rr; ++i)
-                t->sizes[D - rr + i] = in->sizes[D - rr + i];
-            t->desc.DimensionCount = D;
-            break;
-        }
-        default: { /* NonZero: DirectMLX's {1} and {M, N}; 3_0 needs the input's rank */
-            uint64_t m = element_count(in);
-            int same_rank = v->level < DMLREF_FEATURE_LEVEL_4_0;
-            uint32_t rank = o == 1 ? (same_rank ? D : 1) : (same_rank ? D : 2);
-            if (m > UINT32_MAX)
-                return SCHEMA(r, at, "cannot be inferred: the input has more than 2^32-1 elements");
-            if (o == 2 && rank < 2) /* below 4_0 the coordinates take the input's rank */
-                return SCHEMA(r, at, "cannot be inferred: below feature level 4_0 the "
-                                     "coordinates take the input's DimensionCount (4 or 5), "
-                                     "not %u", D);
-            for (i = 0; i < rank; ++i)
-                t->sizes[i] = 1;
-            if (o == 2) {
-                t->sizes[rank - 2] = (uint32_t)m;
-                t->sizes[rank - 1] = D;
-            }
-            t->desc.DimensionCount = rank;
-            break;
-        }
+        if (dmlref_infer_output_sizes(&v->op, v->level, (uint32_t)(o - v->input_count),
+                                      &t->desc.DimensionCount, t->sizes, &why) != DMLREF_OK) {
+            snprintf(at, sizeof at, "$.tensors.%s.sizes", t->name);
+            return SCHEMA(r, at, "cannot be inferred: %s", why.message);
         }
         t->desc.Sizes = t->sizes;
         t->has_sizes = 1;
@@ -954,8 +912,9 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
     if (!(item = json_object_get(root, "operator")))
         return SCHEMA(r, "$.operator", "is missing");
     CHECK(get_string(r, "$.operator", item, &text));
-    if (!dmlref_operator_from_name(text, &v->type))
+    if (!(v->row = operator_find_name(text)))
         return SCHEMA(r, "$.operator", "\"%s\" is not an operator dmlref implements", text);
+    v->type = v->row->type;
 
     v->level = DMLREF_FEATURE_LEVEL_LATEST; /* D19 */
     if ((item = json_object_get(root, "feature_level")))
@@ -998,7 +957,7 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
         v->expects_error = 1;
     }
 
-    operator_shape_of(v->type, &shape);
+    operator_shape_of(v->row, &shape);
     attributes = json_object_get(root, "attributes");
     if (attributes && !json_is_object(attributes))
         return SCHEMA(r, "$.attributes", "must be an object");
@@ -1053,7 +1012,7 @@ static void validation_path(const dmlref_vector *v, const char *message, char *p
     const char *body = strstr(message, ": "), *best = NULL;
     size_t i, best_tensor = 0, best_field = 0;
     operator_shape shape;
-    operator_shape_of(v->type, &shape);
+    operator_shape_of(v->row, &shape);
     body = body ? body + 2 : message;
     strcpy(path, "$");
     for (i = 0; i < shape.input_count + shape.output_count; ++i) {
@@ -1094,7 +1053,8 @@ static void validation_path(const dmlref_vector *v, const char *message, char *p
 }
 
 /* Rules of the format that span several keys: an "index" generator has one
-   bound per tuple coordinate on GatherND's indices, else one. */
+   bound per tuple coordinate on indices that hold tuples (GatherND's), else
+   one. */
 static dmlref_status check_consistency(const reader *r, const dmlref_vector *v)
 {
     size_t i;
@@ -1104,8 +1064,7 @@ static dmlref_status check_consistency(const reader *r, const dmlref_vector *v)
         char at[PATH_CAPACITY];
         if (t->gen.kind != GENERATOR_INDEX)
             continue;
-        if ((v->type == DMLREF_OPERATOR_GATHER_ND || v->type == DMLREF_OPERATOR_GATHER_ND1) &&
-            i == 1)
+        if (v->row->tensors[i].flags & OPERATOR_SLOT_INDEX_TUPLES)
             want = t->sizes[t->desc.DimensionCount - 1];
         if (t->gen.bound_count != want) {
             snprintf(at, sizeof at, "$.tensors.%s.generator.low", t->name);
@@ -1791,7 +1750,7 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
     }
     {
         operator_shape shape;
-        operator_shape_of(v->type, &shape);
+        operator_shape_of(v->row, &shape);
         REPLY_CHECK(only_keys(&r, "$.outputs", outs, shape.tensors + v->input_count));
     }
     for (o = 0; o < v->output_count; ++o) {

@@ -1,5 +1,6 @@
 /*
- * vector.c - the dmlref_vector object: its operator's shape, descriptors,
+ * vector.c - the dmlref_vector object: its operator's shape and descriptor
+ * (from the operator's row of the table, src/core/operators.c),
  * accessors and lifetime.  Reading is vector_read.c, evaluating and
  * comparing vector_eval.c, writing vector_write.c.
  */
@@ -8,74 +9,30 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-void operator_shape_of(dmlref_operator_type type, operator_shape *shape)
+void operator_shape_of(const operator_info *row, operator_shape *shape)
 {
-    static const operator_shape gather = {
-        2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL, NULL}, 1, {"Axis", NULL, NULL, NULL}};
-    static const operator_shape scatter = {
-        3, 1, {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor", NULL},
-        1, {"Axis", NULL, NULL, NULL}};
-    static const operator_shape nd = {
-        2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL, NULL},
-        2, {"InputDimensionCount", "IndicesDimensionCount", NULL, NULL}};
-    static const operator_shape nd1 = {
-        2, 1, {"InputTensor", "IndicesTensor", "OutputTensor", NULL, NULL},
-        3, {"InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount", NULL}};
-    static const operator_shape nonzero = {
-        1, 2, {"InputTensor", "OutputCountTensor", "OutputCoordinatesTensor", NULL, NULL},
-        0, {NULL, NULL, NULL, NULL}};
-    switch (type) {
-    case DMLREF_OPERATOR_GATHER_ELEMENTS: *shape = gather; break;
-    case DMLREF_OPERATOR_SCATTER_ELEMENTS: *shape = scatter; break;
-    case DMLREF_OPERATOR_GATHER_ND: *shape = nd; break;
-    case DMLREF_OPERATOR_GATHER_ND1: *shape = nd1; break;
-    default: *shape = nonzero; break;
-    }
+    size_t i;
+    memset(shape, 0, sizeof *shape);
+    shape->input_count = row->input_count;
+    shape->output_count = row->output_count;
+    for (i = 0; i < row->input_count + row->output_count; ++i)
+        shape->tensors[i] = row->tensors[i].name;
+    shape->attribute_count = row->attribute_count;
+    for (i = 0; i < row->attribute_count; ++i)
+        shape->attributes[i] = row->attributes[i].name;
 }
 
 void vector_link_descriptors(dmlref_vector *v)
 {
-    const dmlref_tensor_desc *t0 = &v->tensors[0].desc, *t1 = &v->tensors[1].desc,
-                             *t2 = &v->tensors[2].desc, *t3 = &v->tensors[3].desc;
+    const dmlref_tensor_desc *descs[OPERATOR_MAX_TENSORS];
     size_t i;
-    for (i = 0; i < v->input_count + v->output_count; ++i)
+    for (i = 0; i < v->input_count + v->output_count; ++i) {
         v->tensors[i].desc.Sizes = v->tensors[i].sizes;
+        descs[i] = &v->tensors[i].desc;
+    }
+    operator_desc_build(v->row, v->desc.bytes, descs, v->attributes);
     v->op.Type = v->type;
-    v->op.Desc = &v->desc;
-    switch (v->type) {
-    case DMLREF_OPERATOR_GATHER_ELEMENTS: {
-        dmlref_gather_elements_desc d = {t0, t1, t2, 0};
-        d.Axis = v->attributes[0];
-        v->desc.gather_elements = d;
-        break;
-    }
-    case DMLREF_OPERATOR_SCATTER_ELEMENTS: {
-        dmlref_scatter_elements_desc d = {t0, t1, t2, t3, 0};
-        d.Axis = v->attributes[0];
-        v->desc.scatter_elements = d;
-        break;
-    }
-    case DMLREF_OPERATOR_GATHER_ND: {
-        dmlref_gather_nd_desc d = {t0, t1, t2, 0, 0};
-        d.InputDimensionCount = v->attributes[0];
-        d.IndicesDimensionCount = v->attributes[1];
-        v->desc.gather_nd = d;
-        break;
-    }
-    case DMLREF_OPERATOR_GATHER_ND1: {
-        dmlref_gather_nd1_desc d = {t0, t1, t2, 0, 0, 0};
-        d.InputDimensionCount = v->attributes[0];
-        d.IndicesDimensionCount = v->attributes[1];
-        d.BatchDimensionCount = v->attributes[2];
-        v->desc.gather_nd1 = d;
-        break;
-    }
-    default: {
-        dmlref_nonzero_coordinates_desc d = {t0, t1, t2};
-        v->desc.nonzero = d;
-        break;
-    }
-    }
+    v->op.Desc = v->desc.bytes;
 }
 
 void vtensor_clear_expectations(vtensor *t)

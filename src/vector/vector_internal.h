@@ -5,7 +5,7 @@
 #ifndef DMLREF_VECTOR_INTERNAL_H
 #define DMLREF_VECTOR_INTERNAL_H
 
-#include "base/base.h"
+#include "core/core.h"
 #include "dmlref/vector.h"
 
 #include <stddef.h>
@@ -129,7 +129,7 @@ enum { VARIANT_SUBNORMALS_FLUSHED = 0, VARIANT_KINDS };
 
 typedef struct variant {
     int kind;           /* VARIANT_* */
-    vtensor outputs[2]; /* in binding order, like the case's outputs */
+    vtensor outputs[OPERATOR_MAX_OUTPUTS]; /* in binding order, like the case's outputs */
 } variant;
 
 /* The name and rule id of a variant kind. */
@@ -148,17 +148,12 @@ struct dmlref_vector {
     int has_min_level;
     dmlref_feature_level min_level;
     dmlref_oob_policy oob;
-    uint32_t attributes[3]; /* Axis, or m, q, b */
+    const operator_info *row; /* the operator's row of the table */
+    uint32_t attributes[OPERATOR_MAX_ATTRIBUTES]; /* the row's, in field order */
     size_t input_count, output_count;
-    vtensor tensors[4];     /* inputs, then outputs */
-    dmlref_binding inputs[3], outputs[2];
-    union {
-        dmlref_gather_elements_desc gather_elements;
-        dmlref_scatter_elements_desc scatter_elements;
-        dmlref_gather_nd_desc gather_nd;
-        dmlref_gather_nd1_desc gather_nd1;
-        dmlref_nonzero_coordinates_desc nonzero;
-    } desc;
+    vtensor tensors[OPERATOR_MAX_TENSORS];        /* inputs, then outputs */
+    dmlref_binding inputs[OPERATOR_MAX_INPUTS], outputs[OPERATOR_MAX_OUTPUTS];
+    operator_desc_storage desc; /* the row's descriptor struct */
     dmlref_operator_desc op;
     int expects_error;
     dmlref_status error_status;
@@ -168,17 +163,19 @@ struct dmlref_vector {
     variant variants[VARIANT_KINDS]; /* at most one of each kind */
 };
 
-/* Names of the operator's tensors and attributes, in descriptor order. */
+/* Names of the operator's tensors (binding order) and attributes (field
+   order), from its row of the table: the keys of a vector. */
 typedef struct operator_shape {
     size_t input_count, output_count;
-    const char *tensors[5];    /* NULL-terminated */
+    const char *tensors[OPERATOR_MAX_TENSORS + 1];       /* NULL-terminated */
     size_t attribute_count;
-    const char *attributes[4]; /* NULL-terminated */
+    const char *attributes[OPERATOR_MAX_ATTRIBUTES + 1]; /* NULL-terminated */
 } operator_shape;
 #define operator_shape_of dmlref__operator_shape_of
-void operator_shape_of(dmlref_operator_type type, operator_shape *shape);
+void operator_shape_of(const operator_info *row, operator_shape *shape);
 
-/* Points the operator descriptor at the tensors' descriptors. */
+/* Builds the operator descriptor from the row, the tensors' descriptors and
+   the attributes. */
 #define vector_link_descriptors dmlref__vector_link_descriptors
 void vector_link_descriptors(dmlref_vector *v);
 

@@ -290,7 +290,7 @@ dmlref_status dmlref_vector_write_with(const dmlref_vector *v, uint32_t flags, c
         t.failed = 1;
     for (i = 0; i < v->input_count; ++i)
         generated |= v->tensors[i].gen.kind != GENERATOR_NONE;
-    operator_shape_of(v->type, &shape);
+    operator_shape_of(v->row, &shape);
 
     with_variants = v->variant_count && !v->expects_error && !as_case;
     put(&t, "{\n  \"format\": \"dmlref-vector-%d\",\n  \"name\": ", with_variants ? 2 : 1);
