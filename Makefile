@@ -55,6 +55,12 @@ CLI_SRC = src/common/files.c src/suite/suite.c conformance/check.c conformance/b
           src/cli/main.c
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 
+# The suite's hand-written cases (src/suite/cases, in the order of its LIST),
+# embedded into the command as C data, so that dmlref gen needs no source tree.
+CASE_FILES = $(shell find src/suite/cases -type f 2>/dev/null)
+CASES_C = $(BUILD)/gen/suite_cases.c
+CASES_OBJ = $(BUILD)/gen/suite_cases.o
+
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
              test_gather_nd test_nonzero_coordinates test_random test_roundtrip \
              test_vectors
@@ -73,8 +79,15 @@ all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and buil
 
 lib: $(BUILD)/libdmlref.a $(BUILD)/libdmlref.so $(BUILD)/libdmlref.so.$(MAJOR)
 
-$(BUILD)/dmlref: $(CLI_OBJ) $(BUILD)/libdmlref.a
-	$(Q)$(CC) $(CLI_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) -ldl $(LDFLAGS_ALL) -o $@
+$(BUILD)/dmlref: $(CLI_OBJ) $(CASES_OBJ) $(BUILD)/libdmlref.a
+	$(Q)$(CC) $(CLI_OBJ) $(CASES_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) -ldl $(LDFLAGS_ALL) -o $@
+
+$(CASES_C): scripts/embed_cases.sh $(CASE_FILES)
+	@mkdir -p $(dir $@)
+	$(Q)sh scripts/embed_cases.sh src/suite/cases > $@.tmp && mv $@.tmp $@
+
+$(CASES_OBJ): $(CASES_C) src/suite/case_files.h
+	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 # Everything is rebuilt when the compiler or its flags change (a check's
 # -Werror, another OPT), so one build folder never mixes two settings.

@@ -21,47 +21,38 @@
 
 set -u
 
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
 if [ $# -ne 2 ]; then
-    echo "usage: $0 DMLREF_BINARY BACKENDS_DIR" >&2
-    exit 3
+    usage "DMLREF_BINARY BACKENDS_DIR"
 fi
-bin=$1
+take_binary "$1"
 backends=$2
-if ! [ -x "$bin" ]; then
-    echo "$0: $bin is not an executable" >&2
-    exit 3
-fi
 if ! [ -d "$backends" ]; then
     echo "$0: $backends is not a folder (conformance/backends/build.sh BUILD_DIR)" >&2
     exit 3
 fi
 
-root=$(cd "$(dirname "$0")/.." && pwd) || exit 3
 vectors=$root/vectors
 expected=$root/conformance/backends/EXPECTED
 total=$(wc -l <"$vectors/MANIFEST" | tr -d ' ')
 clamped=$(grep -rl --include='*.json' '"oob": "clamp"' "$vectors" | wc -l | tr -d ' ')
 out_of_range=$(grep -rl --include='*.json' '"DMLREF_ERROR_INDEX_OUT_OF_RANGE"' "$vectors" | wc -l | tr -d ' ')
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmlref-backends.XXXXXX") || exit 3
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
+make_tmp backends
 
 # No backend case takes more than a fraction of a second; a hang costs this.
 TIMEOUT=30
 
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    printf 'ok   %s: %s\n' "$1" "$2"
-}
-bad() {
-    failed=$((failed + 1))
-    printf 'FAIL %s: %s\n' "$1" "$2"
+# passes NAME TEXT: a backend behaved as expected
+passes() { ok "$1: $2"; }
+# fails NAME TEXT: it did not; shows the first FAIL/ERROR lines of its log
+fails() {
+    fail "$1: $2"
     if [ -s "$tmp/$1.log" ]; then
         grep -E '^(FAIL|ERROR) ' "$tmp/$1.log" | sed -n '1,3s/^/    | /p'
-        tail -n 1 "$tmp/$1.log" | sed 's/^/    | /'
+        show_tail 1 "$tmp/$1.log"
     fi
 }
 
@@ -91,22 +82,22 @@ must_pass() {
     so=$1 max_skips=$2 may_skip=$3
     shift 3
     if ! [ -f "$backends/$so.so" ]; then
-        bad "$so" "$backends/$so.so does not exist"
+        fails "$so" "$backends/$so.so does not exist"
         return
     fi
     check "$so" "$@"
     if [ "$rc" -ne 0 ]; then
-        bad "$so" "exit $rc, expected 0${summary:+ ($summary)}"
+        fails "$so" "exit $rc, expected 0${summary:+ ($summary)}"
     elif [ -z "$summary" ]; then
-        bad "$so" "no \"N passed, N failed, N skipped\" line"
+        fails "$so" "no \"N passed, N failed, N skipped\" line"
     elif [ "$n_failed" -ne 0 ]; then
-        bad "$so" "$summary, expected 0 failed"
+        fails "$so" "$summary, expected 0 failed"
     elif [ $# -eq 0 ] && [ $((n_passed + n_skipped)) -ne "$total" ]; then
-        bad "$so" "$summary: $((n_passed + n_skipped)) cases judged, the suite has $total"
+        fails "$so" "$summary: $((n_passed + n_skipped)) cases judged, the suite has $total"
     elif [ $# -eq 0 ] && [ "$n_skipped" -gt "$max_skips" ]; then
-        bad "$so" "$summary: more skips than the $max_skips $may_skip"
+        fails "$so" "$summary: more skips than the $max_skips $may_skip"
     else
-        ok "$so" "$summary"
+        passes "$so" "$summary"
     fi
 }
 
@@ -130,23 +121,23 @@ while IFS=$tab read -r name min want_first want_text options; do
         continue
     fi
     if ! [ -f "$backends/$so.so" ]; then
-        bad "$so" "$backends/$so.so does not exist"
+        fails "$so" "$backends/$so.so does not exist"
         continue
     fi
     # shellcheck disable=SC2086
     check "$so" ${options:-}
     if [ "$rc" -ne 1 ]; then
-        bad "$so" "exit $rc, expected 1${summary:+ ($summary)}"
+        fails "$so" "exit $rc, expected 1${summary:+ ($summary)}"
     elif [ -z "$summary" ]; then
-        bad "$so" "no \"N passed, N failed, N skipped\" line"
+        fails "$so" "no \"N passed, N failed, N skipped\" line"
     elif [ "$n_failed" -lt "$min" ]; then
-        bad "$so" "$summary, expected at least $min failed"
+        fails "$so" "$summary, expected at least $min failed"
     elif [ "$first" != "$want_first" ]; then
-        bad "$so" "first failing case $first, expected $want_first"
+        fails "$so" "first failing case $first, expected $want_first"
     else
         case $first_line in
-        *"$want_text"*) ok "$so" "$n_failed failed (at least $min), first $first: $want_text" ;;
-        *) bad "$so" "the line of $first lacks \"$want_text\": $first_line" ;;
+        *"$want_text"*) passes "$so" "$n_failed failed (at least $min), first $first: $want_text" ;;
+        *) fails "$so" "the line of $first lacks \"$want_text\": $first_line" ;;
         esac
     fi
 done <"$expected"
@@ -159,9 +150,8 @@ for so in "$backends"/faulty_*.so; do
     name=${name#faulty_}
     case $listed in
     *" $name "*) ;;
-    *) bad "faulty_$name" "no line in conformance/backends/EXPECTED" ;;
+    *) fails "faulty_$name" "no line in conformance/backends/EXPECTED" ;;
     esac
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

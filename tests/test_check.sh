@@ -19,16 +19,24 @@
 #   test_check.sh DMLREF_BINARY [BACKENDS_DIR] (default: the binary's folder's backends/)
 #   CHECK_LIMIT=SECONDS (default 300): how long one run may take before it counts as hung
 set -u
-dmlref=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-root=$(cd "$(dirname "$0")/.." && pwd)
-backends=${2:-$(dirname "$dmlref")/backends}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$root" || exit 1
-passed=0 failed=0
 
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; sed 's/^/    | /' "$tmp/out" | tail -n 8; }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+    usage "DMLREF_BINARY [BACKENDS_DIR]"
+fi
+take_binary "$1"
+dmlref=$bin
+backends=${2:-$(dirname "$dmlref")/backends}
+make_tmp check
+cd "$root" || exit 1
+
+# fails TEXT: a failure, with the end of the last run's output ($tmp/out)
+fails() {
+    fail "$1"
+    show_tail 8 "$tmp/out"
+}
 
 # check NAME EXPECTED_EXIT PATTERN... -- ARGS: runs dmlref check ARGS, wants
 # the exit status and every pattern (grep -E) in its output
@@ -43,13 +51,13 @@ $1"; shift; done
     timeout "${CHECK_LIMIT:-300}" "$dmlref" check "$@" >"$tmp/out" 2>&1 # a hang fails the test, not the suite
     rc=$?
     elapsed=$(($(date +%s) - started))
-    if [ "$rc" != "$want" ]; then bad "$name: exit $rc, wanted $want"; return; fi
+    if [ "$rc" != "$want" ]; then fails "$name: exit $rc, wanted $want"; return; fi
     echo "$patterns" | while IFS= read -r p; do
         [ -z "$p" ] && continue
         grep -Eq -- "$p" "$tmp/out" || { echo "missing: $p" >>"$tmp/missing"; }
     done
     if [ -s "$tmp/missing" ]; then
-        cat "$tmp/missing" >>"$tmp/out"; rm -f "$tmp/missing"; bad "$name"; return
+        cat "$tmp/missing" >>"$tmp/out"; rm -f "$tmp/missing"; fails "$name"; return
     fi
     ok "$name"
 }
@@ -116,7 +124,7 @@ check "an empty folder: exit 2" 2 "no case selected: the paths hold no vector" -
     --exec cat "$tmp/empty"
 "$dmlref" verify "$tmp/empty" >"$tmp/out" 2>&1
 if [ $? = 2 ] && grep -q "no vector" "$tmp/out"; then ok "verify of an empty folder: exit 2"
-else bad "verify of an empty folder: exit 2"; fi
+else fails "verify of an empty folder: exit 2"; fi
 
 # any reply to any vector: outputs of the right element count (zeros) for every
 # case, the must-refuse ones (sizes of 0, above 2^32 elements) included
@@ -198,7 +206,7 @@ import json, sys, xml.etree.ElementTree as ET
 ET.parse(sys.argv[1]); r = json.load(open(sys.argv[2], encoding='utf-8'))
 assert '\ufffd' in r['results'][0]['message'], r['results'][0]['message']
 " "$tmp/bad.xml" "$tmp/bad.json" 2>>"$tmp/out"; then ok "reports parse as UTF-8 XML and JSON"
-else bad "reports parse as UTF-8 XML and JSON"; fi
+else fails "reports parse as UTF-8 XML and JSON"; fi
 check "a report that cannot be written: exit 2" 2 "/nonexistent-dir/r.xml: cannot write" -- \
     --backend $backends/reference.so --filter "$filter" --junit /nonexistent-dir/r.xml vectors
 
@@ -223,7 +231,7 @@ report = json.load(open(sys.argv[2]))
 assert report["summary"] == {"passed": passed, "failed": failed, "skipped": skipped, "errors": 0}
 assert len(report["results"]) == len(cases)
 PY
-then ok "JUnit report well-formed, counts match the summary"; else bad "JUnit report"; fi
+then ok "JUnit report well-formed, counts match the summary"; else fails "JUnit report"; fi
 
 # a failure's JUnit body names the vector's file and the command that reproduces it
 check "faulty plug-in: JUnit failure body" 1 "" -- \
@@ -236,7 +244,7 @@ body = failure.text
 assert "\nvector: " in body and ".json" in body, body
 assert "\nreproduce: dmlref check --backend '%s/faulty_off_by_one_axis.so' '" % sys.argv[2] in body, body
 PY
-then ok "JUnit failure names the file and the command"; else bad "JUnit failure body"; fi
+then ok "JUnit failure names the file and the command"; else fails "JUnit failure body"; fi
 
 # --rerun-failed runs exactly the failed cases of a report
 failed_count=$(/usr/bin/python3 -c "
@@ -257,7 +265,7 @@ for k in 1 2 3; do
 done
 if [ -s "$tmp/whole" ] && sort "$tmp/sharded" | cmp -s - "$tmp/whole" \
     && [ "$(sort "$tmp/sharded" | uniq -d | wc -l)" = 0 ]; then ok "--shard 1/3..3/3: disjoint, the whole run"
-else bad "--shard"; fi
+else fails "--shard"; fi
 for jobs in 1 2; do
     "$dmlref" check --backend $backends/faulty_off_by_one_axis.so --jobs $jobs \
         --json "$tmp/jobs$jobs.json" vectors >/dev/null 2>&1
@@ -269,11 +277,11 @@ strip = lambda r: [(x['name'], x['result'], x['message']) for x in r['results']]
 assert a['summary'] == b['summary'] and strip(a) == strip(b)
 assert a['summary']['failed'] > 0
 " "$tmp/jobs1.json" "$tmp/jobs2.json"; then ok "--jobs 2 gives the report of --jobs 1"
-else bad "--jobs 2 report"; fi
+else fails "--jobs 2 report"; fi
 "$dmlref" check --list --filter 'gather_nd1/*' --exclude '*/error_*' vectors >"$tmp/list" 2>"$tmp/out"
 if [ $? = 0 ] && ! grep -q error_ "$tmp/list" && [ "$(wc -l <"$tmp/list")" -gt 10 ] \
     && grep -q "^dmlref check: $(wc -l <"$tmp/list" | tr -d ' ') cases selected$" "$tmp/out"; then
-    ok "--list with --filter and --exclude"; else bad "--list"; fi
+    ok "--list with --filter and --exclude"; else fails "--list"; fi
 
 # on a terminal, a progress count on stderr; none in a pipe
 if command -v script >/dev/null 2>&1; then
@@ -283,7 +291,7 @@ if command -v script >/dev/null 2>&1; then
         >"$tmp/pipe" 2>&1
     if grep -Eq '^dmlref check: [0-9]+/[0-9]+ files, [0-9]+ passed' "$tmp/tty" \
         && ! grep -q 'files, ' "$tmp/pipe"; then ok "progress count on a terminal only"
-    else bad "progress count on a terminal only"; fi
+    else fails "progress count on a terminal only"; fi
 fi
 
 # ---- a backend that misbehaves toward the harness ------------------------------
@@ -294,13 +302,13 @@ fi
 # within NAME SECONDS: the last check took at most SECONDS
 within() {
     if [ "$elapsed" -le "$2" ]; then ok "$1: ${elapsed} s, at most $2"
-    else bad "$1: ${elapsed} s, more than $2"; fi
+    else fails "$1: ${elapsed} s, more than $2"; fi
 }
 # no_process_left NAME PATTERN: no process whose command line matches PATTERN
 no_process_left() {
     if pgrep -f "$2" >"$tmp/left"; then
         pkill -9 -f "$2"
-        bad "$1: processes left behind: $(tr '\n' ' ' <"$tmp/left")"
+        fails "$1: processes left behind: $(tr '\n' ' ' <"$tmp/left")"
     else ok "$1: no process left behind"; fi
 }
 one='gather_elements/float32/1d/axis0_int32_permuted'
@@ -394,7 +402,7 @@ check "plug-in that changes its working folder and accepts everything: fails" 1 
     --backend "$hostile" --backend-options chdir-accept-all --filter '*/error_*' --filter '*/r-*' vectors
 check "a plug-in's prints stay out of the report" 0 "^9 passed, 0 failed, 0 skipped$" -- \
     --backend "$hostile" --backend-options print --filter 'gather_elements/float32/1d/*' vectors
-if grep -q "9999" "$tmp/out"; then bad "a plug-in's prints stay out of the report: it shows 9999"
+if grep -q "9999" "$tmp/out"; then fails "a plug-in's prints stay out of the report: it shows 9999"
 else ok "a plug-in's prints stay out of the report: no 9999"; fi
 check "a write 200 bytes past an output (inside its last page): fails" 1 \
     "FAIL  $one: wrote past the TotalTensorSizeInBytes of OutputTensor \(byte 2[0-9][0-9] of its" -- \
@@ -449,5 +457,4 @@ check "check --help" 0 "--rerun-failed REPORT" "--shard K/N" -- --help
 check "not a plug-in" 2 "cannot load" -- --backend /nonexistent.so vectors
 check "usage: both interfaces" 3 "--backend LIB.so or --exec" -- --backend a.so --exec b vectors
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

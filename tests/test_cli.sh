@@ -17,62 +17,32 @@
 
 set -u
 
-. "$(dirname "$0")/dmlref_binary.sh"
+# shellcheck source=tests/dmlref_binary.sh
+. "$(dirname "$0")/dmlref_binary.sh" # tests/lib.sh, and $bin
 
-root=$(cd "$(dirname "$0")/.." && pwd) || exit 3
 vectors=$root/vectors
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmlref-cli.XXXXXX") || exit 3
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
+make_tmp cli
 
 LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp}
 export LSAN_OPTIONS
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-    failed=$((failed + 1))
-    printf 'FAIL %s\n' "$1"
-    shift
-    for f in "$@"; do
-        [ -s "$f" ] && sed -n '1,6s/^/    | /p' "$f"
-    done
-}
 
 # run NAME ARGS...: runs the binary, output in $tmp/NAME.out and .err, status in $rc
 run() {
     name=$1
     shift
-    "$bin" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-    rc=$?
-    if grep -q -e Sanitizer -e 'runtime error' "$tmp/$name.out" "$tmp/$name.err"; then
-        bad "$name: sanitizer report" "$tmp/$name.err"
-        return 1
-    fi
-    return 0
+    run_command "$name" "" "$bin" "$@"
 }
 
 # expect_rc NAME WANT ARGS...: the command exits WANT and says nothing unexpected
 expect_rc() {
     name=$1 want=$2
     shift 2
-    run "$name" "$@" || return 1
-    if [ "$rc" -ne "$want" ]; then
-        bad "$name: \`dmlref $*\` exits $rc, not $want" "$tmp/$name.out" "$tmp/$name.err"
-        return 1
-    fi
-    return 0
+    run "$name" "$@" && expect_exit "$name" "$want" "$tmp/$name.out" "$tmp/$name.err"
 }
 
 # has NAME STREAM TEXT: $tmp/NAME.STREAM contains TEXT (literally)
 has() {
-    if grep -F -q -e "$3" "$tmp/$1.$2"; then
-        ok
-    else
-        bad "$1: std$2 lacks \"$3\"" "$tmp/$1.out" "$tmp/$1.err"
-    fi
+    expect_output_contains "$1: std$2" "$tmp/$1.$2" "$3" "$tmp/$1.out" "$tmp/$1.err"
 }
 
 # strip SRC DST [sizes]: DST is SRC without the outputs' "expected" and "xxh3"
@@ -290,5 +260,4 @@ vectors_count=$(wc -l <"$vectors/MANIFEST" | tr -d ' ')
 expect_rc committed_suite 0 verify "$vectors" &&
     has committed_suite out "$vectors_count passed, 0 failed, 0 skipped"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -26,9 +26,9 @@
 
 set -u
 
-. "$(dirname "$0")/dmlref_binary.sh"
+# shellcheck source=tests/dmlref_binary.sh
+. "$(dirname "$0")/dmlref_binary.sh" # tests/lib.sh, and $bin
 
-root=$(cd "$(dirname "$0")/.." && pwd) || exit 3
 vectors=$root/vectors
 python=/usr/bin/python3
 
@@ -38,7 +38,7 @@ if [ "$(id -u)" != 0 ] && [ -z "${DMLREF_FILES_UNSHARED:-}" ] && unshare -rm tru
     DMLREF_FILES_UNSHARED=1 exec unshare -rm sh "$0" "$bin"
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmlref-files.XXXXXX") || exit 3
+make_tmp files
 mounts=""
 cleanup() {
     for m in $mounts; do
@@ -52,37 +52,12 @@ trap 'exit 130' INT TERM HUP PIPE
 LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp}
 export LSAN_OPTIONS
 
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    printf 'ok   %s\n' "$1"
-}
-bad() {
-    failed=$((failed + 1))
-    printf 'FAIL %s\n' "$1"
-    shift
-    for f in "$@"; do
-        [ -s "$f" ] && sed -n '1,6s/^/    | /p' "$f"
-    done
-}
-
 # run NAME SECONDS ARGS...: the binary under timeout, output in $tmp/NAME.out
 # and .err, status in $rc; 1 (and a failure) when it hung or a sanitizer spoke
 run() {
     name=$1 limit=$2
     shift 2
-    timeout "$limit" "$bin" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-    rc=$?
-    if [ "$rc" -eq 124 ]; then
-        bad "$name: \`dmlref $*\` hung (killed after $limit s)" "$tmp/$name.err"
-        return 1
-    fi
-    if grep -q -e Sanitizer -e 'runtime error' "$tmp/$name.out" "$tmp/$name.err"; then
-        bad "$name: sanitizer report" "$tmp/$name.err"
-        return 1
-    fi
-    return 0
+    run_command "$name" "$limit" "$bin" "$@"
 }
 
 # check NAME WANT_RC CONDITION DESCRIPTION: one line, ok or FAIL
@@ -404,5 +379,4 @@ if run manifest_long_line 20 verify "$tmp/long"; then
         "a MANIFEST line longer than 4096 bytes: a FAIL naming its line, never split"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -18,32 +18,19 @@
 
 set -u
 
-. "$(dirname "$0")/dmlref_binary.sh"
+# shellcheck source=tests/dmlref_binary.sh
+. "$(dirname "$0")/dmlref_binary.sh" # tests/lib.sh, and $bin
 
-here=$(cd "$(dirname "$0")" && pwd) || exit 3
-dir=$here/malformed
+dir=$root/tests/malformed
 expected=$dir/EXPECTED
 tab=$(printf '\t')
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmlref-malformed.XXXXXX") || exit 3
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
+make_tmp malformed
 
 # A sanitizer build of dmlref uses LLVM's OpenMP runtime, whose thread
 # buffers LeakSanitizer would report (the project's suppression file).
-LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$here/lsan.supp}
+LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp}
 export LSAN_OPTIONS
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-    failed=$((failed + 1))
-    printf 'FAIL %s\n' "$1"
-    if [ $# -gt 1 ] && [ -s "$2" ]; then
-        sed -n '1,6s/^/    | /p' "$2"
-    fi
-}
 
 if ! [ -f "$expected" ]; then
     echo "$0: $expected is missing" >&2
@@ -81,7 +68,7 @@ check() { # MODE FILE JSON_PATH SUBSTRING
     cat "$tmp/out" "$tmp/err" >"$tmp/all"
     if [ "$c_mode" = verify ]; then prefix="FAIL $c_file: $c_path: "; else prefix="$c_file: $c_path: "; fi
     message=$(cat "$tmp/err")
-    if grep -q -e Sanitizer -e 'runtime error' "$tmp/all"; then
+    if sanitizer_report "$tmp/all"; then
         bad "$what: sanitizer report (exit $rc)" "$tmp/all"
     elif [ "$rc" -ne 2 ]; then
         bad "$what: exit $rc, not 2" "$tmp/all"
@@ -131,5 +118,4 @@ done <"$expected"
 known=$(wc -l <"$tmp/known" | tr -d ' ')
 files=$(wc -l <"$tmp/present" | tr -d ' ')
 echo "test_malformed: $files files, $lines EXPECTED lines; $known marked KNOWN in EXPECTED (not run)"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
