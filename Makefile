@@ -86,7 +86,7 @@ $(CASES_C): scripts/embed_cases.sh $(CASE_FILES)
 	@mkdir -p $(dir $@)
 	$(Q)sh scripts/embed_cases.sh src/suite/cases > $@.tmp && mv $@.tmp $@
 
-$(CASES_OBJ): $(CASES_C) src/suite/case_files.h
+$(CASES_OBJ): $(CASES_C) src/suite/case_files.h $(BUILD)/flags
 	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 # Everything is rebuilt when the compiler or its flags change (a check's
