@@ -699,12 +699,16 @@ static void gather_nd_case(suite *s, dmlref_operator_type op, dmlref_tensor_data
     for (i = 0; i < b; ++i) /* batch dimensions agree (R-GN-6) */
         idx_sizes[D - q + i] = in_sizes[D - m + i];
     idx_sizes[D - 1] = k;
-    for (i = 0; i < D; ++i)
-        out_sizes[i] = 1;
-    for (i = 0; i + 1 < q; ++i)
-        out_sizes[D - (q - 1 + rr) + i] = idx_sizes[D - q + i];
-    for (i = 0; i < rr; ++i)
-        out_sizes[D - rr + i] = in_sizes[D - rr + i];
+    { /* the output's shape is the library's (R-GN-7): the suite restates no rule */
+        dmlref_tensor_desc in = {type, 0, D, in_sizes, NULL, 0, 0};
+        dmlref_tensor_desc idx = {itype, 0, D, idx_sizes, NULL, 0, 0};
+        dmlref_gather_nd1_desc nd1 = {&in, &idx, NULL, m, q, b}; /* GATHER_ND: b = 0 */
+        dmlref_operator_desc od = {DMLREF_OPERATOR_GATHER_ND1, &nd1};
+        uint32_t out_rank;
+        if (dmlref_infer_output_sizes(&od, DMLREF_FEATURE_LEVEL_LATEST, 0, &out_rank, out_sizes,
+                                      NULL) != DMLREF_OK)
+            exit(EXIT_BAD_INPUT);
+    }
     set_tensor(&c.t[0], type, D, in_sizes);
     set_tensor(&c.t[1], itype, D, idx_sizes);
     set_tensor(&c.t[2], type, D, out_sizes);
