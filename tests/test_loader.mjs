@@ -274,7 +274,7 @@ throws('INT64 JS number beyond 2^53 is refused (its value is lost)',
 equal('UINT32 from JSON.parse', M.decodeElement('UINT32', 4294967295), 0xffffffff);
 /* floats */
 good('FLOAT32', '1.5', 0x3fc00000); good('FLOAT32', '1', 0x3f800000); good('FLOAT32', '-2', 0xc0000000);
-good('FLOAT32', '-0.0', 0x80000000); good('FLOAT32', '0', 0); 
+good('FLOAT32', '-0.0', 0x80000000); good('FLOAT32', '0', 0);
 good('FLOAT32', '0.10000000149011612', 0x3dcccccd);
 good('FLOAT32', '3.4028234663852886e38', 0x7f7fffff); good('FLOAT32', '1.401298464324817e-45', 1);
 good('FLOAT32', '1.1754942106924411e-38', 0x007fffff); good('FLOAT32', '1E0', 0x3f800000);
