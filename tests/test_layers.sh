@@ -2,15 +2,11 @@
 # test_layers.sh - scripts/check_layers.sh passes on the tree and fails on
 # each kind of use against the layers, in a copy of the tree.
 set -u
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+cd "$root" || exit 3
 CC=${CC:-cc}
-passed=0
-failed=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-ok() { passed=$((passed + 1)); echo "ok: $1"; }
-not_ok() { failed=$((failed + 1)); echo "FAILED: $1"; }
+make_tmp layers
+work=$tmp
 
 fresh_copy() {
     rm -rf "$work/tree"
@@ -22,17 +18,17 @@ fresh_copy() {
 # expect_violation NAME TEXT [BUILD]: the check fails and says TEXT.
 expect_violation() {
     if out=$(sh "$work/tree/scripts/check_layers.sh" ${3:-} 2>&1); then
-        not_ok "$1: passed, it should fail"
+        fail "$1: passed, it should fail"
     elif printf '%s\n' "$out" | grep -F -- "$2" >/dev/null; then
         ok "$1"
     else
-        not_ok "$1: the message lacks '$2': $out"
+        fail "$1: the message lacks '$2': $out"
     fi
 }
 
 fresh_copy
 if out=$(sh "$work/tree/scripts/check_layers.sh" 2>&1); then ok "the tree keeps its layers"
-else not_ok "the tree: $out"; fi
+else fail "the tree: $out"; fi
 
 echo '#include "suite/suite.h"' >> "$work/tree/src/base/tensor.c"
 expect_violation "src/base includes a header of src/suite" \
@@ -87,11 +83,10 @@ if $CC -c "$work/base_thing.c" -o "$work/build/obj/src/base/base_thing.o" &&
     if out=$(sh "$work/tree/scripts/check_layers.sh" "$work/build" 2>&1); then
         ok "src/cli calling src/base is along the arrows"
     else
-        not_ok "src/cli calling src/base: $out"
+        fail "src/cli calling src/base: $out"
     fi
 else
-    not_ok "cannot compile the objects of the call test"
+    fail "cannot compile the objects of the call test"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
