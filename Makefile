@@ -51,8 +51,8 @@ TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
              test_gather_nd test_nonzero_coordinates test_random test_roundtrip \
              test_vectors
 TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%)
-TEST_SUPPORT = tests/testlib.c tests/model.c
-TEST_HDR = tests/testlib.h tests/model.h
+TEST_SUPPORT = tests/testlib.c
+TEST_HDR = tests/testlib.h
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
