@@ -65,8 +65,8 @@ TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
              test_gather_nd test_nonzero_coordinates test_random test_roundtrip \
              test_vectors
 TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%)
-TEST_SUPPORT = tests/testlib.c tests/model.c
-TEST_HDR = tests/testlib.h tests/model.h
+TEST_SUPPORT = tests/testlib.c
+TEST_HDR = tests/testlib.h
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -221,6 +221,8 @@ check-vectors: $(BUILD)/dmlref ## the suite regenerates byte for byte, and verif
 	    || { echo "check-vectors: the committed suite differs from dmlref gen (make vectors)" >&2; exit 1; }
 	@echo "check-vectors: dmlref gen reproduces the committed suite byte for byte"
 	$(Q)$(SUMMARY) "dmlref verify vectors" $(BUILD)/verify.log $(BUILD)/dmlref verify vectors
+	$(Q)$(SUMMARY) "dmlref verify --kernels fast vectors" $(BUILD)/verify-fast.log \
+	    $(BUILD)/dmlref verify --kernels fast vectors
 
 PYTHON = /usr/bin/python3
 SUMMARY = sh scripts/last_line.sh
@@ -269,13 +271,33 @@ check-cli: $(BUILD)/dmlref ## the command end to end, its files and walks, and e
 backends: lib ## the conformance plug-ins: the reference, a naive one and its faulty variants
 	$(Q)sh conformance/backends/build.sh $(BUILD) > /dev/null
 
-check-conformance: $(BUILD)/dmlref backends ## dmlref check catches every faulty backend, survives crashes and hangs
+# A deliberately faulty fast kernel (tests/faulty_fast_kernel.c) linked ahead of
+# libdmlref.a, so that the archive's own member is not pulled in: a dmlref command
+# and a test_random that make check-conformance expects to catch it.  The wrap lets
+# the kernel tell a call that selects the fast kernels from one that does not.
+FAULTY_FAST = $(BUILD)/faulty-fast
+FAULTY_OBJ = $(BUILD)/obj/tests/faulty_fast_kernel.o
+FAULTY_LINK = -Wl,--wrap=dmlref_execute_with_options
+
+$(FAULTY_FAST)/dmlref: $(CLI_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CLI_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) -ldl $(FAULTY_LINK) \
+	    $(LDFLAGS_ALL) -o $@
+
+$(FAULTY_FAST)/test_random: tests/test_random.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) \
+                            $(FAULTY_OBJ) $(BUILD)/libdmlref.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests $< $(TEST_SUPPORT) \
+	    $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) $(FAULTY_LINK) \
+	    $(LDFLAGS_ALL) -o $@
+
+check-conformance: $(BUILD)/dmlref backends $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random ## dmlref check catches every faulty backend, survives crashes and hangs; fuzz catches a faulty fast kernel
 	$(Q)$(SUMMARY) "faulty backends" $(BUILD)/backends.log \
 	    sh tests/test_backends.sh $(BUILD)/dmlref $(BUILD)/backends
 	$(Q)$(SUMMARY) "dmlref check with misbehaving processes" $(BUILD)/check.log \
 	    sh tests/test_check.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "dmlref fuzz" $(BUILD)/fuzz.log \
-	    sh tests/test_fuzz.sh $(BUILD)/dmlref $(BUILD)/backends
+	    sh tests/test_fuzz.sh $(BUILD)/dmlref $(BUILD)/backends $(FAULTY_FAST)
 
 check-valgrind: ## every unit test program (built without OpenMP) under valgrind memcheck; slow, not in check
 	$(Q)$(MAKE) --no-print-directory OPENMP= BUILD=build/noopenmp $(TEST_NAMES:%=build/noopenmp/tests/%)

@@ -2,8 +2,19 @@
  * fuzz.c - dmlref fuzz: differential fuzzing of another implementation
  * against the reference, shrinking every difference to a small vector.
  *
- *   dmlref fuzz (--backend LIB.so | --exec 'CMD') [--seed N] [--cases N | --time S]
- *               [--operator NAME] [--out DIR] [--timeout S] [--shrink N]
+ *   dmlref fuzz (--backend LIB.so | --exec 'CMD' | --kernels fast) [--seed N]
+ *               [--cases N | --time S] [--operator NAME] [--out DIR] [--timeout S]
+ *               [--shrink N]
+ *
+ * With --kernels fast the implementation is this library's fast kernels
+ * (src/kernels/), run in this process: each case is executed with
+ * kernels = DMLREF_KERNELS_FAST and with DMLREF_KERNELS_REFERENCE on the
+ * case's inputs, each into output buffers prefilled with one pattern
+ * (kernels_compare()), at 1 and at 3 threads.  The fast kernels' run is
+ * judged as a backend's, and besides, any difference from the reference
+ * kernels (status, rule, message, any byte of an output buffer, padding and
+ * NonZero's unspecified rows included) fails the case.  Shrinking and the
+ * shrunk vector are the same as for a backend.
  *
  * Each case starts from the golden suite's own builders (src/suite.c):
  * random operator, data type, index type, rank 1 to 8, axis, layout (packed,
@@ -758,6 +769,294 @@ static int make_specials(json_t *root, prng *r)
     return 1;
 }
 
+/* ---- the fast kernels against the reference kernels ------------------------------ */
+
+/* The pattern every output buffer and its guards hold before a run: byte j
+   of the buffer (j from -KERNELS_GUARD) holds prefill_byte(j + KERNELS_GUARD).
+   It changes along the buffer, so that no kernel matches it by writing a
+   constant. */
+static unsigned char prefill_byte(uint64_t i)
+{
+    return (unsigned char)(0xA7u ^ (unsigned)((i * 0x9Du) & 0xFFu) ^ (unsigned)((i >> 8) & 0xFFu));
+}
+
+static const char *output_name(dmlref_operator_type type, size_t o)
+{
+    if (type == DMLREF_OPERATOR_NONZERO_COORDINATES)
+        return o == 0 ? "OutputCountTensor" : "OutputCoordinatesTensor";
+    return "OutputTensor";
+}
+
+static const char *input_name(dmlref_operator_type type, size_t i)
+{
+    static const char *const names[3] = {"InputTensor", "IndicesTensor", "UpdatesTensor"};
+    return type == DMLREF_OPERATOR_NONZERO_COORDINATES ? "InputTensor" : names[i < 3 ? i : 0];
+}
+
+static const dmlref_tensor_desc *output_desc(const dmlref_operator_desc *op, size_t o)
+{
+    switch (op->Type) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS:
+        return ((const dmlref_gather_elements_desc *)op->Desc)->OutputTensor;
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
+        return ((const dmlref_scatter_elements_desc *)op->Desc)->OutputTensor;
+    case DMLREF_OPERATOR_GATHER_ND:
+        return ((const dmlref_gather_nd_desc *)op->Desc)->OutputTensor;
+    case DMLREF_OPERATOR_GATHER_ND1:
+        return ((const dmlref_gather_nd1_desc *)op->Desc)->OutputTensor;
+    default: {
+        const dmlref_nonzero_coordinates_desc *d = op->Desc;
+        return o == 0 ? d->OutputCountTensor : d->OutputCoordinatesTensor;
+    }
+    }
+}
+
+/* Where byte `byte` of a tensor's buffer lies: "element [1, 0]", "no element
+   covers it", or "" for a tensor of more than 2^24 elements. */
+static void byte_place(const dmlref_tensor_desc *t, uint64_t byte, char *out, size_t capacity)
+{
+    uint32_t es = dmlref_data_type_size(t->DataType), rank = t->DimensionCount, d;
+    uint64_t n = 1, e, c[DMLREF_TENSOR_DIMENSION_COUNT_MAX];
+    out[0] = '\0';
+    if (!t->Sizes || rank < 1 || rank > DMLREF_TENSOR_DIMENSION_COUNT_MAX || !es)
+        return;
+    for (d = 0; d < rank && n <= (1u << 24); ++d)
+        n *= t->Sizes[d];
+    if (n > (1u << 24))
+        return;
+    for (e = 0; e < n; ++e) {
+        uint64_t pos = e, offset = 0, packed = 1;
+        for (d = rank; d-- > 0;) {
+            c[d] = pos % t->Sizes[d];
+            pos /= t->Sizes[d];
+            offset += c[d] * (t->Strides ? t->Strides[d] : packed);
+            packed *= t->Sizes[d];
+        }
+        if (byte >= offset * es && byte < offset * es + es) {
+            size_t used = (size_t)snprintf(out, capacity, "element [");
+            for (d = 0; d < rank && used < capacity; ++d)
+                used += (size_t)snprintf(out + used, capacity - used, "%s%llu", d ? ", " : "",
+                                         (unsigned long long)c[d]);
+            if (used < capacity)
+                snprintf(out + used, capacity - used, "]");
+            return;
+        }
+    }
+    snprintf(out, capacity, "no element covers it");
+}
+
+/* "returned DMLREF_OK" or "refused with DMLREF_ERROR_... (rule)". */
+static void outcome_text(dmlref_status status, const dmlref_error *err, char *out,
+                         size_t capacity)
+{
+    if (status == DMLREF_OK)
+        snprintf(out, capacity, "returned DMLREF_OK");
+    else
+        snprintf(out, capacity, "refused with %s (%s)", dmlref_status_name(status),
+                 err->rule[0] ? err->rule : "no rule");
+}
+
+void kernels_comparison_free(kernels_comparison *k)
+{
+    size_t i;
+    for (i = 0; i < 4; ++i) {
+        free(k->blocks[i]);
+        k->blocks[i] = NULL;
+    }
+}
+
+/* A buffer of `size` bytes aligned to `alignment` (0: none), with the
+   pattern in it and KERNELS_GUARD bytes of it on either side; NULL when
+   memory runs out. */
+static unsigned char *prefilled(uint64_t size, uint32_t alignment, unsigned char **block)
+{
+    uint64_t a = alignment > 1 ? alignment : 1, j;
+    unsigned char *data;
+    if (size > SIZE_MAX - 2 * KERNELS_GUARD - a || !(*block = malloc((size_t)size + 2 * KERNELS_GUARD + a)))
+        return NULL;
+    data = *block + KERNELS_GUARD;
+    data += (a - (uintptr_t)data % a) % a;
+    for (j = 0; j < size + 2 * KERNELS_GUARD; ++j)
+        data[(ptrdiff_t)j - KERNELS_GUARD] = prefill_byte(j);
+    return data;
+}
+
+/* The first guard byte of an output buffer that changed: 1 and *before (1:
+   before the buffer, with *where bytes before it; 0: past it, *where from its
+   start), or 0. */
+static int guard_changed(const dmlref_binding *b, int *before, uint64_t *where)
+{
+    const unsigned char *data = b->data;
+    uint64_t j;
+    if (!data)
+        return 0;
+    for (j = 0; j < KERNELS_GUARD; ++j) {
+        if (data[(ptrdiff_t)j - KERNELS_GUARD] != prefill_byte(j)) {
+            *before = 1, *where = KERNELS_GUARD - j;
+            return 1;
+        }
+    }
+    for (j = 0; j < KERNELS_GUARD; ++j) {
+        if (data[b->size_in_bytes + j] != prefill_byte(KERNELS_GUARD + b->size_in_bytes + j)) {
+            *before = 0, *where = b->size_in_bytes + j;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int kernels_compare(dmlref_vector *v, uint32_t threads, kernels_comparison *k)
+{
+    const dmlref_operator_desc *op = dmlref_vector_operator(v);
+    dmlref_feature_level level = dmlref_vector_feature_level(v);
+    size_t n_in = dmlref_vector_input_count(v), n_out = dmlref_vector_output_count(v), i;
+    const dmlref_binding *in = dmlref_vector_inputs(v), *vout = dmlref_vector_outputs(v);
+    dmlref_binding ref_out[2];
+    unsigned char *snapshot[3] = {NULL, NULL, NULL};
+    dmlref_execute_options options;
+    dmlref_error fast_error;
+    dmlref_status fast_status;
+    char fast_text[96], ref_text[96];
+    int before;
+    uint64_t where;
+
+    memset(k, 0, sizeof *k);
+    memset(ref_out, 0, sizeof ref_out);
+    k->output_count = n_out;
+    if (n_in > 3 || n_out > 2) {
+        snprintf(k->difference, sizeof k->difference, "the case has %zu inputs and %zu outputs",
+                 n_in, n_out);
+        return 0;
+    }
+    for (i = 0; i < n_out; ++i) { /* an output the vector has no buffer for stays NULL */
+        uint32_t alignment = output_desc(op, i)->GuaranteedBaseOffsetAlignment;
+        ref_out[i].size_in_bytes = k->outputs[i].size_in_bytes = vout[i].size_in_bytes;
+        if (vout[i].data && (!(ref_out[i].data = prefilled(vout[i].size_in_bytes, alignment,
+                                                           &k->blocks[2 * i])) ||
+                             !(k->outputs[i].data = prefilled(vout[i].size_in_bytes, alignment,
+                                                              &k->blocks[2 * i + 1]))))
+            goto out_of_memory;
+    }
+    for (i = 0; i < n_in; ++i) {
+        if (!in[i].data)
+            continue;
+        if (!(snapshot[i] = malloc((size_t)in[i].size_in_bytes + 1)))
+            goto out_of_memory;
+        memcpy(snapshot[i], in[i].data, (size_t)in[i].size_in_bytes);
+    }
+
+    memset(&options, 0, sizeof options);
+    options.oob_policy = dmlref_vector_oob_policy(v);
+    options.num_threads = threads;
+    options.kernels = DMLREF_KERNELS_REFERENCE;
+    memset(&k->reference_error, 0, sizeof k->reference_error);
+    k->reference_status = dmlref_execute_with_options(op, level, &options, in, n_in, ref_out,
+                                                      n_out, &k->reference_error);
+    for (i = 0; i < n_in; ++i) {
+        if (snapshot[i] && memcmp(snapshot[i], in[i].data, (size_t)in[i].size_in_bytes) != 0) {
+            memcpy(in[i].data, snapshot[i], (size_t)in[i].size_in_bytes);
+            snprintf(k->difference, sizeof k->difference,
+                     "the reference kernels wrote into the input %s", input_name(op->Type, i));
+        }
+    }
+    options.kernels = DMLREF_KERNELS_FAST;
+    memset(&fast_error, 0, sizeof fast_error);
+    fast_status = dmlref_execute_with_options(op, level, &options, in, n_in, k->outputs, n_out,
+                                              &fast_error);
+
+    /* what the fast kernels did, as a backend's run */
+    k->fast.kind = fast_status == DMLREF_OK ? RUN_OUTPUTS : RUN_REFUSED;
+    k->fast.status = fast_status;
+    snprintf(k->fast.rule, sizeof k->fast.rule, "%s", fast_error.rule);
+    snprintf(k->fast.message, sizeof k->fast.message, "%s", fast_error.message);
+    for (i = 0; i < n_in; ++i) {
+        if (snapshot[i] && memcmp(snapshot[i], in[i].data, (size_t)in[i].size_in_bytes) != 0) {
+            memcpy(in[i].data, snapshot[i], (size_t)in[i].size_in_bytes);
+            if (!k->fast.damage)
+                k->fast.damage = DAMAGE_INPUT_WRITTEN, k->fast.damaged_tensor = i;
+        }
+    }
+    for (i = 0; i < n_out && !k->fast.damage; ++i) {
+        if (guard_changed(&k->outputs[i], &before, &where)) {
+            k->fast.damage = before ? DAMAGE_BEFORE_START : DAMAGE_PAST_END;
+            k->fast.damaged_tensor = n_in + i;
+            k->fast.damage_offset = where;
+        }
+    }
+
+    /* the first difference */
+    outcome_text(fast_status, &fast_error, fast_text, sizeof fast_text);
+    outcome_text(k->reference_status, &k->reference_error, ref_text, sizeof ref_text);
+    if (k->difference[0]) {
+        /* the reference wrote into an input: said above */
+    } else if (k->fast.damage == DAMAGE_INPUT_WRITTEN) {
+        snprintf(k->difference, sizeof k->difference, "wrote into the input %s",
+                 input_name(op->Type, k->fast.damaged_tensor));
+    } else if (k->fast.damage == DAMAGE_PAST_END) {
+        snprintf(k->difference, sizeof k->difference,
+                 "wrote past the TotalTensorSizeInBytes of %s (byte %llu of its %llu)",
+                 output_name(op->Type, k->fast.damaged_tensor - n_in),
+                 (unsigned long long)k->fast.damage_offset,
+                 (unsigned long long)k->outputs[k->fast.damaged_tensor - n_in].size_in_bytes);
+    } else if (k->fast.damage == DAMAGE_BEFORE_START) {
+        snprintf(k->difference, sizeof k->difference,
+                 "wrote before the start of %s (%llu bytes before)",
+                 output_name(op->Type, k->fast.damaged_tensor - n_in),
+                 (unsigned long long)k->fast.damage_offset);
+    } else if (fast_status != k->reference_status ||
+               strcmp(fast_error.rule, k->reference_error.rule) != 0) {
+        snprintf(k->difference, sizeof k->difference,
+                 "the fast kernels %s, the reference kernels %s: fast: %s; reference: %s",
+                 fast_text, ref_text, fast_status == DMLREF_OK ? "-" : fast_error.message,
+                 k->reference_status == DMLREF_OK ? "-" : k->reference_error.message);
+    } else if (fast_status != DMLREF_OK &&
+               strcmp(fast_error.message, k->reference_error.message) != 0) {
+        snprintf(k->difference, sizeof k->difference,
+                 "the fast kernels %s as the reference kernels do, with another message: "
+                 "fast \"%s\", reference \"%s\"",
+                 fast_text, fast_error.message, k->reference_error.message);
+    } else {
+        for (i = 0; i < n_out && !k->difference[0]; ++i) {
+            const unsigned char *a = k->outputs[i].data, *b = ref_out[i].data;
+            uint64_t size = k->outputs[i].size_in_bytes, j, first = 0, differ = 0;
+            if (!a || !b)
+                continue;
+            for (j = 0; j < size; ++j)
+                if (a[j] != b[j] && !differ++)
+                    first = j;
+            if (!differ && guard_changed(&ref_out[i], &before, &where))
+                snprintf(k->difference, sizeof k->difference,
+                         "the reference kernels wrote %s %s", before ? "before the start of"
+                                                                     : "past the end of",
+                         output_name(op->Type, i));
+            if (differ) {
+                char place[128];
+                byte_place(output_desc(op, i), first, place, sizeof place);
+                snprintf(k->difference, sizeof k->difference,
+                         "$.tensors.%s.bytes[%llu]: the fast kernels leave 0x%02x, the reference "
+                         "kernels 0x%02x (%s%sprefilled 0x%02x); %llu of its %llu bytes differ",
+                         output_name(op->Type, i), (unsigned long long)first, a[first], b[first],
+                         place, place[0] ? ", " : "", prefill_byte(KERNELS_GUARD + first),
+                         (unsigned long long)differ, (unsigned long long)size);
+            }
+        }
+    }
+    for (i = 0; i < n_in; ++i)
+        free(snapshot[i]);
+    k->same = !k->difference[0];
+    return k->same;
+
+out_of_memory:
+    for (i = 0; i < n_in; ++i)
+        free(snapshot[i]);
+    kernels_comparison_free(k);
+    memset(k->outputs, 0, sizeof k->outputs);
+    snprintf(k->difference, sizeof k->difference, "out of memory for the case's buffers");
+    k->fast.kind = RUN_ERROR;
+    snprintf(k->fast.message, sizeof k->fast.message, "out of memory for the case's buffers");
+    return 0;
+}
+
 /* ---- the oracle ------------------------------------------------------------- */
 
 static int is_validation_status(dmlref_status status)
@@ -831,14 +1130,48 @@ static dmlref_vector *oracle_case(const char *text, char **final_text, char *mes
 }
 
 typedef struct fuzzer {
-    backend *b;
+    backend *b; /* NULL: the fast kernels, in this process (--kernels fast) */
     unsigned long runs, timeouts;
 } fuzzer;
 
-/* Decides a case with the oracle and runs it on the backend.  Returns the
-   outcome; *vector gets the evaluated vector (caller frees), or NULL when the
-   text is not a case (CASE_SKIP, `message` says why); *final_text (when not
-   NULL) the case as judged, expect_error included (caller frees). */
+/* The thread counts the fast kernels run each case on, in this process. */
+static const uint32_t k_fast_threads[2] = {1, 3};
+
+/* Runs the case with the fast kernels and the reference kernels in this
+   process (kernels_compare), on each of k_fast_threads.  The fast kernels'
+   run is judged as a backend's would be (their outputs in the vector's
+   buffers); then anything that sets them apart from the reference kernels
+   (the status, the rule, the message, any byte of an output buffer) is a
+   failure too, with the first difference as its message. */
+static case_result run_fast_kernels(dmlref_vector *v, char *message, size_t capacity)
+{
+    const dmlref_binding *vout = dmlref_vector_outputs(v);
+    case_result outcome = CASE_PASS;
+    size_t t, o;
+    for (t = 0; t < sizeof k_fast_threads / sizeof *k_fast_threads && outcome == CASE_PASS; ++t) {
+        kernels_comparison k;
+        int same = kernels_compare(v, k_fast_threads[t], &k);
+        if (k.fast.kind == RUN_OUTPUTS)
+            for (o = 0; o < k.output_count; ++o)
+                if (k.outputs[o].data && vout[o].data)
+                    memcpy(vout[o].data, k.outputs[o].data, (size_t)vout[o].size_in_bytes);
+        outcome = judge_case(v, &k.fast, message, capacity);
+        if (!same && outcome != CASE_FAIL && outcome != CASE_ERROR) {
+            outcome = k.fast.kind == RUN_ERROR ? CASE_ERROR : CASE_FAIL;
+            snprintf(message, capacity, "%.*s (the fast kernels on %u thread%s)",
+                     (int)(capacity > 40 ? capacity - 40 : 0), k.difference, k_fast_threads[t],
+                     k_fast_threads[t] == 1 ? "" : "s");
+        }
+        kernels_comparison_free(&k);
+    }
+    return outcome;
+}
+
+/* Decides a case with the oracle and runs it on the backend (or the fast
+   kernels).  Returns the outcome; *vector gets the evaluated vector (caller
+   frees), or NULL when the text is not a case (CASE_SKIP, `message` says
+   why); *final_text (when not NULL) the case as judged, expect_error
+   included (caller frees). */
 static case_result try_case(fuzzer *f, const char *text, dmlref_vector **vector,
                             char **final_text, char *message, size_t capacity)
 {
@@ -853,10 +1186,14 @@ static case_result try_case(fuzzer *f, const char *text, dmlref_vector **vector,
     if (!(v = oracle_case(text, &judged, message, capacity)))
         return CASE_SKIP;
     ++f->runs;
-    backend_run_case(f->b, v, dmlref_vector_feature_level(v), &run);
-    outcome = judge_case(v, &run, message, capacity);
-    if (run.kind == RUN_ERROR && strncmp(run.message, "timed out", 9) == 0)
-        ++f->timeouts;
+    if (!f->b) {
+        outcome = run_fast_kernels(v, message, capacity);
+    } else {
+        backend_run_case(f->b, v, dmlref_vector_feature_level(v), &run);
+        outcome = judge_case(v, &run, message, capacity);
+        if (run.kind == RUN_ERROR && strncmp(run.message, "timed out", 9) == 0)
+            ++f->timeouts;
+    }
     *vector = v;
     if (final_text)
         *final_text = judged;
@@ -1397,6 +1734,7 @@ static int compare_rules(const void *a, const void *b)
 int command_fuzz(int argc, char **argv)
 {
     const char *library = NULL, *command = NULL, *options = NULL, *out_dir = "fuzz-failures";
+    int fast_kernels = 0;
     uint64_t seed = 1, cases = 0, state, shrink_limit = 10;
     double seconds = 0, timeout = 30;
     dmlref_operator_type op = (dmlref_operator_type)0;
@@ -1419,6 +1757,12 @@ int command_fuzz(int argc, char **argv)
             command = next;
         else if (strcmp(a, "--backend-options") == 0)
             options = next;
+        else if (strcmp(a, "--kernels") == 0) {
+            if (strcmp(next, "fast") != 0)
+                return usage_error("fuzz: --kernels takes fast (the reference kernels are what "
+                                   "every case is compared with)");
+            fast_kernels = 1;
+        }
         else if (strcmp(a, "--out") == 0)
             out_dir = next;
         else if (strcmp(a, "--operator") == 0) {
@@ -1447,8 +1791,11 @@ int command_fuzz(int argc, char **argv)
         } else
             return usage_error("fuzz: unknown option");
     }
-    if (!library == !command)
-        return usage_error("fuzz takes --backend LIB.so or --exec 'CMD'");
+    if (fast_kernels && (library || command || options))
+        return usage_error("fuzz: --kernels fast runs the fast kernels in this process: no "
+                           "--backend, --exec or --backend-options with it");
+    if (!fast_kernels && !library == !command)
+        return usage_error("fuzz takes --backend LIB.so, --exec 'CMD' or --kernels fast");
     if (cases_given && cases == 0) {
         fprintf(stderr, "dmlref fuzz: --cases 0 runs no case, so nothing would be judged\n");
         return EXIT_BAD_INPUT;
@@ -1459,10 +1806,10 @@ int command_fuzz(int argc, char **argv)
     memset(&f, 0, sizeof f);
     memset(&counts, 0, sizeof counts);
     clock_gettime(CLOCK_MONOTONIC, &start); /* --time counts the backend's start */
-    f.b = backend_open(library, command, options, timeout);
-    if (!f.b)
+    if (!fast_kernels && !(f.b = backend_open(library, command, options, timeout)))
         return EXIT_BAD_INPUT;
-    printf("dmlref fuzz %s: %s, seed %llu\n", dmlref_version_string(), backend_name(f.b),
+    printf("dmlref fuzz %s: %s, seed %llu\n", dmlref_version_string(),
+           f.b ? backend_name(f.b) : "the fast kernels against the reference kernels, in process",
            (unsigned long long)seed);
     state = seed;
     for (n = 0;; ++n) {
@@ -1566,7 +1913,8 @@ int command_fuzz(int argc, char **argv)
     }
     if (on_terminal)
         fputc('\n', stderr);
-    backend_close(f.b);
+    if (f.b)
+        backend_close(f.b);
     qsort(counts.rules, counts.rule_count, sizeof counts.rules[0], compare_rules);
     printf("cases: %lu valid, %lu with an invalid descriptor, %lu with boundary indices, "
            "%lu with out-of-range indices; %lu under \"oob\": \"clamp\"; rules broken:",

@@ -3,9 +3,12 @@
 #
 # End-to-end checks of `dmlref bench` (BUILD/dmlref), each able to fail:
 #   - one small in-cache case with --json, --csv and --plot exits 0; the JSON
-#     parses and has the expected fields with positive numbers, the CSV has a
-#     header and rows, the PNG starts with the PNG signature, and the last line
-#     of standard output is the worst-ratio line;
+#     parses and has the expected fields with positive numbers, for the fast
+#     kernels and for the reference kernels side by side (their speed-up the
+#     ratio of their median times), the CSV has a header and rows, the PNG
+#     starts with the PNG signature; the table's header is the one
+#     docs/performance.md shows, each row has its ten columns, and the last
+#     line of standard output is the worst-ratio line;
 #   - --oob clamp is recorded in the report;
 #   - --threads 0, --reps x, --oob sometimes and an unknown option are usage
 #     errors: exit 3 with one line on standard error;
@@ -67,18 +70,36 @@ c = cases[0]
 assert c["name"] == sys.argv[2], c["name"]
 assert (c["op"], c["pattern"], c["layout"]) == ("gather_elements", "seq", "packed"), c
 assert (c["element_size"], c["index_bytes"], c["elements"], c["threads"]) == (4, 8, 65536, 1), c
-for key in ("median_ms", "min_ms", "gbps", "copy_gbps", "ratio"):
+# the fast kernels under the old names, the reference kernels beside them
+for key in ("median_ms", "min_ms", "gbps", "copy_gbps", "ratio", "reference_median_ms",
+            "reference_min_ms", "reference_gbps", "reference_ratio", "speedup"):
     assert isinstance(c[key], (int, float)) and c[key] > 0, (key, c[key])
-assert c["min_ms"] <= c["median_ms"], c
+for prefix in ("", "reference_"):
+    assert c[prefix + "min_ms"] <= c[prefix + "median_ms"], c
+    assert abs(c[prefix + "ratio"] - c[prefix + "gbps"] / c["copy_gbps"]) <= 1e-3 * c[prefix + "ratio"] + 1e-4, c
+    assert c[prefix + "calls_per_rep"] >= 1, c
+assert abs(c["speedup"] - c["reference_median_ms"] / c["median_ms"]) <= 1e-3 * c["speedup"] + 1e-4, c
 assert c["bytes"] == 65536 * (2 * 4 + 8), c["bytes"]
 EOF
 then ok; else bad "the JSON report parses and holds the case" "$tmp/json.err"; fi
 
 if [ "$(sed -n 1p "$tmp/r.csv" | cut -d, -f1-4)" = "name,op,pattern,layout" ] &&
+   [ "$(sed -n 1p "$tmp/r.csv" | cut -d, -f9-18)" = "median_ms,min_ms,gbps,copy_gbps,ratio,reference_median_ms,reference_min_ms,reference_gbps,reference_ratio,speedup" ] &&
    [ "$(wc -l <"$tmp/r.csv")" -eq 2 ] && grep -q "^$case_name," "$tmp/r.csv"; then
     ok
 else
-    bad "the CSV report has a header and one row" "$tmp/r.csv"
+    bad "the CSV report has a header, the reference kernels' columns and one row" "$tmp/r.csv"
+fi
+
+# the table: the header docs/performance.md shows, then one row of ten columns
+root=$(cd "$(dirname "$0")/.." && pwd)
+doc_header=$(grep -E '^ *case +threads ' "$root/docs/performance.md" | head -n 1 | sed 's/^ *//')
+if [ -n "$doc_header" ] && [ "$(sed -n 1p "$tmp/one.out")" = "$doc_header" ] &&
+   [ "$(sed -n 2p "$tmp/one.out" | awk '{print NF}')" -eq 10 ] &&
+   sed -n 2p "$tmp/one.out" | grep -q "^$case_name  *1 "; then
+    ok
+else
+    bad "the table's header is docs/performance.md's and its row has ten columns" "$tmp/one.out"
 fi
 
 if [ "$(od -An -tx1 -N8 "$tmp/r.png" 2>/dev/null | tr -d ' \n')" = 89504e470d0a1a0a ]; then

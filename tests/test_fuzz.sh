@@ -5,9 +5,15 @@
 # found within 300 cases and its difference shrunk (docs/fuzz.md's table is
 # what the command reports); shrunk vectors replay in dmlref check; the same
 # seed gives the same run; a run that compares nothing exits 2.
-#   test_fuzz.sh DMLREF_BINARY BACKENDS_DIR
+# The fast kernels in process (fuzz --kernels fast) show no difference from the
+# reference kernels; with FAULTY_DIR (make's $(BUILD)/faulty-fast: dmlref and
+# test_random linked with tests/faulty_fast_kernel.c, a wrong fast
+# GatherElements kernel), fuzz --kernels fast finds the fault and shrinks it,
+# verify --kernels fast and eval --kernels fast report it, and test_random
+# fails on it.
+#   test_fuzz.sh DMLREF_BINARY BACKENDS_DIR [FAULTY_DIR]
 set -u
-dmlref=$1 backends=$2
+dmlref=$1 backends=$2 faulty=${3:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 python=/usr/bin/python3
 tmp=$(mktemp -d)
@@ -131,6 +137,74 @@ else bad "--time"; fi
 if [ $? = 0 ] && tail -n 1 "$tmp/out" | grep -Eq '^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$'; then
     ok "process backend (docs/examples/process_example.py): no difference"
 else bad "process backend"; fi
+
+# ---- the fast kernels, in process (--kernels fast) ---------------------------------------
+
+"$dmlref" fuzz --kernels fast --seed 7 --cases 500 --out "$tmp/fast" >"$tmp/out" 2>&1
+if [ $? = 0 ] && head -n 1 "$tmp/out" | grep -q 'the fast kernels against the reference kernels' &&
+   tail -n 1 "$tmp/out" | grep -Eq '^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$' &&
+   ! grep -Eq '^(FAIL|ERROR) ' "$tmp/out" && ! [ -d "$tmp/fast" ]; then
+    ok "--kernels fast: 500 cases, the fast kernels as the reference kernels"
+else bad "--kernels fast"; fi
+
+"$dmlref" fuzz --kernels fast --backend "$backends/reference.so" --cases 1 >"$tmp/out" 2>&1
+rc1=$?
+"$dmlref" fuzz --kernels reference --cases 1 >"$tmp/out2" 2>&1
+rc2=$?
+if [ "$rc1" = 3 ] && [ "$rc2" = 3 ] && grep -q 'no --backend' "$tmp/out"; then
+    ok "--kernels fast with a backend, or --kernels reference: usage errors"
+else bad "--kernels usage errors"; fi
+
+if [ -n "$faulty" ]; then
+    # the faulty fast kernel: found, shrunk to a few elements, exit 1
+    "$faulty/dmlref" fuzz --kernels fast --seed 1 --cases 300 --shrink 1 --out "$tmp/faulty" \
+        >"$tmp/out" 2>&1
+    rc=$?
+    shrunk=$(ls "$tmp/faulty"/*.json 2>/dev/null | head -n 1)
+    if [ "$rc" = 1 ] && grep -q '^FAIL case [0-9]* (gather_elements/' "$tmp/out" &&
+       grep -q '^    shrunk in [0-9]* runs to ' "$tmp/out" && [ -n "$shrunk" ] &&
+       [ "$(elements "$shrunk" OutputTensor)" = 1 ] && [ "$(elements "$shrunk" InputTensor)" -le 2 ]; then
+        ok "a faulty fast kernel: fuzz --kernels fast exits 1 and shrinks it to one output element"
+    else bad "a faulty fast kernel under fuzz --kernels fast"; fi
+    # docs/fuzz.md shows the first failure of this very run
+    grep -A1 '^FAIL case [0-9]* (gather_elements/' "$tmp/out" | head -n 2 |
+        sed "s|$tmp/faulty/|fuzz-failures/|" >"$tmp/run"
+    grep -A1 '^FAIL case [0-9]* (gather_elements/' "$root/docs/fuzz.md" | head -n 2 >"$tmp/doc"
+    if [ -s "$tmp/doc" ] && cmp -s "$tmp/run" "$tmp/doc"; then
+        ok "docs/fuzz.md shows what the faulty fast kernel's run prints"
+    else cp "$tmp/run" "$tmp/out"; bad "docs/fuzz.md's faulty fast kernel example differs from the run"; fi
+
+    # the shrunk vector replays: the real fast kernels pass it, the faulty one fails it;
+    # the faulty build's reference kernels pass it (the fault is the fast kernel's alone)
+    if [ -n "$shrunk" ] && "$dmlref" verify --kernels fast "$shrunk" >"$tmp/out" 2>&1 &&
+       "$faulty/dmlref" verify "$shrunk" >"$tmp/out" 2>&1 &&
+       ! "$faulty/dmlref" verify --kernels fast "$shrunk" >"$tmp/out" 2>&1 &&
+       grep -q '^FAIL .*OutputTensor' "$tmp/out"; then
+        ok "verify --kernels fast replays the shrunk vector: passes the fast kernels, fails the faulty one"
+    else bad "verify --kernels fast replay"; fi
+
+    # the suite on the faulty fast kernel: FLOAT16 GatherElements vectors fail
+    "$faulty/dmlref" verify --kernels fast "$root/vectors/gather_elements/float16" >"$tmp/out" 2>&1
+    if [ $? = 1 ] && tail -n 1 "$tmp/out" | grep -Eq '^[0-9]+ passed, [1-9][0-9]* failed, 0 skipped$'; then
+        ok "verify --kernels fast: the suite's FLOAT16 GatherElements vectors catch the faulty kernel"
+    else bad "verify --kernels fast over vectors/gather_elements/float16"; fi
+
+    # eval --kernels fast refuses to write what the faulty kernel contradicts
+    if [ -n "$shrunk" ] && "$dmlref" eval --kernels fast "$shrunk" >"$tmp/fast.json" 2>"$tmp/out" &&
+       "$dmlref" eval "$shrunk" | cmp -s - "$tmp/fast.json" &&
+       ! "$faulty/dmlref" eval --kernels fast "$shrunk" >"$tmp/faulty.json" 2>"$tmp/out" &&
+       ! [ -s "$tmp/faulty.json" ] && grep -q 'differ from the reference kernels' "$tmp/out"; then
+        ok "eval --kernels fast: the same vector as eval; nothing written from the faulty kernel (exit 1)"
+    else bad "eval --kernels fast"; fi
+
+    # test_random compares the fast kernels with the reference kernels: it fails
+    DMLREF_TEST_QUICK=1 "$faulty/test_random" >"$tmp/out" 2>&1
+    if [ $? != 0 ] && grep -q '^\[  FAILED  \] GATHER_ELEMENTS, small$' "$tmp/out" &&
+       grep -q 'output 0, byte [0-9]* (element \[' "$tmp/out" &&
+       tail -n 1 "$tmp/out" | grep -q ', NOT all identical$'; then
+        ok "test_random on the faulty fast kernel: GatherElements fails, byte named"
+    else bad "test_random on the faulty fast kernel"; fi
+fi
 
 # ---- nothing compared is not a success -----------------------------------------------------
 

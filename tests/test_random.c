@@ -1,14 +1,33 @@
 /*
- * test_random.c - the kernels against the independent model (model.c) on
- * thousands of random cases: ranks 1 to 8, every axis, all 11 data types
- * with random bit patterns (NaN payloads, -0.0 and subnormals among them),
- * all 4 index types with negative indices, and random layouts on every
- * tensor (packed, padded, permuted, broadcast inputs, strided outputs).
- * Then large cases at 1, 2 and 7 threads, compared byte for byte.
+ * test_random.c - the fast kernels (src/kernels/) against the reference
+ * kernels (reference/), the definition of the answer, on over 100,000
+ * random cases: every operator (GATHER_ELEMENTS, SCATTER_ELEMENTS,
+ * GATHER_ND, GATHER_ND1, NONZERO_COORDINATES), every data type it allows at
+ * the latest feature level with random bit patterns (NaN payloads, -0.0 and
+ * subnormals among them), the 4 index types with negative indices, ranks 1
+ * to 8, every axis, and random layouts on every tensor: packed, padded,
+ * permuted with odd strides, broadcast (stride 0) inputs; outputs are never
+ * broadcast, since an output must be injective (D6).  A quarter of the
+ * gather and Scatter cases get one or two out-of-range indices, and every
+ * case runs under the strict policy or clamps, half of the time each.
  *
- * Every case also checks that no byte past TotalTensorSizeInBytes changed
- * (D14) and that no input or output padding byte changed: DirectML may
- * write output padding (R-TD-11), dmlref never does.
+ * Each case is executed twice on the same input buffers, once with
+ * kernels = DMLREF_KERNELS_REFERENCE and once with DMLREF_KERNELS_FAST, each
+ * on its own copy of the output buffers, prefilled with the same random
+ * bytes.  They must agree exactly: the same status, rule and message, and
+ * byte-identical whole output buffers, so a byte no output element covers
+ * (output padding: DirectML may write it, R-TD-11, dmlref never does) and
+ * NonZero's rows at or past the count (R-NZ-14) must keep their prefill
+ * under both.  No byte before or after any buffer may change (D14), no
+ * input byte may change, and a refused execution writes nothing (D1, D2).
+ *
+ * The table's rows: many small cases, fewer medium ones, and a few large
+ * ones (tens of thousands of elements and more, so the loops split over
+ * the team) whose fast run happens at 1, 2 and 7 threads, each compared
+ * with the reference; the small and medium cases draw the thread counts
+ * of both runs.  The program ends with the line
+ *   fast vs reference: N random cases (GE n, SC n, GN n, GN1 n, NZ n), all identical
+ * DMLREF_TEST_QUICK (the extra builds of make check) runs about 5,000.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,13 +38,27 @@
 
 #include <cmocka.h>
 
-#include "model.h"
 #include "testlib.h"
+
+/* ---- what ran ------------------------------------------------------------ */
+
+enum op_slot { SLOT_GE, SLOT_SC, SLOT_GN, SLOT_GN1, SLOT_NZ, SLOTS };
+static const char *const k_slot_names[SLOTS] = {"GE", "SC", "GN", "GN1", "NZ"};
+
+static unsigned long g_cases[SLOTS];  /* cases compared, per operator */
+static unsigned long g_refused;       /* of them, refused by both (out of range) */
+static unsigned long g_clamped;       /* of them, out-of-range indices clamped by both */
+
+static int quick(void) { return getenv("DMLREF_TEST_QUICK") != NULL; }
+
+/* ---- layouts and data ------------------------------------------------------ */
 
 enum layout_kind { PACKED, PADDED, PERMUTED, BROADCAST, LAYOUT_KINDS };
 
-/* Random strides for sizes; returns NULL for packed.  BROADCAST (inputs
-   only) sets stride 0 on some dimensions. */
+/* Random strides for sizes; returns NULL for packed.  PADDED adds 0 to 2
+   elements to each dimension; PERMUTED also orders the dimensions in memory
+   at random (odd strides); BROADCAST (inputs only) then sets stride 0 on
+   some dimensions. */
 static const uint32_t *random_strides(rng *r, enum layout_kind kind, uint32_t rank,
                                       const uint32_t *sizes, uint32_t *strides)
 {
@@ -35,7 +68,7 @@ static const uint32_t *random_strides(rng *r, enum layout_kind kind, uint32_t ra
         return NULL;
     for (i = 0; i < rank; ++i)
         order[i] = i;
-    if (kind != PADDED) { /* a random order of dimensions in memory */
+    if (kind != PADDED) {
         for (i = rank; i > 1; --i) {
             uint32_t j = (uint32_t)rng_below(r, i), tmp = order[i - 1];
             order[i - 1] = order[j];
@@ -45,7 +78,7 @@ static const uint32_t *random_strides(rng *r, enum layout_kind kind, uint32_t ra
     for (i = rank; i-- > 0;) { /* order[rank-1] is innermost */
         uint32_t d = order[i];
         strides[d] = (uint32_t)step;
-        step *= sizes[d] + (kind == PACKED ? 0 : rng_below(r, 3));
+        step *= sizes[d] + rng_below(r, 3);
     }
     if (kind == BROADCAST)
         for (i = 0; i < rank; ++i)
@@ -63,42 +96,33 @@ static void random_tensor(rng *r, test_tensor *t, dmlref_tensor_data_type type, 
             rng_below(r, 2) * 4);
 }
 
-static void *random_bytes(rng *r, uint64_t count)
+/* Random bits in every element of t (after a broadcast, later elements win
+   the shared addresses). */
+static void fill_random(rng *r, test_tensor *t)
 {
-    unsigned char *p = malloc((size_t)count + 1);
-    uint64_t i;
+    uint64_t bytes = tt_count(t) * tt_element_size(t), i;
+    unsigned char *p = malloc((size_t)bytes + 1);
     assert_non_null(p);
-    for (i = 0; i < count; ++i)
+    for (i = 0; i < bytes; ++i)
         p[i] = (unsigned char)rng_next(r);
-    return p;
+    tt_set_raw(t, p);
+    free(p);
 }
 
-/* Fills t with random elements; returns what a reader of t sees (after a
-   broadcast, later elements win the shared addresses). */
-static void *fill_random(rng *r, test_tensor *t)
+/* In-range indices: element i indexes a dimension of bounds[i % bound_count]
+   (one bound for GatherElements and Scatter, one per tuple coordinate for
+   GatherND); signed types count half of them from the end. */
+static void fill_indices(rng *r, test_tensor *t, const uint64_t *bounds, uint32_t bound_count)
 {
-    uint64_t bytes = tt_count(t) * tt_element_size(t);
-    void *elements = random_bytes(r, bytes);
-    tt_set_raw(t, elements);
-    tt_get_raw(t, elements);
-    return elements;
-}
-
-static void *fill_random_indices(rng *r, test_tensor *t, const uint64_t *bounds,
-                                 uint32_t bound_count)
-{
-    uint64_t n = tt_count(t), i;
+    uint64_t n = tt_count(t), i, least = bounds[0];
     int64_t *values = malloc((size_t)n * sizeof *values + 1);
-    void *elements = malloc((size_t)(n * tt_element_size(t)) + 1);
     int is_signed = is_signed_index_type(t->desc.DataType);
-    uint64_t least = bounds[0];
+    /* a broadcast last dimension makes every tuple coordinate one element */
+    int shared = t->desc.Strides && t->strides[t->desc.DimensionCount - 1] == 0;
     assert_non_null(values);
-    assert_non_null(elements);
     for (i = 1; i < bound_count; ++i)
         least = bounds[i] < least ? bounds[i] : least;
     for (i = 0; i < n; ++i) {
-        /* a broadcast last dimension makes every tuple component one element */
-        int shared = t->desc.Strides && t->strides[t->desc.DimensionCount - 1] == 0;
         uint64_t s = shared ? least : bounds[i % bound_count];
         int64_t v = (int64_t)rng_below(r, s);
         if (is_signed && rng_below(r, 2))
@@ -106,9 +130,36 @@ static void *fill_random_indices(rng *r, test_tensor *t, const uint64_t *bounds,
         values[i] = v;
     }
     tt_set_indices(t, values);
-    tt_get_raw(t, elements);
     free(values);
-    return elements;
+}
+
+/* One or two index elements out of range for every bound up to `largest`:
+   just past the end, before -s (signed), or the type's extremes. */
+static void break_indices(rng *r, test_tensor *t, uint64_t largest)
+{
+    dmlref_tensor_data_type type = t->desc.DataType;
+    uint32_t es = tt_element_size(t), k, bad = 1 + (uint32_t)rng_below(r, 2);
+    uint64_t n = tt_count(t);
+    for (k = 0; k < bad; ++k) {
+        int64_t v;
+        switch (rng_below(r, 5)) {
+        case 0: v = (int64_t)largest; break;
+        case 1: v = (int64_t)largest + 1 + (int64_t)rng_below(r, 3); break;
+        case 2: v = is_signed_index_type(type) ? -(int64_t)largest - 1 : (int64_t)largest; break;
+        case 3: /* the largest value: 2^31-1, 2^32-1, 2^63-1, 2^64-1 */
+            v = type == DMLREF_TENSOR_DATA_TYPE_INT32    ? INT32_MAX
+                : type == DMLREF_TENSOR_DATA_TYPE_UINT32 ? (int64_t)UINT32_MAX
+                : type == DMLREF_TENSOR_DATA_TYPE_INT64  ? INT64_MAX
+                                                         : -1; /* UINT64_MAX */
+            break;
+        default: /* the smallest signed value; unsigned: 2^31 and 2^63, negative as signed */
+            v = type == DMLREF_TENSOR_DATA_TYPE_INT32    ? INT32_MIN
+                : type == DMLREF_TENSOR_DATA_TYPE_UINT32 ? (int64_t)0x80000000u
+                                                         : INT64_MIN;
+            break;
+        }
+        encode_index(type, v, t->data + tt_offset(t, rng_below(r, n)) * es);
+    }
 }
 
 /* Random sizes for `rank` dimensions with at most `budget` elements, each
@@ -133,160 +184,98 @@ static void random_sizes(rng *r, uint32_t rank, uint64_t budget, uint32_t *sizes
     }
 }
 
-static void check_guards(test_tensor *const *tensors, size_t count, size_t outputs_from)
-{
-    size_t i;
-    for (i = 0; i < count; ++i) {
-        assert_true(tt_guards_intact(tensors[i]));
-        if (i < outputs_from) /* inputs are never written at all */
-            assert_true(tt_padding_intact(tensors[i]));
-    }
-}
+/* ---- one case ---------------------------------------------------------------- */
 
-/* The output's logical elements, freshly allocated. */
-static unsigned char *output_elements(const test_tensor *out)
-{
-    unsigned char *elements = malloc((size_t)(tt_count(out) * tt_element_size(out)) + 1);
-    assert_non_null(elements);
-    tt_get_raw(out, elements);
-    return elements;
-}
+/* A case: the operator, its descriptor, its tensors (inputs, then outputs:
+   the reference's copy, written by the reference kernels) and a second copy
+   of each output for the fast kernels. */
+typedef struct random_case {
+    dmlref_operator_type type;
+    enum op_slot slot;
+    union {
+        dmlref_gather_elements_desc ge;
+        dmlref_scatter_elements_desc sc;
+        dmlref_gather_nd_desc gn;
+        dmlref_gather_nd1_desc gn1;
+        dmlref_nonzero_coordinates_desc nz;
+    } d;
+    test_tensor t[4];
+    test_tensor fast[2];
+    size_t inputs, outputs;
+    dmlref_oob_policy policy;
+    int out_of_range; /* indices were broken */
+    uint32_t nz_columns; /* NonZero's N */
+    char what[160];
+} random_case;
 
-/* Hands the output's elements to the caller (thread comparisons) or frees them. */
-static void keep_or_free(unsigned char *elements, uint64_t bytes, unsigned char **result,
-                         uint64_t *result_bytes)
-{
-    if (result) {
-        *result = elements;
-        *result_bytes = bytes;
-    } else {
-        free(elements);
-    }
-}
+typedef void (*make_fn)(rng *, uint64_t, random_case *);
 
-/* ---- GATHER_ELEMENTS ---------------------------------------------------- */
+static dmlref_tensor_data_type any_data_type(rng *r) { return k_all_data_types[rng_below(r, 11)]; }
+static dmlref_tensor_data_type any_index_type(rng *r) { return k_all_index_types[rng_below(r, 4)]; }
 
-static void gather_elements_case(rng *r, uint64_t budget, uint32_t threads, int check_model,
-                                 unsigned char **result, uint64_t *result_bytes)
+static void make_gather_elements(rng *r, uint64_t budget, random_case *c)
 {
     uint32_t rank = 1 + (uint32_t)rng_below(r, 8), in_sizes[8], idx_sizes[8];
     uint32_t axis = (uint32_t)rng_below(r, rank);
-    dmlref_tensor_data_type type = k_all_data_types[rng_below(r, 11)];
-    dmlref_tensor_data_type itype = k_all_index_types[rng_below(r, 4)];
-    test_tensor in, idx, out, *all[3] = {&in, &idx, &out};
-    void *in_el, *idx_el;
-    unsigned char *got;
-    uint64_t bound, bytes;
-    dmlref_gather_elements_desc d;
-    dmlref_error err;
-    uint32_t es = dmlref_data_type_size(type);
+    dmlref_tensor_data_type type = any_data_type(r), itype = any_index_type(r);
+    uint64_t bound;
 
     random_sizes(r, rank, budget, in_sizes);
     memcpy(idx_sizes, in_sizes, sizeof idx_sizes);
     idx_sizes[axis] = 1 + (uint32_t)rng_below(r, in_sizes[axis] + 2); /* any size on the axis */
-    random_tensor(r, &in, type, rank, in_sizes, 0);
-    random_tensor(r, &idx, itype, rank, idx_sizes, 0);
-    random_tensor(r, &out, type, rank, idx_sizes, 1);
+    random_tensor(r, &c->t[0], type, rank, in_sizes, 0);
+    random_tensor(r, &c->t[1], itype, rank, idx_sizes, 0);
+    random_tensor(r, &c->t[2], type, rank, idx_sizes, 1);
     bound = in_sizes[axis];
-    in_el = fill_random(r, &in);
-    idx_el = fill_random_indices(r, &idx, &bound, 1);
-    memset(out.data, PADDING_FILL, (size_t)out.desc.TotalTensorSizeInBytes);
+    fill_random(r, &c->t[0]);
+    fill_indices(r, &c->t[1], &bound, 1);
+    if (rng_below(r, 4) == 0)
+        break_indices(r, &c->t[1], bound), c->out_of_range = 1;
 
-    d.InputTensor = &in.desc, d.IndicesTensor = &idx.desc, d.OutputTensor = &out.desc;
-    d.Axis = axis;
-    if (tt_execute_threads(DMLREF_OPERATOR_GATHER_ELEMENTS, &d, threads, all, 2, all + 2, 1,
-                           &err) != DMLREF_OK)
-        fail_msg("%s", err.message);
-    check_guards(all, 3, 2);
-    assert_true(tt_padding_intact(&out));
-
-    got = output_elements(&out);
-    bytes = tt_count(&out) * es;
-    if (check_model) {
-        void *want = malloc((size_t)bytes);
-        assert_non_null(want);
-        assert_true(model_gather_elements(rank, in_sizes, idx_sizes, axis, es, in_el, itype,
-                                          idx_el, want));
-        assert_memory_equal(got, want, bytes);
-        free(want);
-    }
-    keep_or_free(got, bytes, result, result_bytes);
-    free(in_el), free(idx_el);
-    tt_free(&in), tt_free(&idx), tt_free(&out);
+    c->type = DMLREF_OPERATOR_GATHER_ELEMENTS, c->slot = SLOT_GE, c->inputs = 2, c->outputs = 1;
+    c->d.ge.InputTensor = &c->t[0].desc, c->d.ge.IndicesTensor = &c->t[1].desc;
+    c->d.ge.OutputTensor = &c->t[2].desc, c->d.ge.Axis = axis;
+    snprintf(c->what, sizeof c->what, "GATHER_ELEMENTS %s, %s indices, rank %u, axis %u",
+             dmlref_data_type_name(type), dmlref_data_type_name(itype), rank, axis);
 }
 
-/* ---- SCATTER_ELEMENTS --------------------------------------------------- */
-
-static void scatter_elements_case(rng *r, uint64_t budget, uint32_t threads, int check_model,
-                                  unsigned char **result, uint64_t *result_bytes)
+/* Duplicate targets included: the last update wins (D4), under any policy. */
+static void make_scatter_elements(rng *r, uint64_t budget, random_case *c)
 {
     uint32_t rank = 1 + (uint32_t)rng_below(r, 8), in_sizes[8], idx_sizes[8];
     uint32_t axis = (uint32_t)rng_below(r, rank);
-    dmlref_tensor_data_type type = k_all_data_types[rng_below(r, 11)];
-    dmlref_tensor_data_type itype = k_all_index_types[rng_below(r, 4)];
-    test_tensor in, idx, upd, out, *all[4] = {&in, &idx, &upd, &out};
-    void *in_el, *idx_el, *upd_el;
-    unsigned char *got;
-    uint64_t bound, bytes;
-    dmlref_scatter_elements_desc d;
-    dmlref_error err;
-    uint32_t es = dmlref_data_type_size(type);
+    dmlref_tensor_data_type type = any_data_type(r), itype = any_index_type(r);
+    uint64_t bound;
 
     random_sizes(r, rank, budget, in_sizes);
     memcpy(idx_sizes, in_sizes, sizeof idx_sizes);
     /* larger than the input's along the axis is valid too (D16) */
     idx_sizes[axis] = 1 + (uint32_t)rng_below(r, in_sizes[axis] + 2);
-    random_tensor(r, &in, type, rank, in_sizes, 0);
-    random_tensor(r, &idx, itype, rank, idx_sizes, 0);
-    random_tensor(r, &upd, type, rank, idx_sizes, 0);
-    random_tensor(r, &out, type, rank, in_sizes, 1);
+    random_tensor(r, &c->t[0], type, rank, in_sizes, 0);
+    random_tensor(r, &c->t[1], itype, rank, idx_sizes, 0);
+    random_tensor(r, &c->t[2], type, rank, idx_sizes, 0);
+    random_tensor(r, &c->t[3], type, rank, in_sizes, 1);
     bound = in_sizes[axis];
-    in_el = fill_random(r, &in);
-    idx_el = fill_random_indices(r, &idx, &bound, 1);
-    upd_el = fill_random(r, &upd);
-    memset(out.data, PADDING_FILL, (size_t)out.desc.TotalTensorSizeInBytes);
+    fill_random(r, &c->t[0]);
+    fill_indices(r, &c->t[1], &bound, 1);
+    fill_random(r, &c->t[2]);
+    if (rng_below(r, 4) == 0)
+        break_indices(r, &c->t[1], bound), c->out_of_range = 1;
 
-    d.InputTensor = &in.desc, d.IndicesTensor = &idx.desc, d.UpdatesTensor = &upd.desc;
-    d.OutputTensor = &out.desc, d.Axis = axis;
-    if (tt_execute_threads(DMLREF_OPERATOR_SCATTER_ELEMENTS, &d, threads, all, 3, all + 3, 1,
-                           &err) != DMLREF_OK)
-        fail_msg("%s", err.message);
-    check_guards(all, 4, 3);
-    assert_true(tt_padding_intact(&out));
-
-    got = output_elements(&out);
-    bytes = tt_count(&out) * es;
-    if (check_model) {
-        void *want = malloc((size_t)bytes);
-        assert_non_null(want);
-        assert_true(model_scatter_elements(rank, in_sizes, idx_sizes, axis, es, in_el, itype,
-                                           idx_el, upd_el, want));
-        assert_memory_equal(got, want, bytes);
-        free(want);
-    }
-    keep_or_free(got, bytes, result, result_bytes);
-    free(in_el), free(idx_el), free(upd_el);
-    tt_free(&in), tt_free(&idx), tt_free(&upd), tt_free(&out);
+    c->type = DMLREF_OPERATOR_SCATTER_ELEMENTS, c->slot = SLOT_SC, c->inputs = 3, c->outputs = 1;
+    c->d.sc.InputTensor = &c->t[0].desc, c->d.sc.IndicesTensor = &c->t[1].desc;
+    c->d.sc.UpdatesTensor = &c->t[2].desc, c->d.sc.OutputTensor = &c->t[3].desc;
+    c->d.sc.Axis = axis;
+    snprintf(c->what, sizeof c->what, "SCATTER_ELEMENTS %s, %s indices, rank %u, axis %u",
+             dmlref_data_type_name(type), dmlref_data_type_name(itype), rank, axis);
 }
 
-/* ---- GATHER_ND / GATHER_ND1 --------------------------------------------- */
-
-static void gather_nd_case(rng *r, uint64_t budget, uint32_t threads, int check_model,
-                           unsigned char **result, uint64_t *result_bytes)
+/* GATHER_ND and GATHER_ND1: batch dimensions, slices, leading ones. */
+static void make_gather_nd(rng *r, uint64_t budget, random_case *c)
 {
-    uint32_t D, m, q, b, k, rr, i, in_sizes[8], idx_sizes[8], out_sizes[8], model_sizes[8];
-    uint32_t meaningful[8];
-    dmlref_tensor_data_type type = k_all_data_types[rng_below(r, 11)];
-    dmlref_tensor_data_type itype = k_all_index_types[rng_below(r, 4)];
-    test_tensor in, idx, out, *all[3] = {&in, &idx, &out};
-    void *in_el, *idx_el;
-    unsigned char *got;
-    uint64_t bounds[8], bytes;
-    dmlref_gather_nd1_desc d1;
-    dmlref_gather_nd_desc d0;
-    dmlref_operator_type op;
-    dmlref_error err;
-    uint32_t es = dmlref_data_type_size(type);
+    uint32_t D, m, q, b, k, rr, i, in_sizes[8], idx_sizes[8], out_sizes[8], meaningful[8];
+    dmlref_tensor_data_type type = any_data_type(r), itype = any_index_type(r);
+    uint64_t bounds[8], largest = 0;
 
     do { /* a valid (D, m, q, b, k): the output must fit D dimensions */
         D = 1 + (uint32_t)rng_below(r, 8);
@@ -313,67 +302,54 @@ static void gather_nd_case(rng *r, uint64_t budget, uint32_t threads, int check_
     for (i = 0; i < rr; ++i)
         out_sizes[D - rr + i] = in_sizes[D - rr + i];
 
-    random_tensor(r, &in, type, D, in_sizes, 0);
-    random_tensor(r, &idx, itype, D, idx_sizes, 0);
-    random_tensor(r, &out, type, D, out_sizes, 1);
-    for (i = 0; i < k; ++i)
+    random_tensor(r, &c->t[0], type, D, in_sizes, 0);
+    random_tensor(r, &c->t[1], itype, D, idx_sizes, 0);
+    random_tensor(r, &c->t[2], type, D, out_sizes, 1);
+    for (i = 0; i < k; ++i) {
         bounds[i] = in_sizes[D - m + b + i];
-    in_el = fill_random(r, &in);
-    idx_el = fill_random_indices(r, &idx, bounds, k);
-    memset(out.data, PADDING_FILL, (size_t)out.desc.TotalTensorSizeInBytes);
+        largest = bounds[i] > largest ? bounds[i] : largest;
+    }
+    fill_random(r, &c->t[0]);
+    fill_indices(r, &c->t[1], bounds, k);
+    if (rng_below(r, 4) == 0)
+        break_indices(r, &c->t[1], largest), c->out_of_range = 1;
 
+    c->inputs = 2, c->outputs = 1;
     if (b == 0 && rng_below(r, 2)) {
-        d0.InputTensor = &in.desc, d0.IndicesTensor = &idx.desc, d0.OutputTensor = &out.desc;
-        d0.InputDimensionCount = m, d0.IndicesDimensionCount = q;
-        op = DMLREF_OPERATOR_GATHER_ND;
+        c->type = DMLREF_OPERATOR_GATHER_ND, c->slot = SLOT_GN;
+        c->d.gn.InputTensor = &c->t[0].desc, c->d.gn.IndicesTensor = &c->t[1].desc;
+        c->d.gn.OutputTensor = &c->t[2].desc;
+        c->d.gn.InputDimensionCount = m, c->d.gn.IndicesDimensionCount = q;
     } else {
-        d1.InputTensor = &in.desc, d1.IndicesTensor = &idx.desc, d1.OutputTensor = &out.desc;
-        d1.InputDimensionCount = m, d1.IndicesDimensionCount = q, d1.BatchDimensionCount = b;
-        op = DMLREF_OPERATOR_GATHER_ND1;
+        c->type = DMLREF_OPERATOR_GATHER_ND1, c->slot = SLOT_GN1;
+        c->d.gn1.InputTensor = &c->t[0].desc, c->d.gn1.IndicesTensor = &c->t[1].desc;
+        c->d.gn1.OutputTensor = &c->t[2].desc;
+        c->d.gn1.InputDimensionCount = m, c->d.gn1.IndicesDimensionCount = q;
+        c->d.gn1.BatchDimensionCount = b;
     }
-    if (tt_execute_threads(op, op == DMLREF_OPERATOR_GATHER_ND ? (void *)&d0 : (void *)&d1,
-                           threads, all, 2, all + 2, 1, &err) != DMLREF_OK)
-        fail_msg("%s", err.message);
-    check_guards(all, 3, 2);
-    assert_true(tt_padding_intact(&out));
-
-    got = output_elements(&out);
-    bytes = tt_count(&out) * es;
-    if (check_model) {
-        void *want = malloc((size_t)bytes);
-        assert_non_null(want);
-        assert_true(model_gather_nd(D, in_sizes, idx_sizes, m, q, b, es, in_el, itype, idx_el,
-                                    model_sizes, want));
-        assert_memory_equal(model_sizes, out_sizes, D * sizeof *out_sizes);
-        assert_memory_equal(got, want, bytes);
-        free(want);
-    }
-    keep_or_free(got, bytes, result, result_bytes);
-    free(in_el), free(idx_el);
-    tt_free(&in), tt_free(&idx), tt_free(&out);
+    snprintf(c->what, sizeof c->what, "%s %s, %s indices, rank %u, m %u, q %u, b %u",
+             c->slot == SLOT_GN ? "GATHER_ND" : "GATHER_ND1", dmlref_data_type_name(type),
+             dmlref_data_type_name(itype), D, m, q, b);
 }
 
-/* ---- NONZERO_COORDINATES ------------------------------------------------ */
-
+/* The 8 input types NonZero allows (R-NZ-7). */
 static const dmlref_tensor_data_type k_nonzero_types[8] = {
     DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
     DMLREF_TENSOR_DATA_TYPE_UINT32,  DMLREF_TENSOR_DATA_TYPE_UINT16,
     DMLREF_TENSOR_DATA_TYPE_UINT8,   DMLREF_TENSOR_DATA_TYPE_INT32,
     DMLREF_TENSOR_DATA_TYPE_INT16,   DMLREF_TENSOR_DATA_TYPE_INT8};
 
-static void nonzero_case(rng *r, uint64_t budget, uint32_t threads, int check_model,
-                         unsigned char **result, uint64_t *result_bytes)
+/* Densities from all-zero to dense, -0.0 and other sign-only patterns, NaN,
+   right-aligned columns for N < D, any coordinate layout. */
+static void make_nonzero(rng *r, uint64_t budget, random_case *c)
 {
     uint32_t D = 1 + (uint32_t)rng_below(r, 8), in_sizes[8], co_sizes[8], cn_sizes[8];
     uint32_t co_rank = 2 + (uint32_t)rng_below(r, 7), cn_rank = 1 + (uint32_t)rng_below(r, 8);
-    uint32_t e, N, M, i, count, want_count, *got, *want;
+    uint32_t e, N, M, i;
     dmlref_tensor_data_type type = k_nonzero_types[rng_below(r, 8)];
-    test_tensor in, cn, co, *all[3] = {&in, &cn, &co};
     unsigned char *in_el;
-    uint64_t n, zero_odds = rng_below(r, 5); /* density from all-zero to dense */
+    uint64_t n, zero_odds = rng_below(r, 5), j;
     uint32_t es = dmlref_data_type_size(type);
-    dmlref_nonzero_coordinates_desc d;
-    dmlref_error err;
 
     random_sizes(r, D, budget, in_sizes);
     if (rng_below(r, 2)) /* leading ones lower the effective rank */
@@ -390,166 +366,288 @@ static void nonzero_case(rng *r, uint64_t budget, uint32_t threads, int check_mo
     co_sizes[co_rank - 2] = M;
     co_sizes[co_rank - 1] = N;
 
-    random_tensor(r, &in, type, D, in_sizes, 0);
-    random_tensor(r, &cn, DMLREF_TENSOR_DATA_TYPE_UINT32, cn_rank, cn_sizes, 1);
-    random_tensor(r, &co, DMLREF_TENSOR_DATA_TYPE_UINT32, co_rank, co_sizes, 1);
-    n = tt_count(&in);
-    in_el = random_bytes(r, n * es);
-    for (i = 0; i < n; ++i) { /* zeros, sign-only patterns (-0.0 for floats), random bits */
+    random_tensor(r, &c->t[0], type, D, in_sizes, 0);
+    random_tensor(r, &c->t[1], DMLREF_TENSOR_DATA_TYPE_UINT32, cn_rank, cn_sizes, 1);
+    random_tensor(r, &c->t[2], DMLREF_TENSOR_DATA_TYPE_UINT32, co_rank, co_sizes, 1);
+    n = tt_count(&c->t[0]);
+    in_el = malloc((size_t)(n * es) + 1);
+    assert_non_null(in_el);
+    for (j = 0; j < n * es; ++j)
+        in_el[j] = (unsigned char)rng_next(r);
+    for (j = 0; j < n; ++j) { /* zeros, sign-only patterns (-0.0 for floats), random bits */
         uint64_t pick = rng_below(r, 8);
-        if (pick < zero_odds * 2)
-            memset(in_el + (uint64_t)i * es, 0, es);
-        else if (pick == 7) {
-            memset(in_el + (uint64_t)i * es, 0, es);
-            in_el[(uint64_t)i * es + es - 1] = 0x80;
+        if (pick < zero_odds * 2) {
+            memset(in_el + j * es, 0, es);
+        } else if (pick == 7) {
+            memset(in_el + j * es, 0, es);
+            in_el[j * es + es - 1] = 0x80;
         }
     }
-    tt_set_raw(&in, in_el);
-    tt_get_raw(&in, in_el);
+    tt_set_raw(&c->t[0], in_el);
+    free(in_el);
 
-    d.InputTensor = &in.desc, d.OutputCountTensor = &cn.desc;
-    d.OutputCoordinatesTensor = &co.desc;
-    if (tt_execute_threads(DMLREF_OPERATOR_NONZERO_COORDINATES, &d, threads, all, 1, all + 1, 2,
-                           &err) != DMLREF_OK)
-        fail_msg("%s", err.message);
-    check_guards(all, 3, 1);
-
-    memcpy(&count, cn.data, 4);
-    got = malloc((size_t)M * N * 4 + 4); /* room for the count after the rows */
-    want = malloc((size_t)M * N * 4 + 4);
-    assert_non_null(got);
-    assert_non_null(want);
-    tt_get_raw(&co, got);
-    /* rows at or past the count are untouched (R-NZ-14) */
-    for (i = count * N; i < M * N; ++i)
-        assert_int_equal(got[i], 0xCDCDCDCDu);
-    assert_true(tt_padding_intact(&co));
-    if (check_model) {
-        want_count = model_nonzero(D, in_sizes, type, in_el, N, want);
-        assert_int_equal(count, want_count);
-        if (count)
-            assert_memory_equal(got, want, (size_t)count * N * 4);
-    }
-    got[M * N] = count; /* the count travels with the rows */
-    keep_or_free((unsigned char *)got, (uint64_t)M * N * 4 + 4, result, result_bytes);
-    free(want), free(in_el);
-    tt_free(&in), tt_free(&cn), tt_free(&co);
+    c->type = DMLREF_OPERATOR_NONZERO_COORDINATES, c->slot = SLOT_NZ;
+    c->inputs = 1, c->outputs = 2, c->nz_columns = N;
+    c->d.nz.InputTensor = &c->t[0].desc, c->d.nz.OutputCountTensor = &c->t[1].desc;
+    c->d.nz.OutputCoordinatesTensor = &c->t[2].desc;
+    snprintf(c->what, sizeof c->what, "NONZERO_COORDINATES %s, rank %u, N %u",
+             dmlref_data_type_name(type), D, N);
 }
 
-/* ---- the tests ---------------------------------------------------------- */
+/* ---- running a case with both kernels ----------------------------------------- */
 
-typedef void (*case_fn)(rng *, uint64_t, uint32_t, int, unsigned char **, uint64_t *);
-
-static void run_random(case_fn fn, uint64_t seed, int cases)
+/* A copy of t's layout (sizes, strides, TotalTensorSizeInBytes) with its own buffer. */
+static void clone_layout(test_tensor *dst, const test_tensor *src)
 {
+    const dmlref_tensor_desc *d = &src->desc;
+    uint64_t minimum = dmlref_calc_buffer_tensor_size(d->DataType, d->DimensionCount, d->Sizes,
+                                                      d->Strides);
+    tt_init(dst, d->DataType, d->DimensionCount, d->Sizes, d->Strides,
+            d->TotalTensorSizeInBytes - minimum);
+}
+
+static dmlref_status execute(random_case *c, dmlref_kernels kernels, uint32_t threads,
+                             test_tensor *outputs, dmlref_error *err)
+{
+    dmlref_execute_options options;
+    dmlref_operator_desc op;
+    dmlref_binding in[3], out[2];
+    size_t i;
+    memset(&options, 0, sizeof options);
+    options.oob_policy = c->policy;
+    options.num_threads = threads;
+    options.kernels = kernels;
+    op.Type = c->type;
+    op.Desc = &c->d;
+    for (i = 0; i < c->inputs; ++i)
+        in[i] = tt_binding(&c->t[i]);
+    for (i = 0; i < c->outputs; ++i)
+        out[i] = tt_binding(&outputs[i]);
+    memset(err, 0, sizeof *err);
+    return dmlref_execute_with_options(&op, DMLREF_FEATURE_LEVEL_LATEST, &options, in, c->inputs,
+                                       out, c->outputs, err);
+}
+
+/* 1 when every byte of t that no element covers still holds `prefill`. */
+static int padding_kept(const test_tensor *t, const unsigned char *prefill)
+{
+    size_t total = (size_t)t->desc.TotalTensorSizeInBytes, i;
+    uint64_t n = tt_count(t), e;
+    uint32_t es = tt_element_size(t);
+    unsigned char *is_element = calloc(total ? total : 1, 1);
+    int ok = 1;
+    assert_non_null(is_element);
+    for (e = 0; e < n; ++e)
+        memset(is_element + tt_offset(t, e) * es, 1, es);
+    for (i = 0; i < total && ok; ++i)
+        ok = is_element[i] || t->data[i] == prefill[i];
+    free(is_element);
+    return ok;
+}
+
+/* "byte 12 (element [0, 3])" or "byte 12 (no element covers it)". */
+static void describe_byte(const test_tensor *t, uint64_t byte, char *out, size_t capacity)
+{
+    uint64_t n = tt_count(t), e, c[8], pos;
+    uint32_t es = tt_element_size(t), rank = t->desc.DimensionCount, d;
+    for (e = 0; e < n; ++e) {
+        uint64_t at = tt_offset(t, e) * es;
+        if (byte >= at && byte < at + es)
+            break;
+    }
+    if (e == n) {
+        snprintf(out, capacity, "byte %llu (no element covers it)", (unsigned long long)byte);
+        return;
+    }
+    for (pos = e, d = rank; d-- > 0;) {
+        c[d] = pos % t->sizes[d];
+        pos /= t->sizes[d];
+    }
+    snprintf(out, capacity, "byte %llu (element [", (unsigned long long)byte);
+    for (d = 0; d < rank; ++d)
+        snprintf(out + strlen(out), capacity - strlen(out), "%s%llu", d ? ", " : "",
+                 (unsigned long long)c[d]);
+    snprintf(out + strlen(out), capacity - strlen(out), "])");
+}
+
+/* Runs the case with the reference kernels on `ref_threads` and with the
+   fast kernels on each of `fast_threads`, and requires them to agree. */
+static void run_both(rng *r, random_case *c, uint32_t ref_threads, const uint32_t *fast_threads,
+                     size_t fast_runs, const char *row, unsigned long number)
+{
+    unsigned char *prefill[2] = {NULL, NULL}, *inputs[3] = {NULL, NULL, NULL};
+    dmlref_status want, got;
+    dmlref_error want_err, got_err;
+    size_t i, k;
+    uint64_t b;
+
+    c->policy = rng_below(r, 2) ? DMLREF_OOB_CLAMP : DMLREF_OOB_ERROR;
+    for (i = 0; i < c->outputs; ++i) { /* both copies of each output: the same random bytes */
+        size_t total = (size_t)c->t[c->inputs + i].desc.TotalTensorSizeInBytes;
+        clone_layout(&c->fast[i], &c->t[c->inputs + i]);
+        prefill[i] = malloc(total + 1);
+        assert_non_null(prefill[i]);
+        for (b = 0; b < total; ++b)
+            prefill[i][b] = (unsigned char)rng_next(r);
+        memcpy(c->t[c->inputs + i].data, prefill[i], total);
+    }
+    for (i = 0; i < c->inputs; ++i) {
+        size_t total = (size_t)c->t[i].desc.TotalTensorSizeInBytes;
+        inputs[i] = malloc(total + 1);
+        assert_non_null(inputs[i]);
+        memcpy(inputs[i], c->t[i].data, total);
+    }
+
+    want = execute(c, DMLREF_KERNELS_REFERENCE, ref_threads, &c->t[c->inputs], &want_err);
+    /* the generator's promise, kept by the reference: in-range cases and
+       clamped ones run, strict out-of-range ones are refused */
+    if (want != (c->out_of_range && c->policy == DMLREF_OOB_ERROR ? DMLREF_ERROR_INDEX_OUT_OF_RANGE
+                                                                  : DMLREF_OK))
+        fail_msg("%s case %lu (%s): the reference kernels: %s: %s", row, number, c->what,
+                 dmlref_status_name(want), want_err.message);
+
+    for (k = 0; k < fast_runs; ++k) {
+        for (i = 0; i < c->outputs; ++i)
+            memcpy(c->fast[i].data, prefill[i], (size_t)c->fast[i].desc.TotalTensorSizeInBytes);
+        got = execute(c, DMLREF_KERNELS_FAST, fast_threads[k], c->fast, &got_err);
+        if (got != want || strcmp(got_err.rule, want_err.rule) != 0 ||
+            strcmp(got_err.message, want_err.message) != 0)
+            fail_msg("%s case %lu (%s, %s, fast on %u threads, reference on %u): the fast "
+                     "kernels: %s (%s) \"%s\"; the reference kernels: %s (%s) \"%s\"",
+                     row, number, c->what, c->policy == DMLREF_OOB_CLAMP ? "clamp" : "strict",
+                     fast_threads[k], ref_threads, dmlref_status_name(got), got_err.rule,
+                     got_err.message, dmlref_status_name(want), want_err.rule,
+                     want_err.message);
+        for (i = 0; i < c->outputs; ++i) {
+            const test_tensor *ref = &c->t[c->inputs + i], *fast = &c->fast[i];
+            size_t total = (size_t)ref->desc.TotalTensorSizeInBytes;
+            if (memcmp(ref->data, fast->data, total) != 0) {
+                char where[96];
+                uint64_t first = 0, differ = 0;
+                for (b = 0; b < total; ++b)
+                    if (ref->data[b] != fast->data[b] && !differ++)
+                        first = b;
+                describe_byte(ref, first, where, sizeof where);
+                fail_msg("%s case %lu (%s, %s, fast on %u threads, reference on %u): output %zu, "
+                         "%s: the fast kernels 0x%02x, the reference kernels 0x%02x (prefill "
+                         "0x%02x); %llu of its %zu bytes differ",
+                         row, number, c->what, c->policy == DMLREF_OOB_CLAMP ? "clamp" : "strict",
+                         fast_threads[k], ref_threads, i, where, fast->data[first],
+                         ref->data[first], prefill[i][first], (unsigned long long)differ, total);
+            }
+            assert_true(tt_guards_intact(fast)); /* D14 */
+        }
+    }
+
+    for (i = 0; i < c->inputs; ++i) { /* inputs are only read */
+        assert_memory_equal(c->t[i].data, inputs[i], (size_t)c->t[i].desc.TotalTensorSizeInBytes);
+        assert_true(tt_guards_intact(&c->t[i]));
+    }
+    for (i = 0; i < c->outputs; ++i) {
+        const test_tensor *out = &c->t[c->inputs + i];
+        assert_true(tt_guards_intact(out));
+        if (want != DMLREF_OK) /* a refusal writes nothing (D1, D2) */
+            assert_memory_equal(out->data, prefill[i], (size_t)out->desc.TotalTensorSizeInBytes);
+        else /* no padding byte written (R-TD-11: DirectML may, dmlref does not) */
+            assert_true(padding_kept(out, prefill[i]));
+    }
+    if (want == DMLREF_OK && c->slot == SLOT_NZ) { /* rows at or past the count: untouched (R-NZ-14) */
+        const test_tensor *co = &c->t[2];
+        uint32_t count;
+        uint64_t e;
+        memcpy(&count, c->t[1].data + tt_offset(&c->t[1], 0) * 4, 4);
+        assert_true(count <= tt_count(co) / c->nz_columns);
+        for (e = (uint64_t)count * c->nz_columns; e < tt_count(co); ++e)
+            assert_memory_equal(co->data + tt_offset(co, e) * 4, prefill[1] + tt_offset(co, e) * 4,
+                                4);
+    }
+
+    ++g_cases[c->slot];
+    g_refused += want != DMLREF_OK;
+    g_clamped += want == DMLREF_OK && c->out_of_range;
+    for (i = 0; i < c->outputs; ++i)
+        free(prefill[i]), tt_free(&c->fast[i]);
+    for (i = 0; i < c->inputs; ++i)
+        free(inputs[i]);
+    for (i = 0; i < c->inputs + c->outputs; ++i)
+        tt_free(&c->t[i]);
+}
+
+/* ---- the table ------------------------------------------------------------------ */
+
+typedef struct random_row {
+    const char *name;
+    make_fn make;
+    uint64_t seed;
+    unsigned long cases, quick_cases;
+    uint64_t budget;         /* elements: each case draws 1 to budget (the input's) */
+    uint64_t min_out_bytes;  /* large rows: cases with smaller outputs are drawn again */
+} random_row;
+
+static const uint32_t k_thread_choices[6] = {0, 1, 2, 3, 4, 7}; /* 0: OpenMP's default */
+static const uint32_t k_large_threads[3] = {1, 2, 7};
+
+/* Ensure the fast kernels give what the reference kernels give, status and
+   message, every output byte, on the row's random cases. */
+static void run_row(void **state)
+{
+    const random_row *row = *state;
+    unsigned long n = quick() ? row->quick_cases : row->cases, i;
     rng r;
-    int i;
-    rng_seed(&r, seed);
-    for (i = 0; i < cases; ++i)
-        fn(&r, 1 + rng_below(&r, 3000), 0, 1, NULL, NULL);
-}
-
-/* Ensure GATHER_ELEMENTS matches the model on random shapes, types and layouts. */
-static void test_random_gather_elements_matches_model(void **state)
-{
-    (void)state;
-    run_random(gather_elements_case, 101, 1500);
-}
-
-/* Ensure SCATTER_ELEMENTS (duplicates included, the last update winning: D4)
-   matches the model. */
-static void test_random_scatter_elements_matches_model(void **state)
-{
-    (void)state;
-    run_random(scatter_elements_case, 202, 1500);
-}
-
-/* Ensure GATHER_ND and GATHER_ND1 (batch dimensions, slices, leading ones)
-   match the model. */
-static void test_random_gather_nd_matches_model(void **state)
-{
-    (void)state;
-    run_random(gather_nd_case, 303, 1500);
-}
-
-/* Ensure NONZERO_COORDINATES (densities 0 to 1, -0.0, NaN, right-aligned
-   columns for N < D, any coordinate layout) matches the model. */
-static void test_random_nonzero_matches_model(void **state)
-{
-    (void)state;
-    run_random(nonzero_case, 404, 1500);
-}
-
-/* Runs three large cases (outputs of at least min_bytes, so the loops run
-   on the whole team) at 1, 2 and 7 threads and compares the output bytes;
-   the 1-thread run is also checked against the model. */
-static void same_bytes_at_1_2_7_threads(case_fn fn, uint64_t seed, uint64_t budget,
-                                        uint64_t min_bytes)
-{
-    static const uint32_t threads[3] = {1, 2, 7};
-    int large = 0, attempts, t;
-    for (attempts = 0; large < 3 && attempts < 100; ++attempts) {
-        unsigned char *first = NULL, *other;
-        uint64_t first_bytes = 0, other_bytes;
-        rng r;
-        rng_seed(&r, seed + (uint64_t)attempts);
-        fn(&r, budget, threads[0], 1, &first, &first_bytes);
-        if (first_bytes < min_bytes) { /* too small to split: try another */
-            free(first);
-            continue;
+    rng_seed(&r, row->seed);
+    for (i = 0; i < n; ++i) {
+        random_case c;
+        memset(&c, 0, sizeof c);
+        if (row->min_out_bytes) { /* large: the fast kernels on 1, 2 and 7 threads */
+            int attempt;
+            for (attempt = 0;; ++attempt) {
+                size_t o;
+                uint64_t bytes = 0;
+                row->make(&r, row->budget, &c);
+                for (o = 0; o < c.outputs; ++o)
+                    bytes += c.t[c.inputs + o].desc.TotalTensorSizeInBytes;
+                if (bytes >= row->min_out_bytes || attempt == 100)
+                    break;
+                for (o = 0; o < c.inputs + c.outputs; ++o) /* too small to split: again */
+                    tt_free(&c.t[o]);
+                memset(&c, 0, sizeof c);
+            }
+            run_both(&r, &c, 1, k_large_threads, 3, row->name, i);
+        } else {
+            uint32_t fast_threads = k_thread_choices[rng_below(&r, 6)];
+            row->make(&r, 1 + rng_below(&r, row->budget), &c);
+            run_both(&r, &c, k_thread_choices[rng_below(&r, 6)], &fast_threads, 1, row->name, i);
         }
-        for (t = 1; t < 3; ++t) {
-            rng_seed(&r, seed + (uint64_t)attempts);
-            fn(&r, budget, threads[t], 0, &other, &other_bytes);
-            assert_int_equal(other_bytes, first_bytes);
-            assert_memory_equal(other, first, first_bytes);
-            free(other);
-        }
-        free(first);
-        ++large;
     }
-    assert_int_equal(large, 3);
 }
 
-/* Ensure large GATHER_ELEMENTS cases give identical bytes at 1, 2 and 7 threads. */
-static void test_threads_gather_elements_bit_identical(void **state)
-{
-    (void)state;
-    same_bytes_at_1_2_7_threads(gather_elements_case, 11, 400000, 1u << 18);
-}
-
-/* Ensure large SCATTER_ELEMENTS cases give identical bytes at 1, 2 and 7 threads. */
-static void test_threads_scatter_elements_bit_identical(void **state)
-{
-    (void)state;
-    same_bytes_at_1_2_7_threads(scatter_elements_case, 12, 400000, 1u << 18);
-}
-
-/* Ensure large GATHER_ND/ND1 cases give identical bytes at 1, 2 and 7 threads. */
-static void test_threads_gather_nd_bit_identical(void **state)
-{
-    (void)state;
-    same_bytes_at_1_2_7_threads(gather_nd_case, 13, 400000, 1u << 18);
-}
-
-/* Ensure large NONZERO_COORDINATES cases give identical bytes at 1, 2 and 7 threads. */
-static void test_threads_nonzero_bit_identical(void **state)
-{
-    (void)state;
-    same_bytes_at_1_2_7_threads(nonzero_case, 14, 2000000, 1u << 21);
-}
+static const random_row k_rows[] = {
+    {"GATHER_ELEMENTS, small", make_gather_elements, 101, 20000, 1000, 64, 0},
+    {"GATHER_ELEMENTS, medium", make_gather_elements, 102, 4000, 200, 3000, 0},
+    {"GATHER_ELEMENTS, large, 1 2 7 threads", make_gather_elements, 103, 3, 1, 400000, 1u << 18},
+    {"SCATTER_ELEMENTS, small", make_scatter_elements, 201, 20000, 1000, 64, 0},
+    {"SCATTER_ELEMENTS, medium", make_scatter_elements, 202, 4000, 200, 3000, 0},
+    {"SCATTER_ELEMENTS, large, 1 2 7 threads", make_scatter_elements, 203, 3, 1, 400000, 1u << 18},
+    {"GATHER_ND and GATHER_ND1, small", make_gather_nd, 301, 26000, 1300, 64, 0},
+    {"GATHER_ND and GATHER_ND1, medium", make_gather_nd, 302, 6000, 300, 3000, 0},
+    {"GATHER_ND and GATHER_ND1, large, 1 2 7 threads", make_gather_nd, 303, 3, 1, 400000, 1u << 18},
+    {"NONZERO_COORDINATES, small", make_nonzero, 401, 20000, 1000, 64, 0},
+    {"NONZERO_COORDINATES, medium", make_nonzero, 402, 4000, 200, 3000, 0},
+    {"NONZERO_COORDINATES, large, 1 2 7 threads", make_nonzero, 403, 3, 1, 2000000, 1u << 21},
+};
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random_gather_elements_matches_model),
-        cmocka_unit_test(test_random_scatter_elements_matches_model),
-        cmocka_unit_test(test_random_gather_nd_matches_model),
-        cmocka_unit_test(test_random_nonzero_matches_model),
-        cmocka_unit_test(test_threads_gather_elements_bit_identical),
-        cmocka_unit_test(test_threads_scatter_elements_bit_identical),
-        cmocka_unit_test(test_threads_gather_nd_bit_identical),
-        cmocka_unit_test(test_threads_nonzero_bit_identical),
-    };
-    return cmocka_run_group_tests_name("random", tests, NULL, NULL);
+    unsigned long total = 0;
+    size_t i;
+    int failed = run_table_tests("fast vs reference", k_rows, sizeof k_rows[0],
+                                 sizeof k_rows / sizeof k_rows[0], run_row, NULL, 0);
+    for (i = 0; i < SLOTS; ++i)
+        total += g_cases[i];
+    printf("fast vs reference: %lu random cases (", total);
+    for (i = 0; i < SLOTS; ++i)
+        printf("%s%s %lu", i ? ", " : "", k_slot_names[i], g_cases[i]);
+    printf("; %lu refused, %lu clamped out-of-range indices), %s\n", g_refused, g_clamped,
+           failed ? "NOT all identical" : "all identical");
+    return failed;
 }

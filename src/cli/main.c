@@ -1,8 +1,8 @@
 /*
  * cli.c - the dmlref command: a thin client of the library.
  *
- *   dmlref eval CASE.json [-o OUT.json] [--threads N]
- *   dmlref verify [--threads N] PATH...
+ *   dmlref eval CASE.json [-o OUT.json] [--threads N] [--kernels reference|fast]
+ *   dmlref verify [--threads N] [--kernels reference|fast] PATH...
  *   dmlref gen [--out DIR] [--seed N] [--profile NAME] [--threads N]
  *   dmlref bench [--quick] [--threads LIST] [--size LOG2] [--filter TEXT] ...
  *   dmlref --version | help [COMMAND]
@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@
 #include <xxhash.h>
 
 static const char *const k_help_eval =
-    "usage: dmlref eval CASE.json [-o OUT.json] [--threads N]\n"
+    "usage: dmlref eval CASE.json [-o OUT.json] [--threads N] [--kernels reference|fast]\n"
     "\n"
     "Fills in a case's expected outputs with the reference: reads CASE.json (a\n"
     "vector whose outputs lack \"expected\" and may lack \"sizes\"), validates it,\n"
@@ -35,18 +36,30 @@ static const char *const k_help_eval =
     "OUT.json is written whole or not at all: a temporary file beside it, renamed\n"
     "over it once complete, so a failed write (a full disk) leaves the previous\n"
     "file intact (a device or a pipe, such as /dev/stdout, is written directly).\n"
+    "--kernels fast also executes the case with the fast kernels (src/kernels/) and\n"
+    "the reference kernels (reference/) side by side, on output buffers prefilled\n"
+    "with one pattern: they must give the same status, rule and message and the\n"
+    "same bytes in every output buffer, or nothing is written. The expected outputs\n"
+    "always come from the reference kernels, the definition (default: reference,\n"
+    "which runs them alone).\n"
     "Exit 0, or 2 for a case that is malformed or invalid (the message names the\n"
     "file and the JSON path), that is not a regular file, or for output that\n"
     "cannot be written (standard output included), 1 when an expect_error case is\n"
-    "not refused as it says.\n";
+    "not refused as it says or the fast kernels differ from the reference kernels.\n";
 
 static const char *const k_help_verify =
-    "usage: dmlref verify [--threads N] PATH...\n"
+    "usage: dmlref verify [--threads N] [--kernels reference|fast] PATH...\n"
     "\n"
     "Recomputes every vector under each PATH (files, or folders searched for\n"
     "*.json) with the reference and compares: expected elements bit for bit,\n"
     "digests, min_feature_level, expected errors, permitted variants (each\n"
-    "recomputed, and exactly those eval adds). A folder holding a MANIFEST is\n"
+    "recomputed, and exactly those eval adds). --kernels fast runs every vector on\n"
+    "the fast kernels (src/kernels/) instead: their outputs must be the vector's\n"
+    "expected ones bit for bit (digests included; not a permitted variant), or\n"
+    "their refusal its expected error, status and rule; and they must agree with\n"
+    "the reference kernels (reference/) run beside them on output buffers\n"
+    "prefilled with one pattern: the same status, rule and message, the same bytes\n"
+    "in every output buffer, padding included. A folder holding a MANIFEST is\n"
     "a suite: its listed files are verified, every digest is checked, and a\n"
     "vector missing from the list is a failure. A MANIFEST line must be\n"
     "\"<16 hex digits>  <path>\", at most 4096 bytes, its path inside the suite\n"
@@ -74,8 +87,9 @@ static const char *const k_help_gen =
     "Profiles: default (the committed suite).\n";
 
 static const char *const k_help_fuzz =
-    "usage: dmlref fuzz (--backend LIB.so | --exec 'CMD') [--seed N] [--cases N | --time S]\n"
-    "                   [--operator NAME] [--out DIR] [--timeout S] [--shrink N]\n"
+    "usage: dmlref fuzz (--backend LIB.so | --exec 'CMD' | --kernels fast) [--seed N]\n"
+    "                   [--cases N | --time S] [--operator NAME] [--out DIR] [--timeout S]\n"
+    "                   [--shrink N]\n"
     "\n"
     "Differential fuzzing: random cases (operators, data types with NaN payloads, -0.0,\n"
     "infinities and subnormals, index types, ranks 1 to 8, layouts) run on the reference\n"
@@ -85,6 +99,11 @@ static const char *const k_help_fuzz =
     "smaller sizes, fewer dimensions, simpler values, single elements) to a small vector\n"
     "written to --out (default fuzz-failures), which `dmlref check` replays. The first\n"
     "--shrink differences (default 10) are shrunk. The same seed gives the same cases.\n"
+    "--kernels fast: the backend is this library's fast kernels (src/kernels/), run in\n"
+    "this process beside the reference kernels (reference/) at 1 and 3 threads, on\n"
+    "output buffers prefilled with one pattern; besides the judge's verdict, any other\n"
+    "status, rule or message, or any other byte in an output buffer (padding included),\n"
+    "is a difference, shrunk the same way; `dmlref verify --kernels fast` replays it.\n"
     "Default: 1000 cases. Exit 0 when cases were compared and none differed, 1 when a\n"
     "difference was found, 2 when no case was compared (all skipped, or none run) or\n"
     "a shrunk vector could not be written (the run names only the files it wrote).\n"
@@ -121,10 +140,11 @@ static void usage(FILE *f)
     fprintf(f, "usage: dmlref COMMAND [ARGS]\n"
                "\n"
                "  eval CASE.json [-o OUT.json]   fill in the expected outputs of one case\n"
-               "  verify PATH...                 recompute every vector under PATH, compare\n"
+               "  verify [--kernels fast] PATH...  recompute every vector under PATH, compare\n"
                "  gen [--out DIR] [--seed N]     write the golden suite\n"
                "  check (--backend LIB.so | --exec 'CMD') PATH...  run another implementation\n"
-               "  fuzz (--backend LIB.so | --exec 'CMD') [--seed N] [--cases N]  hunt for differences\n"
+               "  fuzz (--backend LIB.so | --exec 'CMD' | --kernels fast) [--seed N] [--cases N]\n"
+               "                                 hunt for differences\n"
                "  bench [--quick] [--threads LIST]  time the library against memcpy\n"
                "  --version                      print the version\n"
                "  help [COMMAND]                 this text, or a command's\n"
@@ -132,6 +152,18 @@ static void usage(FILE *f)
                "Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage error.\n"
                "DMLREF_MEMORY_CAP=BYTES caps what one case may make dmlref allocate: its parse tree,\n"
                "buffers and expected values (default 4 GiB).\n");
+}
+
+/* --kernels NAME: 1 and *kernels, or 0. */
+static int parse_kernels(const char *name, dmlref_kernels *kernels)
+{
+    if (strcmp(name, "reference") == 0)
+        *kernels = DMLREF_KERNELS_REFERENCE;
+    else if (strcmp(name, "fast") == 0)
+        *kernels = DMLREF_KERNELS_FAST;
+    else
+        return 0;
+    return 1;
 }
 
 static int exit_for(dmlref_status status)
@@ -148,6 +180,7 @@ static int command_eval(int argc, char **argv)
 {
     const char *input = NULL, *output = NULL;
     uint64_t threads = 0;
+    dmlref_kernels kernels = DMLREF_KERNELS_REFERENCE;
     dmlref_vector_read_options options = read_options(DMLREF_VECTOR_READ_CASE);
     dmlref_vector *v;
     dmlref_error err;
@@ -163,6 +196,9 @@ static int command_eval(int argc, char **argv)
         else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             if (!parse_count(argv[++i], DMLREF_MAX_THREADS, &threads))
                 return usage_error("--threads takes a number from 0 to 1024");
+        } else if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
+            if (!parse_kernels(argv[++i], &kernels))
+                return usage_error("--kernels takes reference or fast");
         } else if (argv[i][0] == '-' && argv[i][1])
             return usage_error("eval: unknown option");
         else if (!input)
@@ -184,6 +220,18 @@ static int command_eval(int argc, char **argv)
         return exit_for(status == DMLREF_ERROR_MISMATCH ? DMLREF_ERROR_VECTOR_SCHEMA : status);
     }
     status = dmlref_vector_eval(v, (uint32_t)threads, &err);
+    if (status == DMLREF_OK && kernels == DMLREF_KERNELS_FAST) {
+        /* the fast kernels must agree with the reference kernels, or nothing is written */
+        kernels_comparison k;
+        int same = kernels_compare(v, (uint32_t)threads, &k);
+        kernels_comparison_free(&k);
+        if (!same) {
+            fprintf(stderr, "%s: the fast kernels differ from the reference kernels: %s\n", input,
+                    k.difference);
+            dmlref_vector_free(v);
+            return EXIT_DIFFERENCE;
+        }
+    }
     if (status == DMLREF_OK)
         status = dmlref_vector_write(v, &text, &length, &err);
     if (status != DMLREF_OK) {
@@ -209,14 +257,66 @@ typedef struct tally {
     int bad_input;
 } tally;
 
-static void verify_file(const char *path, uint32_t threads, tally *t)
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static dmlref_status mismatch(dmlref_error *err, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(err->message, sizeof err->message, format, args);
+    va_end(args);
+    err->status = DMLREF_ERROR_MISMATCH;
+    err->rule[0] = '\0';
+    return DMLREF_ERROR_MISMATCH;
+}
+
+/* verify --kernels fast: the vector's case on the fast kernels, against what
+   the vector states (its expected outputs, bit for bit, or its expected
+   error) and against the reference kernels run beside them
+   (kernels_compare: status, rule, message, every output byte). */
+static dmlref_status verify_fast(const char *path, dmlref_vector *v, uint32_t threads,
+                                 dmlref_error *err)
+{
+    kernels_comparison k;
+    dmlref_status want, status = DMLREF_OK;
+    const char *rule;
+    int same = kernels_compare(v, threads, &k);
+
+    if (k.fast.kind == RUN_ERROR) {
+        status = mismatch(err, "%s: %s", path, k.fast.message);
+    } else if (dmlref_vector_expects_error(v, &want, &rule)) {
+        if (k.fast.kind != RUN_REFUSED || k.fast.status != want || strcmp(k.fast.rule, rule) != 0)
+            status = mismatch(err, "%s: $.expect_error: the case expects %s (%s), the fast "
+                              "kernels %s %s%s%s%s",
+                              path, dmlref_status_name(want), rule,
+                              k.fast.kind == RUN_OUTPUTS ? "return" : "report",
+                              dmlref_status_name(k.fast.status), k.fast.rule[0] ? " (" : "",
+                              k.fast.rule, k.fast.rule[0] ? ")" : "");
+    } else if (k.fast.kind != RUN_OUTPUTS) {
+        status = mismatch(err, "%s: $: the fast kernels refuse the case: %s", path,
+                          k.fast.message);
+    } else if (dmlref_vector_compare(v, k.outputs, k.output_count, NULL, err) != DMLREF_OK) {
+        status = DMLREF_ERROR_MISMATCH; /* the message names the file and the element */
+    } else if (k.fast.damage) {
+        status = mismatch(err, "%s: the fast kernels %s", path, k.difference);
+    }
+    if (status == DMLREF_OK && !same)
+        status = mismatch(err, "%s: the fast kernels differ from the reference kernels: %s", path,
+                          k.difference);
+    kernels_comparison_free(&k);
+    return status;
+}
+
+static void verify_file(const char *path, uint32_t threads, dmlref_kernels kernels, tally *t)
 {
     dmlref_vector *v;
     dmlref_error err;
     dmlref_vector_read_options options = read_options(0);
     dmlref_status status = dmlref_vector_load(path, &options, &v, &err);
     if (status == DMLREF_OK) {
-        status = dmlref_vector_verify(v, threads, &err);
+        status = kernels == DMLREF_KERNELS_FAST ? verify_fast(path, v, threads, &err)
+                                                : dmlref_vector_verify(v, threads, &err);
         dmlref_vector_free(v);
     } else {
         t->bad_input = 1;
@@ -360,7 +460,8 @@ static int read_manifest(const char *manifest, manifest_entry **entries, size_t 
 
 /* A suite folder: its MANIFEST names every vector with the digest of its
    bytes; verifies each listed file once and reports unlisted ones. */
-static void verify_suite(const char *dir, const char *manifest, uint32_t threads, tally *t)
+static void verify_suite(const char *dir, const char *manifest, uint32_t threads,
+                         dmlref_kernels kernels, tally *t)
 {
     path_list found = {NULL, 0, 0}, listed = {NULL, 0, 0};
     manifest_entry *entries;
@@ -403,7 +504,7 @@ static void verify_suite(const char *dir, const char *manifest, uint32_t threads
             ++t->failed;
             continue;
         }
-        verify_file(path, threads, t);
+        verify_file(path, threads, kernels, t);
     }
     if (walk_vectors(dir, &found)) {
         sort_paths(&listed, 0);
@@ -426,6 +527,7 @@ done:
 static int command_verify(int argc, char **argv)
 {
     uint64_t threads = 0;
+    dmlref_kernels kernels = DMLREF_KERNELS_REFERENCE;
     tally t = {0, 0, 0, 0};
     int i, paths = 0;
 
@@ -434,6 +536,11 @@ static int command_verify(int argc, char **argv)
         if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             if (!parse_count(argv[++i], DMLREF_MAX_THREADS, &threads))
                 return usage_error("--threads takes a number from 0 to 1024");
+            continue;
+        }
+        if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
+            if (!parse_kernels(argv[++i], &kernels))
+                return usage_error("--kernels takes reference or fast");
             continue;
         }
         if (argv[i][0] == '-' && argv[i][1])
@@ -454,14 +561,14 @@ static int command_verify(int argc, char **argv)
                 argv[i][--length] = '\0';
             snprintf(manifest, sizeof manifest, "%s/MANIFEST", argv[i]);
             if (stat(manifest, &st) == 0) {
-                verify_suite(argv[i], manifest, (uint32_t)threads, &t);
+                verify_suite(argv[i], manifest, (uint32_t)threads, kernels, &t);
             } else {
                 path_list files = {NULL, 0, 0};
                 size_t k;
                 if (!walk_vectors(argv[i], &files))
                     ++t.failed, t.bad_input = 1;
                 for (k = 0; k < files.count; ++k)
-                    verify_file(files.items[k], (uint32_t)threads, &t);
+                    verify_file(files.items[k], (uint32_t)threads, kernels, &t);
                 list_free(&files);
             }
         } else if (!S_ISREG(st.st_mode)) {
@@ -469,7 +576,7 @@ static int command_verify(int argc, char **argv)
             fprintf(stderr, "FAIL %s: cannot open: not a regular file\n", argv[i]);
             ++t.failed, t.bad_input = 1;
         } else {
-            verify_file(argv[i], (uint32_t)threads, &t);
+            verify_file(argv[i], (uint32_t)threads, kernels, &t);
         }
     }
     if (!paths)
