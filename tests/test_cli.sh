@@ -99,7 +99,7 @@ expect_rc eval_no_case 3 eval && has eval_no_case err "eval needs a case file"
 expect_rc eval_two_cases 3 eval "$vectors/gather_elements/float32/2d/doc_example.json" \
     "$vectors/gather_elements/float32/2d/doc_example.json" && has eval_two_cases err "eval takes one case"
 expect_rc verify_no_path 3 verify && has verify_no_path err "verify needs at least one path"
-expect_rc gen_bad_argument 3 gen --frobnicate && has gen_bad_argument err "gen: unknown argument"
+expect_rc gen_bad_argument 3 gen --frobnicate && has gen_bad_argument err "gen: unknown option"
 
 # a file that does not exist: bad input, the message starts with its path
 expect_rc eval_missing_file 2 eval "$tmp/no_such_case.json" &&

@@ -154,16 +154,71 @@ static void usage(FILE *f)
                "buffers and expected values (default 4 GiB).\n");
 }
 
-/* --kernels NAME: 1 and *kernels, or 0. */
-static int parse_kernels(const char *name, dmlref_kernels *kernels)
+/* The options of eval, verify and gen, parsed with parse_arguments. */
+enum { OPT_THREADS = 256, OPT_KERNELS, OPT_OUT, OPT_PROFILE, OPT_SEED };
+
+typedef struct command_options {
+    const char *output; /* eval -o, gen --out */
+    const char *profile;
+    uint64_t threads, seed;
+    dmlref_kernels kernels;
+} command_options;
+
+static int take_command_option(void *context, int option, const char *value)
 {
-    if (strcmp(name, "reference") == 0)
-        *kernels = DMLREF_KERNELS_REFERENCE;
-    else if (strcmp(name, "fast") == 0)
-        *kernels = DMLREF_KERNELS_FAST;
-    else
-        return 0;
-    return 1;
+    command_options *o = context;
+    switch (option) {
+    case 'o':
+    case OPT_OUT:
+        o->output = value;
+        break;
+    case OPT_PROFILE:
+        o->profile = value;
+        break;
+    case OPT_THREADS:
+        if (!parse_count(value, DMLREF_MAX_THREADS, &o->threads))
+            return usage_error("--threads takes a number from 0 to 1024");
+        break;
+    case OPT_SEED:
+        if (!parse_count(value, UINT64_MAX, &o->seed))
+            return usage_error("--seed takes an unsigned number");
+        break;
+    default: /* OPT_KERNELS */
+        if (strcmp(value, "reference") == 0)
+            o->kernels = DMLREF_KERNELS_REFERENCE;
+        else if (strcmp(value, "fast") == 0)
+            o->kernels = DMLREF_KERNELS_FAST;
+        else
+            return usage_error("--kernels takes reference or fast");
+        break;
+    }
+    return EXIT_OK;
+}
+
+static const struct option k_eval_options[] = {{"threads", required_argument, NULL, OPT_THREADS},
+                                               {"kernels", required_argument, NULL, OPT_KERNELS},
+                                               {NULL, 0, NULL, 0}};
+static const struct option k_verify_options[] = {
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"kernels", required_argument, NULL, OPT_KERNELS},
+    {NULL, 0, NULL, 0}};
+static const struct option k_gen_options[] = {{"out", required_argument, NULL, OPT_OUT},
+                                              {"profile", required_argument, NULL, OPT_PROFILE},
+                                              {"seed", required_argument, NULL, OPT_SEED},
+                                              {"threads", required_argument, NULL, OPT_THREADS},
+                                              {NULL, 0, NULL, 0}};
+
+/* The command's options into *o and its operands into *operands: EXIT_OK, or
+   the exit code of a usage error (said). */
+static int parse_command(const char *command, int argc, char **argv, const char *short_options,
+                         const struct option *long_options, command_options *o,
+                         path_list *operands)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->kernels = DMLREF_KERNELS_REFERENCE;
+    return parse_arguments(command, argc, argv, short_options, long_options, take_command_option,
+                           o, operands);
 }
 
 static int exit_for(dmlref_status status)
@@ -176,11 +231,12 @@ static int exit_for(dmlref_status status)
 
 /* ---- eval ------------------------------------------------------------------ */
 
-static int command_eval(int argc, char **argv)
+/* eval of one case file into o->output, or stdout. */
+static int eval_file(const char *input, const command_options *o)
 {
-    const char *input = NULL, *output = NULL;
-    uint64_t threads = 0;
-    dmlref_kernels kernels = DMLREF_KERNELS_REFERENCE;
+    const char *output = o->output;
+    uint64_t threads = o->threads;
+    dmlref_kernels kernels = o->kernels;
     dmlref_vector_read_options options = read_options(DMLREF_VECTOR_READ_CASE);
     dmlref_vector *v;
     dmlref_error err;
@@ -188,26 +244,8 @@ static int command_eval(int argc, char **argv)
     struct stat st;
     char *text;
     size_t length;
-    int i, code = EXIT_OK;
+    int code = EXIT_OK;
 
-    for (i = 0; i < argc; ++i) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            output = argv[++i];
-        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            if (!parse_count(argv[++i], DMLREF_MAX_THREADS, &threads))
-                return usage_error("--threads takes a number from 0 to 1024");
-        } else if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
-            if (!parse_kernels(argv[++i], &kernels))
-                return usage_error("--kernels takes reference or fast");
-        } else if (argv[i][0] == '-' && argv[i][1])
-            return usage_error("eval: unknown option");
-        else if (!input)
-            input = argv[i];
-        else
-            return usage_error("eval takes one case");
-    }
-    if (!input)
-        return usage_error("eval needs a case file");
     if (stat(input, &st) == 0 && !S_ISREG(st.st_mode)) {
         /* the loader would wait on a FIFO forever */
         fprintf(stderr, "%s: cannot open: not a regular file\n", input);
@@ -247,6 +285,21 @@ static int command_eval(int argc, char **argv)
     }
     free(text);
     dmlref_vector_free(v);
+    return code;
+}
+
+static int command_eval(int argc, char **argv)
+{
+    command_options o;
+    path_list operands = {NULL, 0, 0};
+    int code = parse_command("eval", argc, argv, "o:", k_eval_options, &o, &operands);
+    if (code == EXIT_OK && operands.count > 1)
+        code = usage_error("eval takes one case");
+    else if (code == EXIT_OK && operands.count == 0)
+        code = usage_error("eval needs a case file");
+    else if (code == EXIT_OK)
+        code = eval_file(operands.items[0], &o);
+    list_free(&operands);
     return code;
 }
 
@@ -526,46 +579,44 @@ done:
 
 static int command_verify(int argc, char **argv)
 {
-    uint64_t threads = 0;
-    dmlref_kernels kernels = DMLREF_KERNELS_REFERENCE;
+    command_options o;
+    path_list operands = {NULL, 0, 0};
+    uint64_t threads;
+    dmlref_kernels kernels;
     tally t = {0, 0, 0, 0};
-    int i, paths = 0;
+    size_t i;
+    int paths = 0, code = parse_command("verify", argc, argv, "", k_verify_options, &o, &operands);
 
-    for (i = 0; i < argc; ++i) {
+    if (code != EXIT_OK) {
+        list_free(&operands);
+        return code;
+    }
+    threads = o.threads;
+    kernels = o.kernels;
+    for (i = 0; i < operands.count; ++i) {
         struct stat st;
-        if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            if (!parse_count(argv[++i], DMLREF_MAX_THREADS, &threads))
-                return usage_error("--threads takes a number from 0 to 1024");
-            continue;
-        }
-        if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
-            if (!parse_kernels(argv[++i], &kernels))
-                return usage_error("--kernels takes reference or fast");
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1])
-            return usage_error("verify: unknown option");
+        char *path = operands.items[i];
         ++paths;
-        if (stat(argv[i], &st) != 0) {
-            fprintf(stderr, "FAIL %s: cannot open: %s\n", argv[i], strerror(errno));
+        if (stat(path, &st) != 0) {
+            fprintf(stderr, "FAIL %s: cannot open: %s\n", path, strerror(errno));
             ++t.failed, t.bad_input = 1;
         } else if (S_ISDIR(st.st_mode)) {
             char manifest[4096];
-            size_t length = strlen(argv[i]);
+            size_t length = strlen(path);
             if (length + sizeof "/MANIFEST" > sizeof manifest) {
-                fprintf(stderr, "FAIL %s: the path is too long\n", argv[i]);
+                fprintf(stderr, "FAIL %s: the path is too long\n", path);
                 ++t.failed, t.bad_input = 1;
                 continue;
             }
-            while (length > 1 && argv[i][length - 1] == '/')
-                argv[i][--length] = '\0';
-            snprintf(manifest, sizeof manifest, "%s/MANIFEST", argv[i]);
+            while (length > 1 && path[length - 1] == '/')
+                path[--length] = '\0';
+            snprintf(manifest, sizeof manifest, "%s/MANIFEST", path);
             if (stat(manifest, &st) == 0) {
-                verify_suite(argv[i], manifest, (uint32_t)threads, kernels, &t);
+                verify_suite(path, manifest, (uint32_t)threads, kernels, &t);
             } else {
                 path_list files = {NULL, 0, 0};
                 size_t k;
-                if (!walk_vectors(argv[i], &files))
+                if (!walk_vectors(path, &files))
                     ++t.failed, t.bad_input = 1;
                 for (k = 0; k < files.count; ++k)
                     verify_file(files.items[k], (uint32_t)threads, kernels, &t);
@@ -573,12 +624,13 @@ static int command_verify(int argc, char **argv)
             }
         } else if (!S_ISREG(st.st_mode)) {
             /* the loader would wait on a FIFO forever */
-            fprintf(stderr, "FAIL %s: cannot open: not a regular file\n", argv[i]);
+            fprintf(stderr, "FAIL %s: cannot open: not a regular file\n", path);
             ++t.failed, t.bad_input = 1;
         } else {
-            verify_file(argv[i], (uint32_t)threads, kernels, &t);
+            verify_file(path, (uint32_t)threads, kernels, &t);
         }
     }
+    list_free(&operands);
     if (!paths)
         return usage_error("verify needs at least one path");
     printf("%lu passed, %lu failed, %lu skipped\n", t.passed, t.failed, t.skipped);
@@ -593,24 +645,16 @@ static int command_verify(int argc, char **argv)
 
 static int command_gen(int argc, char **argv)
 {
-    const char *out = "vectors", *profile = "default";
-    uint64_t seed = 1, threads = 0;
-    int i;
-    for (i = 0; i < argc; ++i) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
-            profile = argv[++i];
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
-            if (!parse_count(argv[++i], UINT64_MAX, &seed))
-                return usage_error("--seed takes an unsigned number");
-        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            if (!parse_count(argv[++i], DMLREF_MAX_THREADS, &threads))
-                return usage_error("--threads takes a number from 0 to 1024");
-        } else
-            return usage_error("gen: unknown argument");
-    }
-    return generate_suite(out, seed, profile, (uint32_t)threads);
+    command_options o;
+    path_list operands = {NULL, 0, 0};
+    int code = parse_command("gen", argc, argv, "", k_gen_options, &o, &operands);
+    if (code == EXIT_OK && operands.count)
+        code = usage_error("gen: unknown argument (gen takes options only)");
+    if (code == EXIT_OK)
+        code = generate_suite(o.output ? o.output : "vectors", o.seed,
+                              o.profile ? o.profile : "default", (uint32_t)o.threads);
+    list_free(&operands);
+    return code;
 }
 
 static int run_command(int argc, char **argv)
