@@ -279,9 +279,9 @@ FAULTY_FAST = $(BUILD)/faulty-fast
 FAULTY_OBJ = $(BUILD)/obj/tests/faulty_fast_kernel.o
 FAULTY_LINK = -Wl,--wrap=dmlref_execute_with_options
 
-$(FAULTY_FAST)/dmlref: $(CLI_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a
+$(FAULTY_FAST)/dmlref: $(CLI_OBJ) $(CASES_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CLI_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) -ldl $(FAULTY_LINK) \
+	$(Q)$(CC) $(CLI_OBJ) $(CASES_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) -ldl $(FAULTY_LINK) \
 	    $(LDFLAGS_ALL) -o $@
 
 $(FAULTY_FAST)/test_random: tests/test_random.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) \
