@@ -51,7 +51,7 @@ LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljan
 # The command: the layers above the library.
 CLI_SRC = src/common/files.c src/suite/suite.c conformance/check.c conformance/backend.c \
           conformance/line_reader.c conformance/judge.c conformance/fuzz.c src/cli/args.c \
-          src/cli/check_command.c src/cli/bench.c \
+          src/cli/check_command.c src/cli/fuzz_command.c src/cli/bench.c \
           src/cli/main.c
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 

@@ -33,7 +33,20 @@ int check_run(check_options *o, path_list *paths);
 #define CHECK_MAX_JOBS 64
 
 /* dmlref fuzz: returns an exit code. */
-int command_fuzz(int argc, char **argv);
+/* What dmlref fuzz runs and how (src/cli parses them from the command line). */
+typedef struct fuzz_options {
+    const char *library, *command, *options; /* the backend: --backend, --exec */
+    int fast_kernels;                        /* or the fast kernels, in this process */
+    const char *out_dir;                     /* where shrunk failures go */
+    dmlref_operator_type op;                 /* 0: every operator */
+    uint64_t seed, cases, shrink_limit;
+    int cases_given;                         /* --cases, even 0 */
+    double seconds, timeout;                 /* --time (0: by --cases), per case */
+} fuzz_options;
+
+/* dmlref fuzz: random cases against the reference, each failure shrunk and
+   written; prints a line per failure and the summary; returns an exit code. */
+int fuzz_run(const fuzz_options *o);
 
 typedef enum case_result { CASE_PASS, CASE_FAIL, CASE_SKIP, CASE_ERROR } case_result;
 

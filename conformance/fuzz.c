@@ -1731,71 +1731,19 @@ static int compare_rules(const void *a, const void *b)
 
 /* ---- the command --------------------------------------------------------------- */
 
-int command_fuzz(int argc, char **argv)
+int fuzz_run(const fuzz_options *o)
 {
-    const char *library = NULL, *command = NULL, *options = NULL, *out_dir = "fuzz-failures";
-    int fast_kernels = 0;
-    uint64_t seed = 1, cases = 0, state, shrink_limit = 10;
-    double seconds = 0, timeout = 30;
-    dmlref_operator_type op = (dmlref_operator_type)0;
+    const char *out_dir = o->out_dir;
+    int fast_kernels = o->fast_kernels, cases_given = o->cases_given;
+    uint64_t seed = o->seed, cases = o->cases, state, shrink_limit = o->shrink_limit;
+    double seconds = o->seconds;
     unsigned long passed = 0, failed = 0, skipped = 0, unwritten = 0, n;
-    int cases_given = 0;
     fuzzer f;
     tally counts;
     struct timespec start, now;
-    int k, on_terminal = isatty(2);
+    int on_terminal = isatty(2);
     size_t i;
 
-    for (k = 0; k < argc; k += 2) { /* every option takes a value */
-        const char *a = argv[k], *next = k + 1 < argc ? argv[k + 1] : NULL;
-        char *end;
-        if (!next)
-            return usage_error("fuzz: an option lacks its value");
-        if (strcmp(a, "--backend") == 0)
-            library = next;
-        else if (strcmp(a, "--exec") == 0)
-            command = next;
-        else if (strcmp(a, "--backend-options") == 0)
-            options = next;
-        else if (strcmp(a, "--kernels") == 0) {
-            if (strcmp(next, "fast") != 0)
-                return usage_error("fuzz: --kernels takes fast (the reference kernels are what "
-                                   "every case is compared with)");
-            fast_kernels = 1;
-        }
-        else if (strcmp(a, "--out") == 0)
-            out_dir = next;
-        else if (strcmp(a, "--operator") == 0) {
-            if (!dmlref_operator_from_name(next, &op))
-                return usage_error("fuzz: --operator takes GATHER_ELEMENTS, SCATTER_ELEMENTS, "
-                                   "GATHER_ND, GATHER_ND1 or NONZERO_COORDINATES");
-        } else if (strcmp(a, "--seed") == 0 || strcmp(a, "--cases") == 0 ||
-                   strcmp(a, "--shrink") == 0) {
-            unsigned long long v = strtoull(next, &end, 10);
-            if (*end || *next == '-' || !*next)
-                return usage_error("fuzz: --seed, --cases and --shrink take a number");
-            if (strcmp(a, "--seed") == 0)
-                seed = v;
-            else if (strcmp(a, "--cases") == 0)
-                cases = v, cases_given = 1;
-            else
-                shrink_limit = v;
-        } else if (strcmp(a, "--time") == 0 || strcmp(a, "--timeout") == 0) {
-            double v = strtod(next, &end);
-            if (*end || !(v > 0 && v <= 86400))
-                return usage_error("fuzz: --time and --timeout take seconds");
-            if (strcmp(a, "--time") == 0)
-                seconds = v;
-            else
-                timeout = v;
-        } else
-            return usage_error("fuzz: unknown option");
-    }
-    if (fast_kernels && (library || command || options))
-        return usage_error("fuzz: --kernels fast runs the fast kernels in this process: no "
-                           "--backend, --exec or --backend-options with it");
-    if (!fast_kernels && !library == !command)
-        return usage_error("fuzz takes --backend LIB.so, --exec 'CMD' or --kernels fast");
     if (cases_given && cases == 0) {
         fprintf(stderr, "dmlref fuzz: --cases 0 runs no case, so nothing would be judged\n");
         return EXIT_BAD_INPUT;
@@ -1806,7 +1754,7 @@ int command_fuzz(int argc, char **argv)
     memset(&f, 0, sizeof f);
     memset(&counts, 0, sizeof counts);
     clock_gettime(CLOCK_MONOTONIC, &start); /* --time counts the backend's start */
-    if (!fast_kernels && !(f.b = backend_open(library, command, options, timeout)))
+    if (!fast_kernels && !(f.b = backend_open(o->library, o->command, o->options, o->timeout)))
         return EXIT_BAD_INPUT;
     printf("dmlref fuzz %s: %s, seed %llu\n", dmlref_version_string(),
            f.b ? backend_name(f.b) : "the fast kernels against the reference kernels, in process",
@@ -1827,7 +1775,7 @@ int command_fuzz(int argc, char **argv)
             (seconds > 0 && (double)(now.tv_sec - start.tv_sec) +
                                 1e-9 * (double)(now.tv_nsec - start.tv_nsec) >= seconds))
             break;
-        if (!random_case(&state, op, &text, &length))
+        if (!random_case(&state, o->op, &text, &length))
             break;
         /* what this case becomes: its own stream, from the seed and n */
         r.state = seed ^ (0xD1B54A32D192ED03ull * (n + 1));

@@ -32,6 +32,7 @@ int option_error(const char *command, int option, const struct option *long_opti
 
 /* The commands: each returns an exit code; argv excludes the command's name. */
 int command_check(int argc, char **argv);
+int command_fuzz(int argc, char **argv);
 int command_bench(int argc, char **argv);
 
 /* dmlref check's help text. */
