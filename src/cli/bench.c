@@ -1249,14 +1249,87 @@ static int is_sequential(const bench_case *c)
            c->layout == L_PACKED;
 }
 
+/* What bench's options ask for. */
+typedef struct bench_options {
+    const char *filter, *json, *csv, *plot;
+    uint32_t threads[MAX_THREAD_LIST];
+    size_t nthreads;
+    unsigned long size, reps;
+    int quick, list_only;
+    dmlref_oob_policy policy;
+} bench_options;
+
+enum {
+    OPT_QUICK = 256, OPT_LIST, OPT_THREADS, OPT_SIZE, OPT_REPS, OPT_OOB, OPT_FILTER, OPT_JSON,
+    OPT_CSV, OPT_PLOT
+};
+
+static const struct option k_bench_options[] = {{"quick", no_argument, NULL, OPT_QUICK},
+                                                {"list", no_argument, NULL, OPT_LIST},
+                                                {"threads", required_argument, NULL, OPT_THREADS},
+                                                {"size", required_argument, NULL, OPT_SIZE},
+                                                {"reps", required_argument, NULL, OPT_REPS},
+                                                {"oob", required_argument, NULL, OPT_OOB},
+                                                {"filter", required_argument, NULL, OPT_FILTER},
+                                                {"json", required_argument, NULL, OPT_JSON},
+                                                {"csv", required_argument, NULL, OPT_CSV},
+                                                {"plot", required_argument, NULL, OPT_PLOT},
+                                                {NULL, 0, NULL, 0}};
+
+static int take_bench_option(void *context, int option, const char *value)
+{
+    bench_options *o = context;
+    switch (option) {
+    case OPT_QUICK:
+        o->quick = 1;
+        break;
+    case OPT_LIST:
+        o->list_only = 1;
+        break;
+    case OPT_THREADS:
+        if (!parse_threads(value, o->threads, &o->nthreads))
+            return usage_error("bench: --threads takes a list of numbers from 1 to 1024, "
+                               "such as 1,2");
+        break;
+    case OPT_SIZE:
+        if (!parse_number(value, 12, 28, &o->size))
+            return usage_error("bench: --size takes a log2 element count from 12 to 28");
+        break;
+    case OPT_REPS:
+        if (!parse_number(value, 1, 1000, &o->reps))
+            return usage_error("bench: --reps takes a number from 1 to 1000");
+        break;
+    case OPT_OOB:
+        if (strcmp(value, "error") != 0 && strcmp(value, "clamp") != 0)
+            return usage_error("bench: --oob takes error or clamp");
+        o->policy = strcmp(value, "clamp") == 0 ? DMLREF_OOB_CLAMP : DMLREF_OOB_ERROR;
+        break;
+    case OPT_FILTER:
+        o->filter = value;
+        break;
+    case OPT_JSON:
+        o->json = value;
+        break;
+    case OPT_CSV:
+        o->csv = value;
+        break;
+    default: /* OPT_PLOT */
+        o->plot = value;
+        break;
+    }
+    return EXIT_OK;
+}
+
 int command_bench(int argc, char **argv)
 {
-    const char *filter = NULL, *json = NULL, *csv = NULL, *plot = NULL;
-    uint32_t threads[MAX_THREAD_LIST];
-    size_t nthreads = 0, i, j, nresults = 0;
-    unsigned long size = 0, reps = 0;
-    int quick = 0, list_only = 0, k, code = EXIT_OK;
-    dmlref_oob_policy policy = DMLREF_OOB_ERROR;
+    bench_options o;
+    path_list operands = {NULL, 0, 0};
+    const char *filter, *json, *csv, *plot;
+    uint32_t *threads;
+    size_t nthreads, i, j, nresults = 0;
+    unsigned long size, reps;
+    int quick, list_only, code;
+    dmlref_oob_policy policy;
     case_list cases = {NULL, 0, 0}, chosen = {NULL, 0, 0};
     result *results;
     copy_buffers copies[MAX_THREAD_LIST];
@@ -1264,47 +1337,18 @@ int command_bench(int argc, char **argv)
     uint32_t largest = 0;
     double worst = -1;
 
-    for (k = 0; k < argc; ++k) {
-        const char *a = argv[k], *next = k + 1 < argc ? argv[k + 1] : NULL;
-        if (strcmp(a, "--quick") == 0) {
-            quick = 1;
-            continue;
-        }
-        if (strcmp(a, "--list") == 0) {
-            list_only = 1;
-            continue;
-        }
-        if (strcmp(a, "--threads") != 0 && strcmp(a, "--size") != 0 &&
-            strcmp(a, "--filter") != 0 && strcmp(a, "--reps") != 0 &&
-            strcmp(a, "--json") != 0 && strcmp(a, "--csv") != 0 && strcmp(a, "--plot") != 0 &&
-            strcmp(a, "--oob") != 0)
-            return usage_error("bench: unknown option");
-        if (!next)
-            return usage_error("bench: an option lacks its value");
-        ++k;
-        if (strcmp(a, "--threads") == 0) {
-            if (!parse_threads(next, threads, &nthreads))
-                return usage_error("bench: --threads takes a list of numbers from 1 to 1024, "
-                                   "such as 1,2");
-        } else if (strcmp(a, "--size") == 0) {
-            if (!parse_number(next, 12, 28, &size))
-                return usage_error("bench: --size takes a log2 element count from 12 to 28");
-        } else if (strcmp(a, "--reps") == 0) {
-            if (!parse_number(next, 1, 1000, &reps))
-                return usage_error("bench: --reps takes a number from 1 to 1000");
-        } else if (strcmp(a, "--oob") == 0) {
-            if (strcmp(next, "error") != 0 && strcmp(next, "clamp") != 0)
-                return usage_error("bench: --oob takes error or clamp");
-            policy = strcmp(next, "clamp") == 0 ? DMLREF_OOB_CLAMP : DMLREF_OOB_ERROR;
-        } else if (strcmp(a, "--filter") == 0)
-            filter = next;
-        else if (strcmp(a, "--json") == 0)
-            json = next;
-        else if (strcmp(a, "--csv") == 0)
-            csv = next;
-        else
-            plot = next;
-    }
+    memset(&o, 0, sizeof o);
+    o.policy = DMLREF_OOB_ERROR;
+    code = parse_arguments("bench", argc, argv, "", k_bench_options, take_bench_option, &o,
+                           &operands);
+    if (code == EXIT_OK && operands.count)
+        code = usage_error("bench takes options only");
+    list_free(&operands);
+    if (code != EXIT_OK)
+        return code;
+    filter = o.filter, json = o.json, csv = o.csv, plot = o.plot;
+    threads = o.threads, nthreads = o.nthreads;
+    size = o.size, reps = o.reps, quick = o.quick, list_only = o.list_only, policy = o.policy;
 
     /* the matrix: the large size and the in-cache size, or --size's class */
     if (size) {
