@@ -135,6 +135,7 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and 
 	$(Q)$(MAKE) --no-print-directory check-tsan
 	$(Q)$(MAKE) --no-print-directory check-rules
 	$(Q)$(MAKE) --no-print-directory check-layers
+	$(Q)$(MAKE) --no-print-directory check-style
 	$(Q)$(MAKE) --no-print-directory check-example
 	$(Q)$(MAKE) --no-print-directory check-symbols
 	$(Q)$(MAKE) --no-print-directory check-vectors

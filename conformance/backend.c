@@ -213,7 +213,6 @@ static void describe_exit(int status, char *buf, size_t capacity)
         snprintf(buf, capacity, "the backend's process exited (status %d)", WEXITSTATUS(status));
 }
 
-
 /* ---- what a backend prints ------------------------------------------------------
  * A file of its own (unlinked), appended to by the backend and read with
  * pread, so that dmlref's reading never moves the backend's writing. */
@@ -277,12 +276,15 @@ typedef struct arena_layout {
     uint64_t base_offset; /* of the aligned base, from the mapping's start */
     uint64_t total;       /* bytes from the base, the last guard page included */
     uint64_t page;
-    uint32_t count;       /* tensors, in binding order */
+    uint32_t count; /* tensors, in binding order */
     /* from the base (at least a page); start 0: no buffer */
     uint64_t start[OPERATOR_MAX_TENSORS], size[OPERATOR_MAX_TENSORS];
 } arena_layout;
 
-static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+static size_t align_up(size_t x, size_t a)
+{
+    return (x + a - 1) / a * a;
+}
 
 static size_t page_size(void)
 {
@@ -324,8 +326,10 @@ static void arena_lay_out(arena_layout *a, const dmlref_vector *v, size_t *mappi
         if (!b->data)
             continue; /* a case without data: no buffer */
         if (descs[i] && descs[i]->GuaranteedBaseOffsetAlignment > alignment &&
-            (descs[i]->GuaranteedBaseOffsetAlignment & (descs[i]->GuaranteedBaseOffsetAlignment - 1)) == 0)
-            alignment = descs[i]->GuaranteedBaseOffsetAlignment; /* a power of two: page-aligned too */
+            (descs[i]->GuaranteedBaseOffsetAlignment &
+             (descs[i]->GuaranteedBaseOffsetAlignment - 1)) == 0)
+            alignment =
+                descs[i]->GuaranteedBaseOffsetAlignment; /* a power of two: page-aligned too */
         if (alignment > largest)
             largest = alignment;
         a->start[i] = align_up(cursor + (size_t)a->page, alignment); /* a guard page before */
@@ -354,7 +358,8 @@ static void arena_fill(arena_layout *a, unsigned char *mapping, size_t slot, con
             memcpy(base + start, binding_of(v, i)->data, size);
         else
             memset(base + start, OUTPUT_FILL, size);
-        memset(base + start + size, GUARD_FILL, align_up(start + size, (size_t)a->page) - start - size);
+        memset(base + start + size, GUARD_FILL,
+               align_up(start + size, (size_t)a->page) - start - size);
     }
 }
 
@@ -384,9 +389,9 @@ typedef struct worker_reply {
     uint64_t sequence; /* the request's */
     int32_t kind;      /* REPLY_* */
     int32_t status;
-    int32_t tensor;    /* REPLY_GUARD_FAULT: the tensor whose guard was touched */
-    int32_t before;    /* REPLY_GUARD_FAULT: 1 before its start, 0 past its end */
-    uint64_t offset;   /* REPLY_GUARD_FAULT: bytes before its start / from its start */
+    int32_t tensor;  /* REPLY_GUARD_FAULT: the tensor whose guard was touched */
+    int32_t before;  /* REPLY_GUARD_FAULT: 1 before its start, 0 past its end */
+    uint64_t offset; /* REPLY_GUARD_FAULT: bytes before its start / from its start */
     char message[512];
 } worker_reply;
 
@@ -511,9 +516,9 @@ static void on_fault(int signal_number, siginfo_t *info, void *unused)
             if (a->start[i] + a->size[i] <= offset)
                 after = i;
         }
-        if (after != (size_t)-1 && (before == (size_t)-1 ||
-                                    offset - (a->start[after] + a->size[after]) <
-                                        a->start[before] - offset)) {
+        if (after != (size_t)-1 &&
+            (before == (size_t)-1 ||
+             offset - (a->start[after] + a->size[after]) < a->start[before] - offset)) {
             r.tensor = (int32_t)after, r.before = 0;
             r.offset = offset - a->start[after];
         } else if (before != (size_t)-1) {
@@ -533,7 +538,8 @@ static void on_fault(int signal_number, siginfo_t *info, void *unused)
         r.tensor = -1; /* far from every buffer of the case */
         for (i = 0; previous_base && i < previous_layout.count; ++i)
             if (address >= (uintptr_t)(previous_base + previous_layout.start[i]) &&
-                address < (uintptr_t)(previous_base + previous_layout.start[i] + previous_layout.size[i]))
+                address <
+                    (uintptr_t)(previous_base + previous_layout.start[i] + previous_layout.size[i]))
                 r.kind = REPLY_LATE_FAULT;
         write_all(fault_reply_fd, &r, sizeof r);
         _exit(70);
@@ -567,7 +573,8 @@ static void protect_buffers(unsigned char *base, const arena_layout *a, int prot
     for (i = 0; i < a->count; ++i)
         if (a->size[i])
             mprotect(base + a->start[i],
-                     align_up((size_t)(a->start[i] + a->size[i]), (size_t)a->page) - (size_t)a->start[i],
+                     align_up((size_t)(a->start[i] + a->size[i]), (size_t)a->page) -
+                         (size_t)a->start[i],
                      protection);
 }
 
@@ -660,9 +667,9 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
             r.kind = REPLY_RAN;
             snprintf(r.message, sizeof r.message, "supports() accepted it");
         } else if (r.status == DMLREF_OK) {
-            r.status = (int32_t)table->execute(context, &d.op, (dmlref_feature_level)q.level, bindings, n_in,
-                                      bindings + n_in, q.layout.count - n_in, r.message,
-                                      sizeof r.message);
+            r.status = (int32_t)table->execute(context, &d.op, (dmlref_feature_level)q.level,
+                                               bindings, n_in, bindings + n_in,
+                                               q.layout.count - n_in, r.message, sizeof r.message);
             r.kind = r.status == DMLREF_OK ? REPLY_RAN : REPLY_REFUSED;
         } else {
             r.kind = (r.status >= DMLREF_ERROR_UNSUPPORTED_OPERATOR &&
@@ -731,10 +738,10 @@ static int write_before(int fd, const void *data, size_t size, const deadline *d
 typedef struct plugin {
     const dmlref_backend_v1 *table;
     const char *options;
-    int log_fd;               /* its stdout and stderr */
-    unsigned char *mapping;   /* the buffers' shared memory */
+    int log_fd;             /* its stdout and stderr */
+    unsigned char *mapping; /* the buffers' shared memory */
     size_t mapping_size;
-    pid_t pid;                /* the worker, leader of its group; 0 when none */
+    pid_t pid;                  /* the worker, leader of its group; 0 when none */
     int to_worker, from_worker; /* non-blocking */
     uint64_t sequence;
     /* what the last case left, to see a write that comes after its reply */
@@ -767,7 +774,8 @@ static int ensure_mapping(plugin *p, size_t needed)
         munmap(p->mapping, p->mapping_size);
     p->mapping = NULL;
     needed = needed < ((size_t)1 << 20) ? ((size_t)1 << 20) : needed;
-    m = mmap(NULL, needed, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    m = mmap(NULL, needed, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+             0);
     if (m == MAP_FAILED)
         return 0;
     p->mapping = m;
@@ -841,8 +849,8 @@ static void collect_buffers(const arena_layout *a, const unsigned char *base, dm
     size_t n_in = dmlref_vector_input_count(v), i;
     for (i = 0; i < a->count; ++i) {
         const unsigned char *start = base + a->start[i];
-        size_t size = (size_t)a->size[i], end = align_up((size_t)(a->start[i] + size), (size_t)a->page) -
-                                                (size_t)a->start[i],
+        size_t size = (size_t)a->size[i],
+               end = align_up((size_t)(a->start[i] + size), (size_t)a->page) - (size_t)a->start[i],
                k;
         if (!size)
             continue;
@@ -928,9 +936,12 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
                  "the backend's process answered out of turn (a reply to an earlier case)");
     } else if (r.kind == REPLY_GUARD_FAULT || r.kind == REPLY_LATE_FAULT) {
         run->kind = RUN_OUTPUTS;
-        run->damage = r.tensor < 0 ? DAMAGE_OUTSIDE : r.before ? DAMAGE_BEFORE_START : DAMAGE_PAST_END;
+        run->damage = r.tensor < 0 ? DAMAGE_OUTSIDE
+                      : r.before   ? DAMAGE_BEFORE_START
+                                   : DAMAGE_PAST_END;
         run->damage_fault = 1;
-        run->damaged_tensor = (size_t)(r.tensor >= 0 && (uint32_t)r.tensor < q.layout.count ? r.tensor : 0);
+        run->damaged_tensor =
+            (size_t)(r.tensor >= 0 && (uint32_t)r.tensor < q.layout.count ? r.tensor : 0);
         run->damage_offset = r.offset;
         exited = wait_exit(p->pid, EXIT_GRACE_SECONDS, &status);
         worker_stop(p, exited);
@@ -941,8 +952,9 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
     } else if (r.kind >= REPLY_RAN && r.kind <= REPLY_REFUSED) {
         r.message[sizeof r.message - 1] = '\0';
         snprintf(run->message, sizeof run->message, "%s", r.message);
-        run->kind = r.kind == REPLY_RAN ? RUN_OUTPUTS : r.kind == REPLY_UNSUPPORTED ? RUN_UNSUPPORTED
-                                                                                  : RUN_REFUSED;
+        run->kind = r.kind == REPLY_RAN           ? RUN_OUTPUTS
+                    : r.kind == REPLY_UNSUPPORTED ? RUN_UNSUPPORTED
+                                                  : RUN_REFUSED;
         run->status = (dmlref_status)r.status;
         run->from_supports = strncmp(r.message, "supports: ", 10) == 0;
         if (p->pid > 0) /* first: a write from here on is a late one */
@@ -963,9 +975,9 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
 
 typedef struct process {
     const char *command;
-    char previous[256];  /* the name of the case it answered last, or "" */
-    int log_fd;      /* its stderr */
-    pid_t pid;       /* the leader of its group; 0 when not running */
+    char previous[256];       /* the name of the case it answered last, or "" */
+    int log_fd;               /* its stderr */
+    pid_t pid;                /* the leader of its group; 0 when not running */
     int to_child, from_child; /* both non-blocking */
     line_reader lines;
 } process;
@@ -1042,7 +1054,8 @@ static size_t longest_reply(const dmlref_vector *v)
             elements *= descs[i]->Sizes[k];
         bytes += 64 * elements;
     }
-    return bytes < DMLREF_VECTOR_MAX_FILE_BYTES ? (size_t)bytes : (size_t)DMLREF_VECTOR_MAX_FILE_BYTES;
+    return bytes < DMLREF_VECTOR_MAX_FILE_BYTES ? (size_t)bytes
+                                                : (size_t)DMLREF_VECTOR_MAX_FILE_BYTES;
 }
 
 /* Whether a reply line is a JSON object whose "name" is `name`. */
@@ -1062,8 +1075,8 @@ static int names_case(const char *line, size_t length, const char *name)
 typedef enum exchange_end {
     EXCHANGE_REPLIED,
     EXCHANGE_TIMED_OUT,
-    EXCHANGE_CLOSED_STDOUT,  /* end of file before a whole line */
-    EXCHANGE_CLOSED_STDIN,   /* it stopped reading the request */
+    EXCHANGE_CLOSED_STDOUT, /* end of file before a whole line */
+    EXCHANGE_CLOSED_STDIN,  /* it stopped reading the request */
     EXCHANGE_LINE_TOO_LONG,
     EXCHANGE_NO_MEMORY
 } exchange_end;
@@ -1109,9 +1122,12 @@ static exchange_end exchange(process *p, const char *request, size_t length, con
             if (r > 0) {
                 line_reader_received(&p->lines, (size_t)r);
                 switch (line_reader_next(&p->lines, line, line_length)) {
-                case LINE_READY: return EXCHANGE_REPLIED;
-                case LINE_TOO_LONG: return EXCHANGE_LINE_TOO_LONG;
-                default: break;
+                case LINE_READY:
+                    return EXCHANGE_REPLIED;
+                case LINE_TOO_LONG:
+                    return EXCHANGE_LINE_TOO_LONG;
+                default:
+                    break;
                 }
             }
         }
@@ -1196,14 +1212,17 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
         case EXCHANGE_LINE_TOO_LONG:
             snprintf(run->message, sizeof run->message,
                      "the backend's reply is longer than %zu bytes, more than this case's outputs "
-                     "can take", p->lines.max_line);
+                     "can take",
+                     p->lines.max_line);
             break;
         case EXCHANGE_NO_MEMORY:
-            snprintf(run->message, sizeof run->message, "dmlref ran out of memory reading the reply");
+            snprintf(run->message, sizeof run->message,
+                     "dmlref ran out of memory reading the reply");
             break;
         default: /* its stdout closed: did it exit, or does it live on? */
-            exited = wait_exit(p->pid, seconds_left(&d) < EXIT_GRACE_SECONDS ? seconds_left(&d)
-                                                                             : EXIT_GRACE_SECONDS,
+            exited = wait_exit(p->pid,
+                               seconds_left(&d) < EXIT_GRACE_SECONDS ? seconds_left(&d)
+                                                                     : EXIT_GRACE_SECONDS,
                                &status);
             if (exited)
                 describe_exit(status, run->message, sizeof run->message);
@@ -1273,8 +1292,8 @@ backend *backend_open(const char *library_path, const char *command, const char 
         *(void **)(&entry) = dlsym(library, DMLREF_BACKEND_ENTRY_SYMBOL);
         table = entry ? entry(DMLREF_BACKEND_ABI_VERSION) : NULL;
         if (!table || table->abi_version != DMLREF_BACKEND_ABI_VERSION ||
-            table->struct_size < sizeof(dmlref_backend_v1) || !table->create ||
-            !table->supports || !table->execute || !table->destroy) {
+            table->struct_size < sizeof(dmlref_backend_v1) || !table->create || !table->supports ||
+            !table->execute || !table->destroy) {
             fprintf(stderr, "dmlref: %s: no %s for ABI version %u (or an incomplete table)\n",
                     library_path, DMLREF_BACKEND_ENTRY_SYMBOL, DMLREF_BACKEND_ABI_VERSION);
             free(b);
@@ -1296,9 +1315,18 @@ backend *backend_open(const char *library_path, const char *command, const char 
     return b;
 }
 
-const char *backend_name(const backend *b) { return b->name; }
-const char *backend_version(const backend *b) { return b->version; }
-dmlref_feature_level backend_max_level(const backend *b) { return b->max_level; }
+const char *backend_name(const backend *b)
+{
+    return b->name;
+}
+const char *backend_version(const backend *b)
+{
+    return b->version;
+}
+dmlref_feature_level backend_max_level(const backend *b)
+{
+    return b->max_level;
+}
 
 void backend_run_case(backend *b, dmlref_vector *v, dmlref_feature_level level, backend_run *run)
 {

@@ -67,14 +67,19 @@ static void clean_text(char *out, size_t capacity, const char *text)
     const unsigned char *s = (const unsigned char *)text;
     size_t used = 0;
     while (*s && used + 4 < capacity) {
-        size_t length = *s < 0x80 ? 1 : (*s & 0xE0) == 0xC0 ? 2 : (*s & 0xF0) == 0xE0 ? 3
-                                      : (*s & 0xF8) == 0xF0 ? 4 : 0;
+        size_t length = *s < 0x80             ? 1
+                        : (*s & 0xE0) == 0xC0 ? 2
+                        : (*s & 0xF0) == 0xE0 ? 3
+                        : (*s & 0xF8) == 0xF0 ? 4
+                                              : 0;
         size_t k;
         int valid = length > 0;
         for (k = 1; valid && k < length; ++k)
             valid = (s[k] & 0xC0) == 0x80;
         if (valid && length > 1) { /* no overlong forms, surrogates or values past U+10FFFF */
-            unsigned long c = length == 2 ? (s[0] & 0x1Fu) : length == 3 ? (s[0] & 0x0Fu) : (s[0] & 0x07u);
+            unsigned long c = length == 2   ? (s[0] & 0x1Fu)
+                              : length == 3 ? (s[0] & 0x0Fu)
+                                            : (s[0] & 0x07u);
             for (k = 1; k < length; ++k)
                 c = (c << 6) | (s[k] & 0x3Fu);
             valid = !((length == 2 && c < 0x80) || (length == 3 && c < 0x800) ||
@@ -98,10 +103,18 @@ static void clean_text(char *out, size_t capacity, const char *text)
 static void count(results *all, const result *r)
 {
     switch (r->outcome) {
-    case CASE_PASS: ++all->passed; break;
-    case CASE_FAIL: ++all->failed; break;
-    case CASE_SKIP: ++all->skipped; break;
-    default: ++all->errors; break;
+    case CASE_PASS:
+        ++all->passed;
+        break;
+    case CASE_FAIL:
+        ++all->failed;
+        break;
+    case CASE_SKIP:
+        ++all->skipped;
+        break;
+    default:
+        ++all->errors;
+        break;
     }
     all->bad_input |= r->bad_input;
 }
@@ -188,12 +201,15 @@ static int read_rerun_list(const char *path, path_list *names)
     }
     list = json_object_get(root, "results");
     if (!json_is_array(list)) {
-        fprintf(stderr, "dmlref check: %s: $.results: a dmlref check --json report has an array "
-                        "of results\n", path);
+        fprintf(stderr,
+                "dmlref check: %s: $.results: a dmlref check --json report has an array "
+                "of results\n",
+                path);
         json_decref(root);
         return 0;
     }
-    json_array_foreach(list, i, item) {
+    json_array_foreach(list, i, item)
+    {
         const char *name = json_string_value(json_object_get(item, "name"));
         const char *outcome = json_string_value(json_object_get(item, "result"));
         if (!name || !outcome) {
@@ -218,10 +234,10 @@ static int read_rerun_list(const char *path, path_list *names)
 typedef struct runner {
     const check_options *o;
     backend *b;
-    int answered;           /* the backend has answered a case */
+    int answered; /* the backend has answered a case */
     unsigned long same_failures;
-    char last_failure[sizeof ((backend_run *)0)->message];
-    int fatal;              /* the backend cannot run: stop */
+    char last_failure[sizeof((backend_run *)0)->message];
+    int fatal; /* the backend cannot run: stop */
     char fatal_reason[DMLREF_ERROR_MESSAGE_CAPACITY + 768];
     /* A result waits until the next case has started (or the run ended): a
        backend that writes after its reply is charged to the case it replied
@@ -280,8 +296,7 @@ static void charge_late(runner *rn, const char *what)
 
 /* Hands on the held result (if any) and holds r (if not NULL) instead;
    `hand_on` takes one result: 0 when it cannot. */
-static int pass_on(runner *rn, const result *r, int (*hand_on)(void *, const result *),
-                   void *to)
+static int pass_on(runner *rn, const result *r, int (*hand_on)(void *, const result *), void *to)
 {
     int ok = !rn->holding || hand_on(to, &rn->held);
     rn->holding = r != NULL;
@@ -363,7 +378,7 @@ typedef struct run_state {
     results all;
     progress shown;
     int stopped_fatal;
-    char fatal_reason[sizeof ((runner *)0)->fatal_reason];
+    char fatal_reason[sizeof((runner *)0)->fatal_reason];
     int stopped_at_max;
 } run_state;
 
@@ -617,11 +632,20 @@ static void xml_text(FILE *f, const char *s)
 {
     for (; *s; ++s) {
         switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f); /* clean_text() left no control character */
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f); /* clean_text() left no control character */
         }
     }
 }
@@ -721,8 +745,10 @@ static int write_junit(FILE *f, const void *context)
         if (k < i)
             continue; /* this operator's suite is written */
         tally_suite(all, op, &n, &failed, &errors, &skipped, &seconds);
-        fprintf(f, "  <testsuite name=\"%s\" tests=\"%lu\" failures=\"%lu\" errors=\"%lu\" "
-                   "skipped=\"%lu\" time=\"%.6f\">\n", op, n, failed, errors, skipped, seconds);
+        fprintf(f,
+                "  <testsuite name=\"%s\" tests=\"%lu\" failures=\"%lu\" errors=\"%lu\" "
+                "skipped=\"%lu\" time=\"%.6f\">\n",
+                op, n, failed, errors, skipped, seconds);
         for (k = i; k < all->count; ++k) {
             const result *r = &all->items[k];
             const char *path = rep->files->items[r->file];
@@ -778,8 +804,9 @@ static int write_json(FILE *f, const void *context)
     fprintf(f, ", \"version\": ");
     clean_text(clean, sizeof clean, rep->tested_version);
     json_text(f, clean);
-    fprintf(f, "},\n \"summary\": {\"passed\": %lu, \"failed\": %lu, \"skipped\": %lu, "
-               "\"errors\": %lu},\n \"results\": [\n",
+    fprintf(f,
+            "},\n \"summary\": {\"passed\": %lu, \"failed\": %lu, \"skipped\": %lu, "
+            "\"errors\": %lu},\n \"results\": [\n",
             all->passed, all->failed, all->skipped, all->errors);
     for (i = 0; i < all->count; ++i) {
         const result *r = &all->items[i];
@@ -877,9 +904,9 @@ static void say_why_nothing_ran(const check_options *o, const path_list *files, 
     else if (!all->count)
         fprintf(stderr, "dmlref check: no case selected: %zu vector files, none taken by %s\n",
                 files->count,
-                o->rerun                                    ? "--rerun-failed"
+                o->rerun                                ? "--rerun-failed"
                 : o->filters.count || o->excludes.count ? "--filter and --exclude"
-                                                            : "--shard");
+                                                        : "--shard");
     else
         fprintf(stderr, "dmlref check: no case was judged: all %lu selected cases were skipped\n",
                 all->skipped);

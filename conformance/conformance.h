@@ -18,7 +18,7 @@ typedef struct check_options {
     path_list filters, excludes, rerun_names;
     dmlref_feature_level level; /* 0: the backend's own */
     double timeout;
-    unsigned long max_failures; /* 0: no limit */
+    unsigned long max_failures;  /* 0: no limit */
     unsigned long shard, shards; /* this run takes file k when k % shards == shard - 1 */
     unsigned long jobs;
     int verbose, strict_status, list;
@@ -40,8 +40,8 @@ typedef struct fuzz_options {
     const char *out_dir;                     /* where shrunk failures go */
     dmlref_operator_type op;                 /* 0: every operator */
     uint64_t seed, cases, shrink_limit;
-    int cases_given;                         /* --cases, even 0 */
-    double seconds, timeout;                 /* --time (0: by --cases), per case */
+    int cases_given;         /* --cases, even 0 */
+    double seconds, timeout; /* --time (0: by --cases), per case */
 } fuzz_options;
 
 /* dmlref fuzz: random cases against the reference, each failure shrunk and
@@ -58,19 +58,25 @@ typedef enum run_kind {
     RUN_ERROR        /* it crashed, hung, or answered nonsense */
 } run_kind;
 
-enum { DAMAGE_NONE = 0, DAMAGE_PAST_END, DAMAGE_BEFORE_START, DAMAGE_INPUT_WRITTEN, DAMAGE_OUTSIDE };
+enum {
+    DAMAGE_NONE = 0,
+    DAMAGE_PAST_END,
+    DAMAGE_BEFORE_START,
+    DAMAGE_INPUT_WRITTEN,
+    DAMAGE_OUTSIDE
+};
 
 typedef struct backend_run {
     run_kind kind;
-    dmlref_status status;  /* RUN_REFUSED: the status the backend named, or DMLREF_OK */
+    dmlref_status status; /* RUN_REFUSED: the status the backend named, or DMLREF_OK */
     char rule[DMLREF_ERROR_RULE_CAPACITY]; /* RUN_REFUSED: the rule it named, or "" */
-    int from_supports;     /* a plug-in's supports() declined: a refusal at creation */
-    int fatal;             /* RUN_ERROR: the backend cannot run at all (create() failed) */
-    int damage;            /* DAMAGE_*: a write outside an output's bytes */
-    size_t damaged_tensor; /* binding order */
+    int from_supports;      /* a plug-in's supports() declined: a refusal at creation */
+    int fatal;              /* RUN_ERROR: the backend cannot run at all (create() failed) */
+    int damage;             /* DAMAGE_*: a write outside an output's bytes */
+    size_t damaged_tensor;  /* binding order */
     uint64_t damage_offset; /* DAMAGE_PAST_END: from the tensor's start; DAMAGE_BEFORE_START:
                                bytes before it */
-    int damage_fault;      /* the access hit a guard page (a read or a write) */
+    int damage_fault;       /* the access hit a guard page (a read or a write) */
     char message[640];
     /* Found while starting this case: the backend wrote after its reply to
        the case before, which is that case's fault, not this one's. */
@@ -114,8 +120,7 @@ void expectation_at(const dmlref_vector *v, dmlref_feature_level level, expectat
 case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run *run,
                       int strict_status, char *message, size_t capacity);
 /* judge_run at the vector's own feature level, statuses not compared. */
-case_result judge_case(dmlref_vector *v, const backend_run *run, char *message,
-                       size_t capacity);
+case_result judge_case(dmlref_vector *v, const backend_run *run, char *message, size_t capacity);
 
 /* ---- the fast kernels against the reference kernels (fuzz.c) -----------------
  * dmlref fuzz --kernels fast, and dmlref verify and eval --kernels fast: one
@@ -129,19 +134,19 @@ case_result judge_case(dmlref_vector *v, const backend_run *run, char *message,
 #define KERNELS_GUARD 64
 
 typedef struct kernels_comparison {
-    backend_run fast;          /* what the fast kernels did, as a backend's run: outputs,
+    backend_run fast; /* what the fast kernels did, as a backend's run: outputs,
                                   or refused with their status, rule and message; damage:
                                   an input written, a byte before or past an output */
     dmlref_status reference_status;
     dmlref_error reference_error;
     dmlref_binding outputs[2]; /* the fast kernels' output buffers */
     size_t output_count;
-    int same;                  /* the same status, rule and message, the same bytes in
+    int same; /* the same status, rule and message, the same bytes in
                                   every output buffer (where no element lies too), no
                                   damage */
     char difference[2 * DMLREF_ERROR_MESSAGE_CAPACITY + 256]; /* the first difference:
                                   "$.tensors.<Output>.bytes[B]: ...", or the statuses */
-    unsigned char *blocks[4];  /* the buffers (with their guards) */
+    unsigned char *blocks[4];                                 /* the buffers (with their guards) */
 } kernels_comparison;
 
 /* Runs the comparison on `threads` threads (0: OpenMP's default).  Returns

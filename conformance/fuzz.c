@@ -74,11 +74,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SHRINK_RUNS 2000   /* backend runs one shrink may spend */
-#define SHRINK_TIMEOUTS 8  /* backend runs ending in a timeout one shrink may spend */
+#define SHRINK_RUNS 2000           /* backend runs one shrink may spend */
+#define SHRINK_TIMEOUTS 8          /* backend runs ending in a timeout one shrink may spend */
 #define CASE_MEMORY (256ull << 20) /* buffers of one case: a mutation never allocates more */
-#define DATA_LIMIT 4096u   /* a mutated input with more elements gets a generator */
-#define MUTATION_TRIES 16  /* mutations tried before a case stays valid */
+#define DATA_LIMIT 4096u           /* a mutated input with more elements gets a generator */
+#define MUTATION_TRIES 16          /* mutations tried before a case stays valid */
 
 /* Out of 100 cases (the rest stay as drawn). */
 #define PERCENT_INVALID 20
@@ -91,9 +91,15 @@ typedef struct prng {
     uint64_t state;
 } prng;
 
-static uint64_t draw(prng *r) { return random_next(&r->state); }
+static uint64_t draw(prng *r)
+{
+    return random_next(&r->state);
+}
 
-static uint32_t pick(prng *r, uint32_t n) { return n ? (uint32_t)(draw(r) % n) : 0; }
+static uint32_t pick(prng *r, uint32_t n)
+{
+    return n ? (uint32_t)(draw(r) % n) : 0;
+}
 
 /* ---- the case's JSON ------------------------------------------------------- */
 
@@ -132,7 +138,10 @@ static json_t *tensor_at(json_t *root, const char *name)
     return json_object_get(json_object_get(root, "tensors"), name);
 }
 
-static size_t rank_of(json_t *t) { return json_array_size(json_object_get(t, "sizes")); }
+static size_t rank_of(json_t *t)
+{
+    return json_array_size(json_object_get(t, "sizes"));
+}
 
 static uint64_t size_at(json_t *t, size_t d)
 {
@@ -178,9 +187,7 @@ static int has_zero_stride(json_t *t)
 {
     json_t *strides = json_object_get(t, "strides"), *s;
     size_t i;
-    json_array_foreach(strides, i, s)
-        if (json_integer_value(s) == 0)
-            return 1;
+    json_array_foreach(strides, i, s) if (json_integer_value(s) == 0) return 1;
     return 0;
 }
 
@@ -211,8 +218,9 @@ static json_t *integer_element(dmlref_tensor_data_type type, uint64_t bits)
     uint64_t mask = esize >= 8 ? UINT64_MAX : (((uint64_t)1 << (8 * esize)) - 1);
     bits &= mask;
     if (is_signed_type(type)) {
-        int64_t v = esize >= 8 ? (int64_t)bits
-                               : (bits >> (8 * esize - 1)) ? (int64_t)(bits | ~mask) : (int64_t)bits;
+        int64_t v = esize >= 8                  ? (int64_t)bits
+                    : (bits >> (8 * esize - 1)) ? (int64_t)(bits | ~mask)
+                                                : (int64_t)bits;
         if (v >= -((int64_t)1 << 53) && v <= ((int64_t)1 << 53))
             return json_integer((json_int_t)v);
         snprintf(text, sizeof text, "%lld", (long long)v);
@@ -391,15 +399,44 @@ static void pad_rank(json_t *t, size_t rank)
 /* ---- invalid descriptors: one rule broken --------------------------------- */
 
 enum mutation {
-    M_AXIS, M_SIZE_ZERO, M_SIZE, M_RANK, M_TYPE_MISMATCH, M_DATA_TYPE, M_INDEX_TYPE, M_LEVEL,
-    M_FLAGS, M_ALIGNMENT, M_TOTAL_BELOW_MINIMUM, M_TOTAL_TOO_LARGE, M_TOO_MANY_ELEMENTS,
-    M_STRIDES_OVERFLOW, M_OUTPUT_ALIASING, M_ND_COUNTS, M_NONZERO_SHAPE, M_EARLY_LEVEL, MUTATIONS
+    M_AXIS,
+    M_SIZE_ZERO,
+    M_SIZE,
+    M_RANK,
+    M_TYPE_MISMATCH,
+    M_DATA_TYPE,
+    M_INDEX_TYPE,
+    M_LEVEL,
+    M_FLAGS,
+    M_ALIGNMENT,
+    M_TOTAL_BELOW_MINIMUM,
+    M_TOTAL_TOO_LARGE,
+    M_TOO_MANY_ELEMENTS,
+    M_STRIDES_OVERFLOW,
+    M_OUTPUT_ALIASING,
+    M_ND_COUNTS,
+    M_NONZERO_SHAPE,
+    M_EARLY_LEVEL,
+    MUTATIONS
 };
-static const char *const k_mutation_names[MUTATIONS] = {
-    "axis", "size_zero", "size", "rank", "type_mismatch", "data_type", "index_type",
-    "feature_level", "flags", "alignment", "total_bytes_below_minimum", "total_bytes_too_large",
-    "too_many_elements", "strides_overflow", "output_aliasing", "nd_counts", "nonzero_shape",
-    "early_level"};
+static const char *const k_mutation_names[MUTATIONS] = {"axis",
+                                                        "size_zero",
+                                                        "size",
+                                                        "rank",
+                                                        "type_mismatch",
+                                                        "data_type",
+                                                        "index_type",
+                                                        "feature_level",
+                                                        "flags",
+                                                        "alignment",
+                                                        "total_bytes_below_minimum",
+                                                        "total_bytes_too_large",
+                                                        "too_many_elements",
+                                                        "strides_overflow",
+                                                        "output_aliasing",
+                                                        "nd_counts",
+                                                        "nonzero_shape",
+                                                        "early_level"};
 
 /* Breaks (usually) one rule of the case; 0 when the mutation does not apply
    to this operator. */
@@ -417,9 +454,9 @@ static int mutate(json_t *root, const shape *s, enum mutation m, prng *r)
         json_t *axis = json_object_get(attributes, "Axis");
         if (!axis)
             return 0;
-        json_integer_set(axis, pick(r, 4) ? (json_int_t)(rank_of(tensor_at(root, "InputTensor")) +
-                                                        pick(r, 3))
-                                          : (json_int_t)4294967295u);
+        json_integer_set(
+            axis, pick(r, 4) ? (json_int_t)(rank_of(tensor_at(root, "InputTensor")) + pick(r, 3))
+                             : (json_int_t)4294967295u);
         return 1;
     }
     case M_SIZE_ZERO:
@@ -452,7 +489,7 @@ static int mutate(json_t *root, const shape *s, enum mutation m, prng *r)
     }
     case M_TYPE_MISMATCH: { /* an output (or Scatter's updates) of another type */
         dmlref_tensor_data_type other;
-        which = s->op == DMLREF_OPERATOR_SCATTER_ELEMENTS ? 2 + pick(r, 2)
+        which = s->op == DMLREF_OPERATOR_SCATTER_ELEMENTS      ? 2 + pick(r, 2)
                 : s->op == DMLREF_OPERATOR_NONZERO_COORDINATES ? 1 + pick(r, 2)
                                                                : 2;
         t = tensor_at(root, s->names[which]);
@@ -497,9 +534,10 @@ static int mutate(json_t *root, const shape *s, enum mutation m, prng *r)
         return 1;
     }
     case M_FLAGS:
-        json_object_set_new(t, "flags", json_integer(!is_input && pick(r, 2)
-                                                         ? 1
-                                                         : (json_int_t)((uint64_t)1 << (1 + pick(r, 31)))));
+        json_object_set_new(t, "flags",
+                            json_integer(!is_input && pick(r, 2)
+                                             ? 1
+                                             : (json_int_t)((uint64_t)1 << (1 + pick(r, 31)))));
         return 1;
     case M_ALIGNMENT: {
         static const uint32_t odd[6] = {3, 5, 6, 12, 24, 100};
@@ -513,8 +551,7 @@ static int mutate(json_t *root, const shape *s, enum mutation m, prng *r)
         uint64_t minimum = minimum_bytes(t);
         if (minimum == 0)
             return 0;
-        json_object_set_new(t, "total_bytes",
-                            json_integer((json_int_t)(draw(r) % minimum)));
+        json_object_set_new(t, "total_bytes", json_integer((json_int_t)(draw(r) % minimum)));
         return 1;
     }
     case M_TOTAL_TOO_LARGE: /* more than 2^32-1 elements' worth of bytes (R-TD-13, D13) */
@@ -693,10 +730,18 @@ static int make_boundary(json_t *root, const shape *s, prng *r, int out_of_range
         if (pick(r, 2))
             continue;
         switch (pick(r, is_signed ? 4 : 2)) {
-        case 0: v = 0; break;
-        case 1: v = s_e - 1; break;
-        case 2: v = (uint64_t)0 - s_e; break; /* -s */
-        default: v = UINT64_MAX; break;       /* -1 */
+        case 0:
+            v = 0;
+            break;
+        case 1:
+            v = s_e - 1;
+            break;
+        case 2:
+            v = (uint64_t)0 - s_e;
+            break; /* -s */
+        default:
+            v = UINT64_MAX;
+            break; /* -1 */
         }
         json_array_set_new(data, e, integer_element(type, v));
     }
@@ -706,18 +751,36 @@ static int make_boundary(json_t *root, const shape *s, prng *r, int out_of_range
         index_bound(root, s, e, &s_e);
         if (is_signed) {
             switch (pick(r, 4)) {
-            case 0: v = s_e; break;
-            case 1: v = (uint64_t)0 - s_e - 1; break; /* -s-1 */
-            case 2: v = half - 1; break;              /* the largest value */
-            default: v = half; break;                 /* the smallest (negative) value */
+            case 0:
+                v = s_e;
+                break;
+            case 1:
+                v = (uint64_t)0 - s_e - 1;
+                break; /* -s-1 */
+            case 2:
+                v = half - 1;
+                break; /* the largest value */
+            default:
+                v = half;
+                break; /* the smallest (negative) value */
             }
         } else {
             switch (pick(r, clamp ? 3 : 5)) {
-            case 0: v = s_e; break;
-            case 1: v = half; break;
-            case 2: v = all; break;
-            case 3: v = all - s_e + 1; break; /* -s read as signed */
-            default: v = half - 1; break;
+            case 0:
+                v = s_e;
+                break;
+            case 1:
+                v = half;
+                break;
+            case 2:
+                v = all;
+                break;
+            case 3:
+                v = all - s_e + 1;
+                break; /* -s read as signed */
+            default:
+                v = half - 1;
+                break;
             }
         }
         json_array_set_new(data, e, integer_element(type, v));
@@ -744,24 +807,50 @@ static int make_specials(json_t *root, prng *r)
             continue;
         if (is_float_type(type)) {
             switch (pick(r, 8)) {
-            case 0: v = json_integer(0); break;
-            case 1: v = json_real(-0.0); break;
-            case 2: v = json_real(tiny); break;
-            case 3: v = json_real(-tiny); break;
-            case 4: v = json_string("nan"); break;
-            case 5: v = json_string("inf"); break;
-            case 6: v = json_string("-inf"); break;
-            default: v = json_integer(1); break;
+            case 0:
+                v = json_integer(0);
+                break;
+            case 1:
+                v = json_real(-0.0);
+                break;
+            case 2:
+                v = json_real(tiny);
+                break;
+            case 3:
+                v = json_real(-tiny);
+                break;
+            case 4:
+                v = json_string("nan");
+                break;
+            case 5:
+                v = json_string("inf");
+                break;
+            case 6:
+                v = json_string("-inf");
+                break;
+            default:
+                v = json_integer(1);
+                break;
             }
         } else {
             uint32_t esize = dmlref_data_type_size(type);
             uint64_t top = (uint64_t)1 << (8 * esize - 1);
             switch (pick(r, 5)) {
-            case 0: v = integer_element(type, 0); break;
-            case 1: v = integer_element(type, 1); break;
-            case 2: v = integer_element(type, UINT64_MAX); break; /* -1 or the maximum */
-            case 3: v = integer_element(type, top); break;
-            default: v = integer_element(type, top - 1); break;
+            case 0:
+                v = integer_element(type, 0);
+                break;
+            case 1:
+                v = integer_element(type, 1);
+                break;
+            case 2:
+                v = integer_element(type, UINT64_MAX);
+                break; /* -1 or the maximum */
+            case 3:
+                v = integer_element(type, top);
+                break;
+            default:
+                v = integer_element(type, top - 1);
+                break;
             }
         }
         json_array_set_new(data, e, v);
@@ -846,8 +935,7 @@ static void byte_place(const dmlref_tensor_desc *t, uint64_t byte, char *out, si
 }
 
 /* "returned DMLREF_OK" or "refused with DMLREF_ERROR_... (rule)". */
-static void outcome_text(dmlref_status status, const dmlref_error *err, char *out,
-                         size_t capacity)
+static void outcome_text(dmlref_status status, const dmlref_error *err, char *out, size_t capacity)
 {
     if (status == DMLREF_OK)
         snprintf(out, capacity, "returned DMLREF_OK");
@@ -872,7 +960,8 @@ static unsigned char *prefilled(uint64_t size, uint32_t alignment, unsigned char
 {
     uint64_t a = alignment > 1 ? alignment : 1, j;
     unsigned char *data;
-    if (size > SIZE_MAX - 2 * KERNELS_GUARD - a || !(*block = malloc((size_t)size + 2 * KERNELS_GUARD + a)))
+    if (size > SIZE_MAX - 2 * KERNELS_GUARD - a ||
+        !(*block = malloc((size_t)size + 2 * KERNELS_GUARD + a)))
         return NULL;
     data = *block + KERNELS_GUARD;
     data += (a - (uintptr_t)data % a) % a;
@@ -931,10 +1020,10 @@ int kernels_compare(dmlref_vector *v, uint32_t threads, kernels_comparison *k)
     for (i = 0; i < n_out; ++i) { /* an output the vector has no buffer for stays NULL */
         uint32_t alignment = output_desc(op, i)->GuaranteedBaseOffsetAlignment;
         ref_out[i].size_in_bytes = k->outputs[i].size_in_bytes = vout[i].size_in_bytes;
-        if (vout[i].data && (!(ref_out[i].data = prefilled(vout[i].size_in_bytes, alignment,
-                                                           &k->blocks[2 * i])) ||
-                             !(k->outputs[i].data = prefilled(vout[i].size_in_bytes, alignment,
-                                                              &k->blocks[2 * i + 1]))))
+        if (vout[i].data &&
+            (!(ref_out[i].data = prefilled(vout[i].size_in_bytes, alignment, &k->blocks[2 * i])) ||
+             !(k->outputs[i].data =
+                   prefilled(vout[i].size_in_bytes, alignment, &k->blocks[2 * i + 1]))))
             goto out_of_memory;
     }
     for (i = 0; i < n_in; ++i) {
@@ -950,8 +1039,8 @@ int kernels_compare(dmlref_vector *v, uint32_t threads, kernels_comparison *k)
     options.num_threads = threads;
     options.kernels = DMLREF_KERNELS_REFERENCE;
     memset(&k->reference_error, 0, sizeof k->reference_error);
-    k->reference_status = dmlref_execute_with_options(op, level, &options, in, n_in, ref_out,
-                                                      n_out, &k->reference_error);
+    k->reference_status = dmlref_execute_with_options(op, level, &options, in, n_in, ref_out, n_out,
+                                                      &k->reference_error);
     for (i = 0; i < n_in; ++i) {
         if (snapshot[i] && memcmp(snapshot[i], in[i].data, (size_t)in[i].size_in_bytes) != 0) {
             memcpy(in[i].data, snapshot[i], (size_t)in[i].size_in_bytes);
@@ -961,8 +1050,8 @@ int kernels_compare(dmlref_vector *v, uint32_t threads, kernels_comparison *k)
     }
     options.kernels = DMLREF_KERNELS_FAST;
     memset(&fast_error, 0, sizeof fast_error);
-    fast_status = dmlref_execute_with_options(op, level, &options, in, n_in, k->outputs, n_out,
-                                              &fast_error);
+    fast_status =
+        dmlref_execute_with_options(op, level, &options, in, n_in, k->outputs, n_out, &fast_error);
 
     /* what the fast kernels did, as a backend's run */
     k->fast.kind = fast_status == DMLREF_OK ? RUN_OUTPUTS : RUN_REFUSED;
@@ -1025,9 +1114,8 @@ int kernels_compare(dmlref_vector *v, uint32_t threads, kernels_comparison *k)
                 if (a[j] != b[j] && !differ++)
                     first = j;
             if (!differ && guard_changed(&ref_out[i], &before, &where))
-                snprintf(k->difference, sizeof k->difference,
-                         "the reference kernels wrote %s %s", before ? "before the start of"
-                                                                     : "past the end of",
+                snprintf(k->difference, sizeof k->difference, "the reference kernels wrote %s %s",
+                         before ? "before the start of" : "past the end of",
                          output_name(op->Type, i));
             if (differ) {
                 char place[128];
@@ -1064,7 +1152,10 @@ static int is_validation_status(dmlref_status status)
     return status >= DMLREF_ERROR_UNSUPPORTED_OPERATOR && status <= DMLREF_ERROR_INVALID_ATTRIBUTE;
 }
 
-static char *dump(json_t *root) { return json_dumps(root, JSON_COMPACT); }
+static char *dump(json_t *root)
+{
+    return json_dumps(root, JSON_COMPACT);
+}
 
 static dmlref_status parse_case(const char *text, dmlref_vector **v, dmlref_error *err)
 {
@@ -1074,8 +1165,9 @@ static dmlref_status parse_case(const char *text, dmlref_vector **v, dmlref_erro
 
 static void set_expect_error(json_t *root, dmlref_status status, const char *rule)
 {
-    json_object_set_new(root, "expect_error", json_pack("{s:s, s:s}", "status",
-                                                        dmlref_status_name(status), "rule", rule));
+    json_object_set_new(
+        root, "expect_error",
+        json_pack("{s:s, s:s}", "status", dmlref_status_name(status), "rule", rule));
 }
 
 /* The case as the oracle sees it: the expect_error of the JSON is dropped
@@ -1107,8 +1199,8 @@ static dmlref_vector *oracle_case(const char *text, char **final_text, char *mes
         t = dump(root);
         status = parse_case(t, &v, &err);
     }
-    if (status == DMLREF_OK && (status = dmlref_vector_eval(v, 1, &err)) ==
-                                   DMLREF_ERROR_INDEX_OUT_OF_RANGE &&
+    if (status == DMLREF_OK &&
+        (status = dmlref_vector_eval(v, 1, &err)) == DMLREF_ERROR_INDEX_OUT_OF_RANGE &&
         !dmlref_vector_expects_error(v, NULL, NULL)) {
         dmlref_vector_free(v);
         v = NULL;
@@ -1172,8 +1264,8 @@ static case_result run_fast_kernels(dmlref_vector *v, char *message, size_t capa
    frees), or NULL when the text is not a case (CASE_SKIP, `message` says
    why); *final_text (when not NULL) the case as judged, expect_error
    included (caller frees). */
-static case_result try_case(fuzzer *f, const char *text, dmlref_vector **vector,
-                            char **final_text, char *message, size_t capacity)
+static case_result try_case(fuzzer *f, const char *text, dmlref_vector **vector, char **final_text,
+                            char *message, size_t capacity)
 {
     dmlref_vector *v;
     backend_run run;
@@ -1228,16 +1320,16 @@ static void failure_class(case_result outcome, const char *message, char *out, s
 }
 
 enum move_kind {
-    MV_PACKED,     /* tensor: strides and total_bytes dropped */
-    MV_KEY,        /* tensor: total_bytes, flags or alignment dropped */
-    MV_STRICT,     /* "oob": "clamp" dropped */
-    MV_DROP_DIM,   /* a dimension of size 1 dropped */
-    MV_SLICE_ALL,  /* dimension d of every tensor of the input's rank and that size cut */
-    MV_SLICE_INFER,/* the same, the outputs' shapes inferred again */
-    MV_SLICE_ONE,  /* dimension d of one input cut, the outputs inferred again */
-    MV_ZERO,       /* a block of one input's elements set to zero */
-    MV_ONE,        /* one data element set to 1 */
-    MV_INDEX       /* one index element moved toward 0 */
+    MV_PACKED,      /* tensor: strides and total_bytes dropped */
+    MV_KEY,         /* tensor: total_bytes, flags or alignment dropped */
+    MV_STRICT,      /* "oob": "clamp" dropped */
+    MV_DROP_DIM,    /* a dimension of size 1 dropped */
+    MV_SLICE_ALL,   /* dimension d of every tensor of the input's rank and that size cut */
+    MV_SLICE_INFER, /* the same, the outputs' shapes inferred again */
+    MV_SLICE_ONE,   /* dimension d of one input cut, the outputs inferred again */
+    MV_ZERO,        /* a block of one input's elements set to zero */
+    MV_ONE,         /* one data element set to 1 */
+    MV_INDEX        /* one index element moved toward 0 */
 };
 
 typedef struct move {
@@ -1342,7 +1434,8 @@ static void list_moves(json_t *root, const shape *s, moves *l)
         dmlref_tensor_data_type type = dtype_of(t);
         size_t e;
         int is_index = strcmp(s->names[i], "IndicesTensor") == 0;
-        json_array_foreach(data, e, x) {
+        json_array_foreach(data, e, x)
+        {
             uint64_t bits;
             int64_t v;
             if (!is_index) {
@@ -1656,10 +1749,10 @@ static char *make_kind(const char *text, enum case_kind kind, prng *r, int *clam
         return NULL;
     }
     if (kind == KIND_BOUNDARY || kind == KIND_OUT_OF_RANGE) {
-        int clamp = (int)pick(r, 2), made = s.op == DMLREF_OPERATOR_NONZERO_COORDINATES
-                                           ? make_specials(root, r)
-                                           : make_boundary(root, &s, r, kind == KIND_OUT_OF_RANGE,
-                                                           clamp);
+        int clamp = (int)pick(r, 2),
+            made = s.op == DMLREF_OPERATOR_NONZERO_COORDINATES
+                       ? make_specials(root, r)
+                       : make_boundary(root, &s, r, kind == KIND_OUT_OF_RANGE, clamp);
         if (made) {
             const char *base = json_string_value(json_object_get(root, "name"));
             snprintf(name, sizeof name, "%.150s_%s%s", base ? base : "fuzz",
@@ -1715,7 +1808,8 @@ static void count_rule(tally *t, const dmlref_vector *v)
     dmlref_status status;
     const char *rule;
     size_t i;
-    if (!dmlref_vector_expects_error(v, &status, &rule) || status == DMLREF_ERROR_INDEX_OUT_OF_RANGE)
+    if (!dmlref_vector_expects_error(v, &status, &rule) ||
+        status == DMLREF_ERROR_INDEX_OUT_OF_RANGE)
         return;
     for (i = 0; i < t->rule_count; ++i)
         if (strcmp(t->rules[i], rule) == 0)
@@ -1772,15 +1866,16 @@ int fuzz_run(const fuzz_options *o)
         int clamped;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if ((cases && n >= cases) ||
-            (seconds > 0 && (double)(now.tv_sec - start.tv_sec) +
-                                1e-9 * (double)(now.tv_nsec - start.tv_nsec) >= seconds))
+            (seconds > 0 &&
+             (double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec) >=
+                 seconds))
             break;
         if (!random_case(&state, o->op, &text, &length))
             break;
         /* what this case becomes: its own stream, from the seed and n */
         r.state = seed ^ (0xD1B54A32D192ED03ull * (n + 1));
         roll = pick(&r, 100);
-        kind = roll < PERCENT_INVALID ? KIND_INVALID
+        kind = roll < PERCENT_INVALID                      ? KIND_INVALID
                : roll < PERCENT_INVALID + PERCENT_BOUNDARY ? KIND_BOUNDARY
                : roll < PERCENT_INVALID + PERCENT_BOUNDARY + PERCENT_OUT_OF_RANGE
                    ? KIND_OUT_OF_RANGE
@@ -1820,12 +1915,13 @@ int fuzz_run(const fuzz_options *o)
             small = shrink(&f, judged, outcome, message);
             if (small)
                 small = rename_case(small, seed, n);
-            if (small && try_case(&f, small, &shrunk, NULL, shrunk_message,
-                                  sizeof shrunk_message) == outcome && shrunk) {
+            if (small &&
+                try_case(&f, small, &shrunk, NULL, shrunk_message, sizeof shrunk_message) ==
+                    outcome &&
+                shrunk) {
                 char *text_out;
                 size_t text_length;
-                if (snprintf(path, sizeof path, "%s/case_%lu.json", out_dir, n) >=
-                    (int)sizeof path)
+                if (snprintf(path, sizeof path, "%s/case_%lu.json", out_dir, n) >= (int)sizeof path)
                     fprintf(stderr, "dmlref fuzz: %s: the path is too long\n", out_dir);
                 else if (dmlref_vector_write(shrunk, &text_out, &text_length, NULL) != DMLREF_OK)
                     fprintf(stderr, "dmlref fuzz: %s: cannot write the shrunk vector\n", path);
@@ -1841,8 +1937,8 @@ int fuzz_run(const fuzz_options *o)
             printf("%s case %lu (%s): %s\n", outcome == CASE_FAIL ? "FAIL" : "ERROR", n,
                    dmlref_vector_name(v), message);
             if (sizes[0] && written)
-                printf("    shrunk in %lu runs to %s: %s: %s\n", f.runs - runs_before, path,
-                       sizes, shrunk_message);
+                printf("    shrunk in %lu runs to %s: %s: %s\n", f.runs - runs_before, path, sizes,
+                       shrunk_message);
             else if (sizes[0]) /* only files that exist are named */
                 printf("    shrunk in %lu runs, not written (see the error): %s: %s\n",
                        f.runs - runs_before, sizes, shrunk_message);

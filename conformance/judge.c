@@ -15,7 +15,7 @@ static const char *tensor_name(const dmlref_vector *v, size_t index)
 {
     const operator_info *row = operator_find(dmlref_vector_operator(v)->Type);
     return row && index < row->input_count + row->output_count ? row->tensors[index].name
-                                                                : "(unknown)";
+                                                               : "(unknown)";
 }
 
 static uint64_t binding_size(const dmlref_vector *v, size_t index)
@@ -55,7 +55,8 @@ static void name_first_wrong_element(dmlref_vector *v, dmlref_error *err)
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static case_result verdict(char *m, size_t capacity, case_result outcome, const char *format, ...)
+static case_result
+verdict(char *m, size_t capacity, case_result outcome, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -99,7 +100,8 @@ static case_result judge_outputs(dmlref_vector *v, char *m, size_t capacity)
         return verdict(m, capacity, CASE_PASS, "%s", "");
     for (k = 0; k < dmlref_vector_variant_count(v); ++k)
         if (dmlref_vector_compare_variant(v, k, dmlref_vector_outputs(v),
-                                          dmlref_vector_output_count(v), NULL, &ignored) == DMLREF_OK)
+                                          dmlref_vector_output_count(v), NULL,
+                                          &ignored) == DMLREF_OK)
             return verdict(m, capacity, CASE_PASS, "the permitted variant %s (%s)",
                            dmlref_vector_variant_name(v, k), dmlref_vector_variant_rule(v, k));
     /* the message starts "file: $.tensors...": the path is what matters */
@@ -126,10 +128,10 @@ case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run 
         }
         if (run->kind != RUN_OUTPUTS) { /* refused, as it must be */
             if (strict_status && run->status != e->status)
-                return verdict(m, capacity, CASE_FAIL, "refused with %s, dmlref refuses it with %s (%s)",
-                               run->status == DMLREF_OK ? "no status named"
-                                                        : dmlref_status_name(run->status),
-                               dmlref_status_name(e->status), e->rule);
+                return verdict(
+                    m, capacity, CASE_FAIL, "refused with %s, dmlref refuses it with %s (%s)",
+                    run->status == DMLREF_OK ? "no status named" : dmlref_status_name(run->status),
+                    dmlref_status_name(e->status), e->rule);
             if (strict_status && run->rule[0] && strcmp(run->rule, e->rule) != 0)
                 return verdict(m, capacity, CASE_FAIL, "refused under rule %s, dmlref under %s",
                                run->rule, e->rule);
@@ -138,7 +140,8 @@ case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run 
         if (e->status == DMLREF_ERROR_INDEX_OUT_OF_RANGE)
             return verdict(m, capacity, CASE_SKIP,
                            "accepted out-of-range indices: DirectML's outputs are undefined (%s), "
-                           "not compared", e->rule);
+                           "not compared",
+                           e->rule);
         if (e->status == DMLREF_ERROR_UNSUPPORTED_LAYOUT)
             return verdict(m, capacity, CASE_SKIP, "a layout dmlref cannot decide (%s): not judged",
                            e->rule);
@@ -150,8 +153,9 @@ case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run 
         return verdict(m, capacity, CASE_SKIP, "unsupported%s%s", run->message[0] ? ": " : "",
                        run->message);
     if (run->kind == RUN_REFUSED && dmlref_vector_oob_policy(v) == DMLREF_OOB_CLAMP)
-        return verdict(m, capacity, CASE_SKIP, "refused out-of-range indices, which this case clamps "
-                                               "(\"oob\": \"clamp\", DirectML's observed behaviour)");
+        return verdict(m, capacity, CASE_SKIP,
+                       "refused out-of-range indices, which this case clamps "
+                       "(\"oob\": \"clamp\", DirectML's observed behaviour)");
     if (run->kind == RUN_REFUSED) {
         if (run->status != DMLREF_OK)
             return verdict(m, capacity, CASE_FAIL, "refused a valid case: %s%s%s",
@@ -166,8 +170,7 @@ case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run 
         return verdict(m, capacity, CASE_FAIL,
                        "%s past the TotalTensorSizeInBytes of %s (byte %llu of its %llu)%s",
                        run->damage_fault ? "touched memory" : "wrote",
-                       tensor_name(v, run->damaged_tensor),
-                       (unsigned long long)run->damage_offset,
+                       tensor_name(v, run->damaged_tensor), (unsigned long long)run->damage_offset,
                        (unsigned long long)binding_size(v, run->damaged_tensor),
                        run->damage_fault ? ": a guard page faulted" : "");
     if (run->damage == DAMAGE_OUTSIDE)

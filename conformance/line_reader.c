@@ -20,11 +20,20 @@ void line_reader_free(line_reader *r)
     line_reader_init(r, r->max_line);
 }
 
-void line_reader_clear(line_reader *r) { r->start = r->used = r->scanned = 0; }
+void line_reader_clear(line_reader *r)
+{
+    r->start = r->used = r->scanned = 0;
+}
 
-void line_reader_limit(line_reader *r, size_t max_line) { r->max_line = max_line; }
+void line_reader_limit(line_reader *r, size_t max_line)
+{
+    r->max_line = max_line;
+}
 
-size_t line_reader_held(const line_reader *r) { return r->used - r->start; }
+size_t line_reader_held(const line_reader *r)
+{
+    return r->used - r->start;
+}
 
 char *line_reader_space(line_reader *r, size_t *room)
 {
@@ -53,13 +62,15 @@ char *line_reader_space(line_reader *r, size_t *room)
     return r->buffer + r->used;
 }
 
-void line_reader_received(line_reader *r, size_t n) { r->used += n; }
+void line_reader_received(line_reader *r, size_t n)
+{
+    r->used += n;
+}
 
 line_result line_reader_next(line_reader *r, char **line, size_t *length)
 {
-    char *newline = r->used > r->scanned
-                        ? memchr(r->buffer + r->scanned, '\n', r->used - r->scanned)
-                        : NULL;
+    char *newline =
+        r->used > r->scanned ? memchr(r->buffer + r->scanned, '\n', r->used - r->scanned) : NULL;
     size_t end;
     if (!newline) {
         r->scanned = r->used;

@@ -14,7 +14,7 @@
 typedef struct line_reader {
     char *buffer;
     size_t capacity;
-    size_t start;   /* buffer[start, used): received, not yet returned */
+    size_t start; /* buffer[start, used): received, not yet returned */
     size_t used;
     size_t scanned; /* buffer[start, scanned) holds no newline */
     size_t max_line;

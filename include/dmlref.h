@@ -40,7 +40,7 @@ extern "C" {
 #define DMLREF_VERSION_MAJOR 0
 #define DMLREF_VERSION_MINOR 1
 #define DMLREF_VERSION_PATCH 0
-#define DMLREF_VERSION_NUMBER                                                   \
+#define DMLREF_VERSION_NUMBER                                                                      \
     (DMLREF_VERSION_MAJOR * 10000 + DMLREF_VERSION_MINOR * 100 + DMLREF_VERSION_PATCH)
 
 #if defined(_WIN32)
@@ -95,12 +95,12 @@ typedef enum dmlref_feature_level {
 
 /* DML_OPERATOR_TYPE values of the operators this library implements. */
 typedef enum dmlref_operator_type {
-    DMLREF_OPERATOR_SCATTER_ELEMENTS = 94, /* DirectML.h, DML_TARGET_VERSION >= 0x2000 */
-    DMLREF_OPERATOR_SCATTER = 94,          /* alias, same descriptor */
-    DMLREF_OPERATOR_GATHER_ELEMENTS = 107, /* >= 0x2100 */
-    DMLREF_OPERATOR_GATHER_ND = 108,       /* >= 0x2100 */
+    DMLREF_OPERATOR_SCATTER_ELEMENTS = 94,     /* DirectML.h, DML_TARGET_VERSION >= 0x2000 */
+    DMLREF_OPERATOR_SCATTER = 94,              /* alias, same descriptor */
+    DMLREF_OPERATOR_GATHER_ELEMENTS = 107,     /* >= 0x2100 */
+    DMLREF_OPERATOR_GATHER_ND = 108,           /* >= 0x2100 */
     DMLREF_OPERATOR_NONZERO_COORDINATES = 133, /* >= 0x3000 */
-    DMLREF_OPERATOR_GATHER_ND1 = 140       /* >= 0x3000 */
+    DMLREF_OPERATOR_GATHER_ND1 = 140           /* >= 0x3000 */
 } dmlref_operator_type;
 
 /* DML_TENSOR_FLAGS. */
@@ -108,17 +108,17 @@ typedef enum dmlref_operator_type {
 #define DMLREF_TENSOR_FLAG_OWNED_BY_DML 0x1u /* inputs only */
 
 /* Limits from DirectML's documentation. */
-#define DMLREF_TENSOR_DIMENSION_COUNT_MAX 8u   /* DML_TENSOR_DIMENSION_COUNT_MAX1 */
+#define DMLREF_TENSOR_DIMENSION_COUNT_MAX 8u     /* DML_TENSOR_DIMENSION_COUNT_MAX1 */
 #define DMLREF_MAX_TENSOR_ELEMENTS 0xFFFFFFFFull /* 2^32 - 1 elements (R-TD-13) */
 
 /* ---- descriptors (mirror DirectML's) ------------------------------------ */
 
 typedef struct dmlref_tensor_desc { /* mirrors DML_BUFFER_TENSOR_DESC */
     dmlref_tensor_data_type DataType;
-    uint32_t Flags;            /* 0, or DMLREF_TENSOR_FLAG_OWNED_BY_DML (inputs) */
-    uint32_t DimensionCount;   /* 1..8 */
-    const uint32_t *Sizes;     /* DimensionCount entries, each >= 1 */
-    const uint32_t *Strides;   /* in elements; NULL = packed row-major */
+    uint32_t Flags;          /* 0, or DMLREF_TENSOR_FLAG_OWNED_BY_DML (inputs) */
+    uint32_t DimensionCount; /* 1..8 */
+    const uint32_t *Sizes;   /* DimensionCount entries, each >= 1 */
+    const uint32_t *Strides; /* in elements; NULL = packed row-major */
     uint64_t TotalTensorSizeInBytes;
     uint32_t GuaranteedBaseOffsetAlignment; /* 0, or a power of two >= element size */
 } dmlref_tensor_desc;
@@ -185,40 +185,40 @@ typedef struct dmlref_binding {
  * 8x comparisons. */
 typedef enum dmlref_status {
     DMLREF_OK = 0,
-    DMLREF_ERROR_INVALID_ARGUMENT = 1,       /* NULL pointer, unknown operator or level */
+    DMLREF_ERROR_INVALID_ARGUMENT = 1, /* NULL pointer, unknown operator or level */
 
-    DMLREF_ERROR_UNSUPPORTED_OPERATOR = 10,  /* operator not available at this level */
-    DMLREF_ERROR_UNSUPPORTED_DATA_TYPE = 11, /* data type not in the level's table */
+    DMLREF_ERROR_UNSUPPORTED_OPERATOR = 10,        /* operator not available at this level */
+    DMLREF_ERROR_UNSUPPORTED_DATA_TYPE = 11,       /* data type not in the level's table */
     DMLREF_ERROR_UNSUPPORTED_DIMENSION_COUNT = 12, /* rank not in the level's table */
-    DMLREF_ERROR_UNSUPPORTED_LAYOUT = 13,    /* valid maybe, but dmlref cannot decide */
+    DMLREF_ERROR_UNSUPPORTED_LAYOUT = 13,          /* valid maybe, but dmlref cannot decide */
 
-    DMLREF_ERROR_INVALID_SIZES = 20,         /* missing sizes, a size of 0, bad rank */
-    DMLREF_ERROR_INVALID_TOTAL_SIZE = 21,    /* TotalTensorSizeInBytes below the minimum */
-    DMLREF_ERROR_TENSOR_TOO_LARGE = 22,      /* more than 2^32-1 elements, or overflow */
-    DMLREF_ERROR_INVALID_FLAGS = 23,         /* unknown flag bits, OWNED_BY_DML on output */
-    DMLREF_ERROR_INVALID_ALIGNMENT = 24,     /* GuaranteedBaseOffsetAlignment */
-    DMLREF_ERROR_OUTPUT_ALIASING = 25,       /* output strides map 2 elements to 1 address */
+    DMLREF_ERROR_INVALID_SIZES = 20,      /* missing sizes, a size of 0, bad rank */
+    DMLREF_ERROR_INVALID_TOTAL_SIZE = 21, /* TotalTensorSizeInBytes below the minimum */
+    DMLREF_ERROR_TENSOR_TOO_LARGE = 22,   /* more than 2^32-1 elements, or overflow */
+    DMLREF_ERROR_INVALID_FLAGS = 23,      /* unknown flag bits, OWNED_BY_DML on output */
+    DMLREF_ERROR_INVALID_ALIGNMENT = 24,  /* GuaranteedBaseOffsetAlignment */
+    DMLREF_ERROR_OUTPUT_ALIASING = 25,    /* output strides map 2 elements to 1 address */
 
     DMLREF_ERROR_DIMENSION_COUNT_MISMATCH = 30, /* tensors must share a DimensionCount */
-    DMLREF_ERROR_DATA_TYPE_MISMATCH = 31,    /* tensors must share a DataType */
-    DMLREF_ERROR_SIZE_MISMATCH = 32,         /* a size relation between tensors */
-    DMLREF_ERROR_INVALID_ATTRIBUTE = 33,     /* Axis, *DimensionCount attributes */
+    DMLREF_ERROR_DATA_TYPE_MISMATCH = 31,       /* tensors must share a DataType */
+    DMLREF_ERROR_SIZE_MISMATCH = 32,            /* a size relation between tensors */
+    DMLREF_ERROR_INVALID_ATTRIBUTE = 33,        /* Axis, *DimensionCount attributes */
 
-    DMLREF_ERROR_BINDING_COUNT = 40,         /* wrong number of input or output bindings */
-    DMLREF_ERROR_BINDING_MISSING = 41,       /* a binding's data is NULL */
-    DMLREF_ERROR_BINDING_TOO_SMALL = 42,     /* smaller than TotalTensorSizeInBytes */
-    DMLREF_ERROR_BINDING_OVERLAP = 43,       /* an output overlaps another binding */
-    DMLREF_ERROR_BINDING_MISALIGNED = 44,    /* not a multiple of the guaranteed alignment */
+    DMLREF_ERROR_BINDING_COUNT = 40,      /* wrong number of input or output bindings */
+    DMLREF_ERROR_BINDING_MISSING = 41,    /* a binding's data is NULL */
+    DMLREF_ERROR_BINDING_TOO_SMALL = 42,  /* smaller than TotalTensorSizeInBytes */
+    DMLREF_ERROR_BINDING_OVERLAP = 43,    /* an output overlaps another binding */
+    DMLREF_ERROR_BINDING_MISALIGNED = 44, /* not a multiple of the guaranteed alignment */
 
-    DMLREF_ERROR_INDEX_OUT_OF_RANGE = 50,    /* an index value outside [-s, s-1] / [0, s-1] */
+    DMLREF_ERROR_INDEX_OUT_OF_RANGE = 50, /* an index value outside [-s, s-1] / [0, s-1] */
 
     DMLREF_ERROR_OUT_OF_MEMORY = 60,
 
-    DMLREF_ERROR_VECTOR_PARSE = 70,          /* a vector is not well-formed JSON */
-    DMLREF_ERROR_VECTOR_SCHEMA = 71,         /* a vector breaks vectors/FORMAT.md */
-    DMLREF_ERROR_IO = 72,                    /* a file cannot be read or written */
+    DMLREF_ERROR_VECTOR_PARSE = 70,  /* a vector is not well-formed JSON */
+    DMLREF_ERROR_VECTOR_SCHEMA = 71, /* a vector breaks vectors/FORMAT.md */
+    DMLREF_ERROR_IO = 72,            /* a file cannot be read or written */
 
-    DMLREF_ERROR_MISMATCH = 80               /* outputs differ from a vector's expectations */
+    DMLREF_ERROR_MISMATCH = 80 /* outputs differ from a vector's expectations */
 } dmlref_status;
 
 #define DMLREF_ERROR_RULE_CAPACITY 16
@@ -237,8 +237,8 @@ DMLREF_API const char *dmlref_status_name(dmlref_status status);
 /* The status whose dmlref_status_name() is `name`; returns 0 (false) if none. */
 DMLREF_API int dmlref_status_from_name(const char *name, dmlref_status *status);
 
-DMLREF_API unsigned dmlref_version_number(void);     /* DMLREF_VERSION_NUMBER */
-DMLREF_API const char *dmlref_version_string(void);  /* "0.1.0" */
+DMLREF_API unsigned dmlref_version_number(void);    /* DMLREF_VERSION_NUMBER */
+DMLREF_API const char *dmlref_version_string(void); /* "0.1.0" */
 
 /* ---- names and sizes --------------------------------------------------- */
 
@@ -270,8 +270,7 @@ DMLREF_API dmlref_feature_level dmlref_operator_introduced(dmlref_operator_type 
  * Returns 0 for an invalid description (unknown type, DimensionCount outside
  * 1..8, NULL sizes, a size of 0) or when the result does not fit 64 bits. */
 DMLREF_API uint64_t dmlref_calc_buffer_tensor_size(dmlref_tensor_data_type type,
-                                                   uint32_t dimension_count,
-                                                   const uint32_t *sizes,
+                                                   uint32_t dimension_count, const uint32_t *sizes,
                                                    const uint32_t *strides);
 
 /* ---- the core: validate and execute ------------------------------------ */
@@ -283,8 +282,7 @@ DMLREF_API uint64_t dmlref_calc_buffer_tensor_size(dmlref_tensor_data_type type,
  * attributes, output aliasing); reports the first rule broken.
  * err may be NULL. */
 DMLREF_API dmlref_status dmlref_validate(const dmlref_operator_desc *op,
-                                         dmlref_feature_level feature_level,
-                                         dmlref_error *err);
+                                         dmlref_feature_level feature_level, dmlref_error *err);
 
 /* The sizes an output must have, by the operator's shape rules (DirectMLX's
  * shapes), from its inputs and attributes alone: the output descriptors are
@@ -314,12 +312,10 @@ DMLREF_API dmlref_status dmlref_validate(const dmlref_operator_desc *op,
  * other rules are dmlref_validate()'s.  On success *dimension_count
  * (1..8) and the first *dimension_count entries of sizes are set; on failure
  * neither is written.  err may be NULL. */
-DMLREF_API dmlref_status dmlref_infer_output_sizes(const dmlref_operator_desc *op,
-                                                   dmlref_feature_level feature_level,
-                                                   uint32_t output_index,
-                                                   uint32_t *dimension_count,
-                                                   uint32_t sizes[DMLREF_TENSOR_DIMENSION_COUNT_MAX],
-                                                   dmlref_error *err);
+DMLREF_API dmlref_status
+dmlref_infer_output_sizes(const dmlref_operator_desc *op, dmlref_feature_level feature_level,
+                          uint32_t output_index, uint32_t *dimension_count,
+                          uint32_t sizes[DMLREF_TENSOR_DIMENSION_COUNT_MAX], dmlref_error *err);
 
 /* Validates, checks the bindings and every index, then computes.  Bindings
  * come in the order of the descriptor's tensor fields, inputs first:
@@ -364,14 +360,10 @@ typedef struct dmlref_execute_options {
 } dmlref_execute_options;
 
 /* dmlref_execute() with options; options may be NULL (all defaults). */
-DMLREF_API dmlref_status dmlref_execute_with_options(const dmlref_operator_desc *op,
-                                                     dmlref_feature_level feature_level,
-                                                     const dmlref_execute_options *options,
-                                                     const dmlref_binding *inputs,
-                                                     size_t input_count,
-                                                     const dmlref_binding *outputs,
-                                                     size_t output_count,
-                                                     dmlref_error *err);
+DMLREF_API dmlref_status dmlref_execute_with_options(
+    const dmlref_operator_desc *op, dmlref_feature_level feature_level,
+    const dmlref_execute_options *options, const dmlref_binding *inputs, size_t input_count,
+    const dmlref_binding *outputs, size_t output_count, dmlref_error *err);
 
 #ifdef __cplusplus
 }

@@ -42,9 +42,8 @@
 #include "reference/reference.h"
 
 dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
-                                         const dmlref_gather_elements_desc *desc,
-                                         const void *input, const void *indices, void *output,
-                                         dmlref_error *err)
+                                         const dmlref_gather_elements_desc *desc, const void *input,
+                                         const void *indices, void *output, dmlref_error *err)
 {
     const dmlref_tensor_data_type type = desc->IndicesTensor->DataType;
     const uint32_t axis = desc->Axis;
@@ -69,7 +68,8 @@ dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
                                            "InputTensor", axis, "D1");
         }
 
-#pragma omp parallel for num_threads(team_size(ctx->num_threads)) if (total >= PARALLEL_MIN_ELEMENTS)
+#pragma omp parallel for num_threads(team_size(ctx->num_threads)) if (total >=                     \
+                                                                      PARALLEL_MIN_ELEMENTS)
     for (pos = 0; pos < (int64_t)total; ++pos) {
         uint64_t o[MAX_RANK], i[MAX_RANK];
         coordinates_of((uint64_t)pos, out_l.rank, out_l.sizes, o);

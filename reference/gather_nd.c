@@ -87,7 +87,8 @@ dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gath
                                            in_l.sizes[dim], "InputTensor", dim, "D1");
         }
 
-#pragma omp parallel for num_threads(team_size(ctx->num_threads)) if (total >= PARALLEL_MIN_ELEMENTS)
+#pragma omp parallel for num_threads(team_size(ctx->num_threads)) if (total >=                     \
+                                                                      PARALLEL_MIN_ELEMENTS)
     for (pos = 0; pos < (int64_t)total; ++pos) {
         /* o = {0.., beta, g, s}; t at {0.., beta, g, j}; i = {0.., beta, t, s} */
         uint64_t o[MAX_RANK], t[MAX_RANK] = {0}, i[MAX_RANK] = {0};

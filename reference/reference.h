@@ -36,9 +36,8 @@ static inline int index_at(const void *indices, const layout *l, dmlref_tensor_d
  * (src/kernels/kernels.h).  Each receives a descriptor that
  * dmlref_validate() accepted and bindings that dmlref_execute() checked. */
 dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
-                                         const dmlref_gather_elements_desc *desc,
-                                         const void *input, const void *indices, void *output,
-                                         dmlref_error *err);
+                                         const dmlref_gather_elements_desc *desc, const void *input,
+                                         const void *indices, void *output, dmlref_error *err);
 dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
                                           const dmlref_scatter_elements_desc *desc,
                                           const void *input, const void *indices,

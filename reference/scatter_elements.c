@@ -79,8 +79,9 @@ dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
                                            "OutputTensor", axis, "D2");
         }
 
-    /* output = input (R-SC-6: the same sizes, perhaps other strides) */
-#pragma omp parallel for num_threads(team_size(ctx->num_threads)) if (total >= PARALLEL_MIN_ELEMENTS)
+        /* output = input (R-SC-6: the same sizes, perhaps other strides) */
+#pragma omp parallel for num_threads(team_size(ctx->num_threads)) if (total >=                     \
+                                                                      PARALLEL_MIN_ELEMENTS)
     for (pos = 0; pos < (int64_t)total; ++pos) {
         uint64_t o[MAX_RANK];
         coordinates_of((uint64_t)pos, out_l.rank, out_l.sizes, o);

@@ -31,14 +31,14 @@ dmlref_status __real_dmlref_execute_with_options(const dmlref_operator_desc *op,
                                                  dmlref_feature_level feature_level,
                                                  const dmlref_execute_options *options,
                                                  const dmlref_binding *inputs, size_t input_count,
-                                                 const dmlref_binding *outputs,
-                                                 size_t output_count, dmlref_error *err);
+                                                 const dmlref_binding *outputs, size_t output_count,
+                                                 dmlref_error *err);
 dmlref_status __wrap_dmlref_execute_with_options(const dmlref_operator_desc *op,
                                                  dmlref_feature_level feature_level,
                                                  const dmlref_execute_options *options,
                                                  const dmlref_binding *inputs, size_t input_count,
-                                                 const dmlref_binding *outputs,
-                                                 size_t output_count, dmlref_error *err);
+                                                 const dmlref_binding *outputs, size_t output_count,
+                                                 dmlref_error *err);
 
 /* Whether the call in progress selects the fast kernels.  Read on the
    calling thread, before any team starts. */
@@ -48,8 +48,8 @@ dmlref_status __wrap_dmlref_execute_with_options(const dmlref_operator_desc *op,
                                                  dmlref_feature_level feature_level,
                                                  const dmlref_execute_options *options,
                                                  const dmlref_binding *inputs, size_t input_count,
-                                                 const dmlref_binding *outputs,
-                                                 size_t output_count, dmlref_error *err)
+                                                 const dmlref_binding *outputs, size_t output_count,
+                                                 dmlref_error *err)
 {
     dmlref_status status;
     fast_selected = options && options->kernels == DMLREF_KERNELS_FAST;
@@ -60,9 +60,9 @@ dmlref_status __wrap_dmlref_execute_with_options(const dmlref_operator_desc *op,
 }
 
 dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
-                                         const dmlref_gather_elements_desc *desc,
-                                         const void *input, const void *indices, void *output,
-                                         dmlref_error *err)
+                                          const dmlref_gather_elements_desc *desc,
+                                          const void *input, const void *indices, void *output,
+                                          dmlref_error *err)
 {
     const unsigned char *in = input, *idx = indices;
     unsigned char *out = output;

@@ -54,20 +54,21 @@ static const double k_r1_neg_out[] = {10, 14, 12, 10, 14};
 
 /* a 2x3x2 tensor, gathered along each axis */
 static const double k_3d_in[] = {1, 2, 3, 4, 5, 6, /**/ 7, 8, 9, 10, 11, 12};
-static const int64_t k_3d_axis0_idx[] = {1, 0, 1, 1, 0, 0};       /* {1,3,2} */
+static const int64_t k_3d_axis0_idx[] = {1, 0, 1, 1, 0, 0}; /* {1,3,2} */
 static const double k_3d_axis0_out[] = {7, 2, 9, 10, 5, 6};
-static const int64_t k_3d_axis1_idx[] = {2, 0, /**/ 1, 1};         /* {2,1,2} */
+static const int64_t k_3d_axis1_idx[] = {2, 0, /**/ 1, 1}; /* {2,1,2} */
 static const double k_3d_axis1_out[] = {5, 2, /**/ 9, 10};
-static const int64_t k_3d_axis2_idx[] = {1, 0, 0, 1, 1, 1, /**/ 0, 0, 0, 1, 0, 1, /**/ 1, 1, 0, 0, 1, 0, /**/ 0, 1, 1, 0, 0, 1};
+static const int64_t k_3d_axis2_idx[] = {1,      0, 0, 1, 1, 1, /**/ 0, 0, 0, 1, 0, 1,
+                                         /**/ 1, 1, 0, 0, 1, 0, /**/ 0, 1, 1, 0, 0, 1};
 /* {2,3,4}: indices larger than the input along the axis (R-GE-3) */
-static const double k_3d_axis2_out[] = {2, 1, 1, 2, 4, 4, /**/ 3, 3, 5, 6, 5, 6,
+static const double k_3d_axis2_out[] = {2, 1, 1, 2, 4,  4, /**/ 3, 3,  5,  6,  5,  6,
                                         8, 8, 7, 7, 10, 9, /**/ 9, 10, 12, 11, 11, 12};
 
 /* rank 8 along the first, a middle and the last axis */
-static const double k_8d_in[] = {1, 2, 3, /**/ 4, 5, 6};                 /* {2,1,1,1,1,1,1,3} */
-static const int64_t k_8d_axis0_idx[] = {1, 0, 1};                       /* {1,1,1,1,1,1,1,3} */
+static const double k_8d_in[] = {1, 2, 3, /**/ 4, 5, 6}; /* {2,1,1,1,1,1,1,3} */
+static const int64_t k_8d_axis0_idx[] = {1, 0, 1};       /* {1,1,1,1,1,1,1,3} */
 static const double k_8d_axis0_out[] = {4, 2, 6};
-static const int64_t k_8d_axis7_idx[] = {2, 2, 0, 1, /**/ 0, 0, 1, 2};   /* {2,...,4} */
+static const int64_t k_8d_axis7_idx[] = {2, 2, 0, 1, /**/ 0, 0, 1, 2}; /* {2,...,4} */
 static const double k_8d_axis7_out[] = {3, 3, 1, 2, /**/ 4, 4, 5, 6};
 static const int64_t k_8d_axis4_idx[] = {0, 0, 0, /**/ 0, 0, 0, /**/ 0, 0, 0, /**/ 0, 0, 0};
 static const double k_8d_axis4_out[] = {1, 2, 3, 1, 2, 3, /**/ 4, 5, 6, 4, 5, 6};
@@ -83,20 +84,110 @@ static const double k_bcast_out[] = {9, 7, 8, /**/ 7, 9, 9}; /* axis 1 */
 static const uint32_t k_strided_out_2x3[] = {8, 2};
 
 static const ge_case k_cases[] = {
-    {"doc_example_axis0_corrected_S1", 2, {3, 3}, {2, 3}, 0, k_doc_in, k_doc_idx, k_doc_out, NULL, NULL},
+    {"doc_example_axis0_corrected_S1",
+     2,
+     {3, 3},
+     {2, 3},
+     0,
+     k_doc_in,
+     k_doc_idx,
+     k_doc_out,
+     NULL,
+     NULL},
     {"negative_index_axis1", 2, {2, 3}, {2, 1}, 1, k_neg_in, k_neg_idx, k_neg_out, NULL, NULL},
     {"webnn_example_axis0", 2, {4, 3}, {2, 3}, 0, k_webnn_in, k_webnn_idx, k_webnn_out, NULL, NULL},
     {"rank1_boundaries_and_repeats", 1, {5}, {7}, 0, k_r1_in, k_r1_idx, k_r1_out, NULL, NULL},
     {"rank1_negative_boundaries", 1, {5}, {5}, 0, k_r1_in, k_r1_neg_idx, k_r1_neg_out, NULL, NULL},
-    {"rank3_axis0_fewer_indices", 3, {2, 3, 2}, {1, 3, 2}, 0, k_3d_in, k_3d_axis0_idx, k_3d_axis0_out, NULL, NULL},
-    {"rank3_axis1", 3, {2, 3, 2}, {2, 1, 2}, 1, k_3d_in, k_3d_axis1_idx, k_3d_axis1_out, NULL, NULL},
-    {"rank3_axis2_more_indices_than_input", 3, {2, 3, 2}, {2, 3, 4}, 2, k_3d_in, k_3d_axis2_idx, k_3d_axis2_out, NULL, NULL},
-    {"rank8_axis0", 8, {2, 1, 1, 1, 1, 1, 1, 3}, {1, 1, 1, 1, 1, 1, 1, 3}, 0, k_8d_in, k_8d_axis0_idx, k_8d_axis0_out, NULL, NULL},
-    {"rank8_axis4", 8, {2, 1, 1, 1, 1, 1, 1, 3}, {2, 1, 1, 1, 2, 1, 1, 3}, 4, k_8d_in, k_8d_axis4_idx, k_8d_axis4_out, NULL, NULL},
-    {"rank8_axis7", 8, {2, 1, 1, 1, 1, 1, 1, 3}, {2, 1, 1, 1, 1, 1, 1, 4}, 7, k_8d_in, k_8d_axis7_idx, k_8d_axis7_out, NULL, NULL},
-    {"transposed_input_layout", 2, {3, 3}, {2, 3}, 0, k_doc_in, k_doc_idx, k_doc_out, k_transposed_3x3, NULL},
-    {"broadcast_input_stride0", 2, {2, 3}, {2, 3}, 1, k_bcast_in, k_bcast_idx, k_bcast_out, k_bcast_strides, NULL},
-    {"strided_output", 2, {3, 3}, {2, 3}, 0, k_doc_in, k_doc_idx, k_doc_out, NULL, k_strided_out_2x3},
+    {"rank3_axis0_fewer_indices",
+     3,
+     {2, 3, 2},
+     {1, 3, 2},
+     0,
+     k_3d_in,
+     k_3d_axis0_idx,
+     k_3d_axis0_out,
+     NULL,
+     NULL},
+    {"rank3_axis1",
+     3,
+     {2, 3, 2},
+     {2, 1, 2},
+     1,
+     k_3d_in,
+     k_3d_axis1_idx,
+     k_3d_axis1_out,
+     NULL,
+     NULL},
+    {"rank3_axis2_more_indices_than_input",
+     3,
+     {2, 3, 2},
+     {2, 3, 4},
+     2,
+     k_3d_in,
+     k_3d_axis2_idx,
+     k_3d_axis2_out,
+     NULL,
+     NULL},
+    {"rank8_axis0",
+     8,
+     {2, 1, 1, 1, 1, 1, 1, 3},
+     {1, 1, 1, 1, 1, 1, 1, 3},
+     0,
+     k_8d_in,
+     k_8d_axis0_idx,
+     k_8d_axis0_out,
+     NULL,
+     NULL},
+    {"rank8_axis4",
+     8,
+     {2, 1, 1, 1, 1, 1, 1, 3},
+     {2, 1, 1, 1, 2, 1, 1, 3},
+     4,
+     k_8d_in,
+     k_8d_axis4_idx,
+     k_8d_axis4_out,
+     NULL,
+     NULL},
+    {"rank8_axis7",
+     8,
+     {2, 1, 1, 1, 1, 1, 1, 3},
+     {2, 1, 1, 1, 1, 1, 1, 4},
+     7,
+     k_8d_in,
+     k_8d_axis7_idx,
+     k_8d_axis7_out,
+     NULL,
+     NULL},
+    {"transposed_input_layout",
+     2,
+     {3, 3},
+     {2, 3},
+     0,
+     k_doc_in,
+     k_doc_idx,
+     k_doc_out,
+     k_transposed_3x3,
+     NULL},
+    {"broadcast_input_stride0",
+     2,
+     {2, 3},
+     {2, 3},
+     1,
+     k_bcast_in,
+     k_bcast_idx,
+     k_bcast_out,
+     k_bcast_strides,
+     NULL},
+    {"strided_output",
+     2,
+     {3, 3},
+     {2, 3},
+     0,
+     k_doc_in,
+     k_doc_idx,
+     k_doc_out,
+     NULL,
+     k_strided_out_2x3},
 };
 
 /* Runs one row for one data type, index type and layout variant. */
@@ -111,8 +202,7 @@ static void run_variant(const ge_case *c, dmlref_tensor_data_type type,
     dmlref_status status;
 
     tt_init(&in, type, c->rank, c->input_sizes,
-            variant_strides(c->input_strides, padded, c->rank, c->input_sizes, 1, s_in),
-            0);
+            variant_strides(c->input_strides, padded, c->rank, c->input_sizes, 1, s_in), 0);
     tt_init(&idx, itype, c->rank, c->indices_sizes,
             variant_strides(NULL, padded, c->rank, c->indices_sizes, 2, s_idx), 0);
     tt_init(&out, type, c->rank, c->indices_sizes,
@@ -126,8 +216,8 @@ static void run_variant(const ge_case *c, dmlref_tensor_data_type type,
     status = tt_execute(DMLREF_OPERATOR_GATHER_ELEMENTS, &d, DMLREF_FEATURE_LEVEL_LATEST,
                         DMLREF_OOB_ERROR, inputs, 2, outputs, 1, &err);
     if (status != DMLREF_OK)
-        fail_msg("%s %s/%s: %s", c->name, dmlref_data_type_name(type),
-                 dmlref_data_type_name(itype), err.message);
+        fail_msg("%s %s/%s: %s", c->name, dmlref_data_type_name(type), dmlref_data_type_name(itype),
+                 err.message);
     if (!tt_equals_values(&out, c->expected))
         fail_msg("%s %s/%s padded=%d: wrong output", c->name, dmlref_data_type_name(type),
                  dmlref_data_type_name(itype), padded);
@@ -165,13 +255,11 @@ static void run_row(void **state)
 static void test_gather_elements_moves_bits_exactly(void **state)
 {
     static const uint64_t patterns[] = {
-        0x8000000000000000ull, 0x7FF0000000000001ull, 0xFFF8000000000ABCull,
-        0x0000000000000001ull, 0x7FF0000000000000ull, 0x7FFFFFFFFFFFFFFFull,
-        0xFFFFFFFFFFFFFFFFull, 0x000FFFFFFFFFFFFFull,
+        0x8000000000000000ull, 0x7FF0000000000001ull, 0xFFF8000000000ABCull, 0x0000000000000001ull,
+        0x7FF0000000000000ull, 0x7FFFFFFFFFFFFFFFull, 0xFFFFFFFFFFFFFFFFull, 0x000FFFFFFFFFFFFFull,
         /* float32 in the low half, float16 in the low quarter */
-        0x0000000080000000ull, 0x000000007FA00001ull, 0x00000000FFC00001ull,
-        0x0000000000000001ull, 0x0000000000008000ull, 0x0000000000007D01ull,
-        0x000000000000FE01ull, 0x0000000000000001ull};
+        0x0000000080000000ull, 0x000000007FA00001ull, 0x00000000FFC00001ull, 0x0000000000000001ull,
+        0x0000000000008000ull, 0x0000000000007D01ull, 0x000000000000FE01ull, 0x0000000000000001ull};
     enum { N = sizeof patterns / sizeof patterns[0] };
     uint32_t t;
     (void)state;
@@ -281,8 +369,8 @@ static void test_gather_elements_finds_first_bad_index_in_long_runs(void **state
     for (i = 0; i < SIZE; ++i)
         in_values[i] = i;
     for (t = 0; t < 4; ++t) {
-        int is_signed = types[t] == DMLREF_TENSOR_DATA_TYPE_INT32 ||
-                        types[t] == DMLREF_TENSOR_DATA_TYPE_INT64;
+        int is_signed =
+            types[t] == DMLREF_TENSOR_DATA_TYPE_INT32 || types[t] == DMLREF_TENSOR_DATA_TYPE_INT64;
         for (b = 0; b < 6; ++b) { /* b == 5: no bad index at all */
             test_tensor in, idx, out;
             test_tensor *inputs[2] = {&in, &idx}, *outputs[1] = {&out};

@@ -71,20 +71,108 @@ static const double k_q1_out[] = {5, 6};
 static const uint32_t k_transposed_3x2[] = {1, 3};
 
 static const gnd_case k_cases[] = {
-    {"doc_example1_1d_remap", 2, 2, 2, 0, {2, 2}, {2, 1}, {2, 2}, k_seq12, k_ex1_idx, k_ex1_out, NULL},
-    {"doc_example2_2d_remap_shape_S13", 4, 3, 2, 0, {1, 2, 2, 2}, {1, 1, 2, 2}, {1, 1, 2, 2}, k_seq12, k_ex2_idx, k_ex2_out, NULL},
-    {"doc_nd1_example_batch1", 4, 3, 3, 1, {1, 3, 2, 2}, {1, 3, 2, 2}, {1, 1, 3, 2}, k_seq12, k_nd1_idx, k_nd1_out, NULL},
-    {"whole_coordinates_negative", 2, 2, 2, 0, {2, 3}, {3, 2}, {1, 3}, k_one12, k_full_idx, k_full_out, NULL},
+    {"doc_example1_1d_remap",
+     2,
+     2,
+     2,
+     0,
+     {2, 2},
+     {2, 1},
+     {2, 2},
+     k_seq12,
+     k_ex1_idx,
+     k_ex1_out,
+     NULL},
+    {"doc_example2_2d_remap_shape_S13",
+     4,
+     3,
+     2,
+     0,
+     {1, 2, 2, 2},
+     {1, 1, 2, 2},
+     {1, 1, 2, 2},
+     k_seq12,
+     k_ex2_idx,
+     k_ex2_out,
+     NULL},
+    {"doc_nd1_example_batch1",
+     4,
+     3,
+     3,
+     1,
+     {1, 3, 2, 2},
+     {1, 3, 2, 2},
+     {1, 1, 3, 2},
+     k_seq12,
+     k_nd1_idx,
+     k_nd1_out,
+     NULL},
+    {"whole_coordinates_negative",
+     2,
+     2,
+     2,
+     0,
+     {2, 3},
+     {3, 2},
+     {1, 3},
+     k_one12,
+     k_full_idx,
+     k_full_out,
+     NULL},
     {"rank1_single_tuple", 1, 1, 1, 0, {5}, {1}, {1}, k_r1_in, k_r1_idx, k_r1_out, NULL},
-    {"rank1_negative_boundary", 1, 1, 1, 0, {5}, {1}, {1}, k_r1_in, k_r1_neg_idx, k_r1_neg_out, NULL},
-    {"rank8_row_swap_leading_ones_D11", 8, 2, 2, 0, {1, 1, 1, 1, 1, 1, 2, 3}, {1, 1, 1, 1, 1, 1, 2, 1}, {1, 1, 1, 1, 1, 1, 2, 3}, k_one12, k_r8_idx, k_r8_out, NULL},
-    {"two_batch_dimensions", 3, 3, 3, 2, {2, 2, 3}, {2, 2, 1}, {1, 2, 2}, k_one12, k_b2_idx, k_b2_out, NULL},
+    {"rank1_negative_boundary",
+     1,
+     1,
+     1,
+     0,
+     {5},
+     {1},
+     {1},
+     k_r1_in,
+     k_r1_neg_idx,
+     k_r1_neg_out,
+     NULL},
+    {"rank8_row_swap_leading_ones_D11",
+     8,
+     2,
+     2,
+     0,
+     {1, 1, 1, 1, 1, 1, 2, 3},
+     {1, 1, 1, 1, 1, 1, 2, 1},
+     {1, 1, 1, 1, 1, 1, 2, 3},
+     k_one12,
+     k_r8_idx,
+     k_r8_out,
+     NULL},
+    {"two_batch_dimensions",
+     3,
+     3,
+     3,
+     2,
+     {2, 2, 3},
+     {2, 2, 1},
+     {1, 2, 2},
+     k_one12,
+     k_b2_idx,
+     k_b2_out,
+     NULL},
     {"one_tuple_one_row", 2, 2, 1, 0, {3, 2}, {1, 1}, {1, 2}, k_one12, k_q1_idx, k_q1_out, NULL},
-    {"transposed_input_layout", 2, 2, 1, 0, {3, 2}, {1, 1}, {1, 2}, k_one12, k_q1_idx, k_q1_out, k_transposed_3x2},
+    {"transposed_input_layout",
+     2,
+     2,
+     1,
+     0,
+     {3, 2},
+     {1, 1},
+     {1, 2},
+     k_one12,
+     k_q1_idx,
+     k_q1_out,
+     k_transposed_3x2},
 };
 
-static void run_variant(const gnd_case *c, dmlref_operator_type op,
-                        dmlref_tensor_data_type type, dmlref_tensor_data_type itype, int padded)
+static void run_variant(const gnd_case *c, dmlref_operator_type op, dmlref_tensor_data_type type,
+                        dmlref_tensor_data_type itype, int padded)
 {
     test_tensor in, idx, out;
     test_tensor *inputs[2] = {&in, &idx}, *outputs[1] = {&out};
@@ -94,8 +182,7 @@ static void run_variant(const gnd_case *c, dmlref_operator_type op,
     dmlref_error err;
 
     tt_init(&in, type, c->rank, c->input_sizes,
-            variant_strides(c->input_strides, padded, c->rank, c->input_sizes, 1, s_in),
-            0);
+            variant_strides(c->input_strides, padded, c->rank, c->input_sizes, 1, s_in), 0);
     tt_init(&idx, itype, c->rank, c->indices_sizes,
             variant_strides(NULL, padded, c->rank, c->indices_sizes, 2, s_idx), 0);
     tt_init(&out, type, c->rank, c->output_sizes,
@@ -112,8 +199,8 @@ static void run_variant(const gnd_case *c, dmlref_operator_type op,
     if (tt_execute(op, op == DMLREF_OPERATOR_GATHER_ND ? (const void *)&d0 : (const void *)&d1,
                    DMLREF_FEATURE_LEVEL_LATEST, DMLREF_OOB_ERROR, inputs, 2, outputs, 1,
                    &err) != DMLREF_OK)
-        fail_msg("%s %s %s/%s: %s", c->name, dmlref_operator_name(op),
-                 dmlref_data_type_name(type), dmlref_data_type_name(itype), err.message);
+        fail_msg("%s %s %s/%s: %s", c->name, dmlref_operator_name(op), dmlref_data_type_name(type),
+                 dmlref_data_type_name(itype), err.message);
     if (!tt_equals_values(&out, c->expected))
         fail_msg("%s %s %s/%s padded=%d: wrong output", c->name, dmlref_operator_name(op),
                  dmlref_data_type_name(type), dmlref_data_type_name(itype), padded);
@@ -141,8 +228,7 @@ static void run_row(void **state)
             for (padded = 0; padded < 2; ++padded) {
                 run_variant(c, DMLREF_OPERATOR_GATHER_ND1, k_all_data_types[t], itype, padded);
                 if (c->batch_dims == 0)
-                    run_variant(c, DMLREF_OPERATOR_GATHER_ND, k_all_data_types[t], itype,
-                                padded);
+                    run_variant(c, DMLREF_OPERATOR_GATHER_ND, k_all_data_types[t], itype, padded);
             }
         }
     }

@@ -45,11 +45,14 @@
 enum op_slot { SLOT_GE, SLOT_SC, SLOT_GN, SLOT_GN1, SLOT_NZ, SLOTS };
 static const char *const k_slot_names[SLOTS] = {"GE", "SC", "GN", "GN1", "NZ"};
 
-static unsigned long g_cases[SLOTS];  /* cases compared, per operator */
-static unsigned long g_refused;       /* of them, refused by both (out of range) */
-static unsigned long g_clamped;       /* of them, out-of-range indices clamped by both */
+static unsigned long g_cases[SLOTS]; /* cases compared, per operator */
+static unsigned long g_refused;      /* of them, refused by both (out of range) */
+static unsigned long g_clamped;      /* of them, out-of-range indices clamped by both */
 
-static int quick(void) { return getenv("DMLREF_TEST_QUICK") != NULL; }
+static int quick(void)
+{
+    return getenv("DMLREF_TEST_QUICK") != NULL;
+}
 
 /* ---- layouts and data ------------------------------------------------------ */
 
@@ -143,9 +146,15 @@ static void break_indices(rng *r, test_tensor *t, uint64_t largest)
     for (k = 0; k < bad; ++k) {
         int64_t v;
         switch (rng_below(r, 5)) {
-        case 0: v = (int64_t)largest; break;
-        case 1: v = (int64_t)largest + 1 + (int64_t)rng_below(r, 3); break;
-        case 2: v = is_signed_index_type(type) ? -(int64_t)largest - 1 : (int64_t)largest; break;
+        case 0:
+            v = (int64_t)largest;
+            break;
+        case 1:
+            v = (int64_t)largest + 1 + (int64_t)rng_below(r, 3);
+            break;
+        case 2:
+            v = is_signed_index_type(type) ? -(int64_t)largest - 1 : (int64_t)largest;
+            break;
         case 3: /* the largest value: 2^31-1, 2^32-1, 2^63-1, 2^64-1 */
             v = type == DMLREF_TENSOR_DATA_TYPE_INT32    ? INT32_MAX
                 : type == DMLREF_TENSOR_DATA_TYPE_UINT32 ? (int64_t)UINT32_MAX
@@ -203,15 +212,21 @@ typedef struct random_case {
     test_tensor fast[2];
     size_t inputs, outputs;
     dmlref_oob_policy policy;
-    int out_of_range; /* indices were broken */
+    int out_of_range;    /* indices were broken */
     uint32_t nz_columns; /* NonZero's N */
     char what[160];
 } random_case;
 
 typedef void (*make_fn)(rng *, uint64_t, random_case *);
 
-static dmlref_tensor_data_type any_data_type(rng *r) { return k_all_data_types[rng_below(r, 11)]; }
-static dmlref_tensor_data_type any_index_type(rng *r) { return k_all_index_types[rng_below(r, 4)]; }
+static dmlref_tensor_data_type any_data_type(rng *r)
+{
+    return k_all_data_types[rng_below(r, 11)];
+}
+static dmlref_tensor_data_type any_index_type(rng *r)
+{
+    return k_all_index_types[rng_below(r, 4)];
+}
 
 static void make_gather_elements(rng *r, uint64_t budget, random_case *c)
 {
@@ -400,8 +415,8 @@ static void make_nonzero(rng *r, uint64_t budget, random_case *c)
 static void clone_layout(test_tensor *dst, const test_tensor *src)
 {
     const dmlref_tensor_desc *d = &src->desc;
-    uint64_t minimum = dmlref_calc_buffer_tensor_size(d->DataType, d->DimensionCount, d->Sizes,
-                                                      d->Strides);
+    uint64_t minimum =
+        dmlref_calc_buffer_tensor_size(d->DataType, d->DimensionCount, d->Sizes, d->Strides);
     tt_init(dst, d->DataType, d->DimensionCount, d->Sizes, d->Strides,
             d->TotalTensorSizeInBytes - minimum);
 }
@@ -516,8 +531,7 @@ static void run_both(rng *r, random_case *c, uint32_t ref_threads, const uint32_
                      "kernels: %s (%s) \"%s\"; the reference kernels: %s (%s) \"%s\"",
                      row, number, c->what, c->policy == DMLREF_OOB_CLAMP ? "clamp" : "strict",
                      fast_threads[k], ref_threads, dmlref_status_name(got), got_err.rule,
-                     got_err.message, dmlref_status_name(want), want_err.rule,
-                     want_err.message);
+                     got_err.message, dmlref_status_name(want), want_err.rule, want_err.message);
         for (i = 0; i < c->outputs; ++i) {
             const test_tensor *ref = &c->t[c->inputs + i], *fast = &c->fast[i];
             size_t total = (size_t)ref->desc.TotalTensorSizeInBytes;
@@ -551,7 +565,8 @@ static void run_both(rng *r, random_case *c, uint32_t ref_threads, const uint32_
         else /* no padding byte written (R-TD-11: DirectML may, dmlref does not) */
             assert_true(padding_kept(out, prefill[i]));
     }
-    if (want == DMLREF_OK && c->slot == SLOT_NZ) { /* rows at or past the count: untouched (R-NZ-14) */
+    if (want == DMLREF_OK &&
+        c->slot == SLOT_NZ) { /* rows at or past the count: untouched (R-NZ-14) */
         const test_tensor *co = &c->t[2];
         uint32_t count;
         uint64_t e;
@@ -580,8 +595,8 @@ typedef struct random_row {
     make_fn make;
     uint64_t seed;
     unsigned long cases, quick_cases;
-    uint64_t budget;         /* elements: each case draws 1 to budget (the input's) */
-    uint64_t min_out_bytes;  /* large rows: cases with smaller outputs are drawn again */
+    uint64_t budget;        /* elements: each case draws 1 to budget (the input's) */
+    uint64_t min_out_bytes; /* large rows: cases with smaller outputs are drawn again */
 } random_row;
 
 static const uint32_t k_thread_choices[6] = {0, 1, 2, 3, 4, 7}; /* 0: OpenMP's default */

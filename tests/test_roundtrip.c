@@ -141,10 +141,17 @@ static uint64_t *float_patterns(uint32_t bits, uint32_t n, uint64_t seed)
     for (i = 0; i < n; ++i) {
         uint64_t x = rng_next(&r) & mask;
         switch (i % 8) {
-        case 0: x &= sign | (((uint64_t)1 << mantissa_bits) - 1); break; /* subnormal or zero */
-        case 1: x |= exponent; break;                                     /* NaN or infinity */
-        case 2: x = (i / 8) % 2 ? sign : 0; break;                        /* +0, -0 */
-        default: break;                                                   /* anything */
+        case 0:
+            x &= sign | (((uint64_t)1 << mantissa_bits) - 1);
+            break; /* subnormal or zero */
+        case 1:
+            x |= exponent;
+            break; /* NaN or infinity */
+        case 2:
+            x = (i / 8) % 2 ? sign : 0;
+            break; /* +0, -0 */
+        default:
+            break; /* anything */
         }
         p[i] = x;
     }

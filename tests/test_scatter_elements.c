@@ -71,10 +71,10 @@ static const double k_dup_out[] = {24, 11, 12, 13, 14};
 
 /* a 2x3x2 tensor scattered along each axis */
 static const double k_3d_in[] = {1, 2, 3, 4, 5, 6, /**/ 7, 8, 9, 10, 11, 12};
-static const int64_t k_3d_axis0_idx[] = {1, 0, 0, 1, 1, 1};            /* {1,3,2} */
+static const int64_t k_3d_axis0_idx[] = {1, 0, 0, 1, 1, 1}; /* {1,3,2} */
 static const double k_3d_axis0_upd[] = {41, 42, 43, 44, 45, 46};
 static const double k_3d_axis0_out[] = {1, 42, 43, 4, 5, 6, /**/ 41, 8, 9, 44, 45, 46};
-static const int64_t k_3d_axis1_idx[] = {2, 0, /**/ 1, 2};              /* {2,1,2} */
+static const int64_t k_3d_axis1_idx[] = {2, 0, /**/ 1, 2}; /* {2,1,2} */
 static const double k_3d_axis1_upd[] = {51, 52, /**/ 53, 54};
 static const double k_3d_axis1_out[] = {1, 52, 3, 4, 51, 6, /**/ 7, 8, 53, 10, 11, 54};
 static const int64_t k_3d_axis2_idx[] = {1, 0, 1, 1, 0, 0, /**/ 0, 1, 1, 0, 1, 1}; /* {2,3,2} */
@@ -83,13 +83,13 @@ static const double k_3d_axis2_out[] = {62, 61, 3, 64, 66, 6, /**/ 67, 68, 70, 6
 
 /* rank 8, along the first, a middle and the last axis; input {2,1,1,1,1,1,1,3} */
 static const double k_8d_in[] = {1, 2, 3, /**/ 4, 5, 6};
-static const int64_t k_8d_axis0_idx[] = {1, 0, 1};                      /* {1,...,1,3} */
+static const int64_t k_8d_axis0_idx[] = {1, 0, 1}; /* {1,...,1,3} */
 static const double k_8d_axis0_upd[] = {71, 72, 73};
 static const double k_8d_axis0_out[] = {1, 72, 3, /**/ 71, 5, 73};
-static const int64_t k_8d_axis4_idx[] = {0, 0, 0, /**/ 0, 0, 0};         /* same as input */
+static const int64_t k_8d_axis4_idx[] = {0, 0, 0, /**/ 0, 0, 0}; /* same as input */
 static const double k_8d_axis4_upd[] = {81, 82, 83, /**/ 84, 85, 86};
 static const double k_8d_axis4_out[] = {81, 82, 83, /**/ 84, 85, 86};
-static const int64_t k_8d_axis7_idx[] = {2, /**/ 0};                     /* {2,...,1} */
+static const int64_t k_8d_axis7_idx[] = {2, /**/ 0}; /* {2,...,1} */
 static const double k_8d_axis7_upd[] = {91, /**/ 92};
 static const double k_8d_axis7_out[] = {1, 2, 91, /**/ 92, 5, 6};
 
@@ -102,21 +102,171 @@ static const double k_bcast_out[] = {7, 8, 30, /**/ 40, 8, 9};
 static const uint32_t k_transposed_out[] = {1, 2}; /* {2,3} stored column-major */
 
 static const sc_case k_cases[] = {
-    {"doc_example1_duplicate_last_wins_D4_S6", 1, {5}, {4}, 0, k_ex1_in, k_ex1_idx, k_ex1_upd, k_ex1_out, NULL, NULL},
-    {"doc_example2_input_3x3_corrected_S5", 2, {3, 3}, {2, 3}, 0, k_ex2_in, k_ex2_idx, k_ex2_upd, k_ex2_out, NULL, NULL},
-    {"negative_index_axis1", 2, {2, 3}, {2, 1}, 1, k_neg_in, k_neg_idx, k_neg_upd, k_neg_out, NULL, NULL},
-    {"rank1_negative_boundaries", 1, {5}, {3}, 0, k_r1_in, k_r1_idx, k_r1_upd, k_r1_out, NULL, NULL},
-    {"rank1_positive_boundaries", 1, {5}, {2}, 0, k_r1_in, k_r1_pos_idx, k_r1_pos_upd, k_r1_pos_out, NULL, NULL},
-    {"more_indices_than_axis_D16", 1, {2}, {3}, 0, k_more_in, k_more_idx, k_more_upd, k_more_out, NULL, NULL},
-    {"all_updates_one_target_last_wins_D4", 1, {5}, {4}, 0, k_r1_in, k_dup_idx, k_dup_upd, k_dup_out, NULL, NULL},
-    {"rank3_axis0", 3, {2, 3, 2}, {1, 3, 2}, 0, k_3d_in, k_3d_axis0_idx, k_3d_axis0_upd, k_3d_axis0_out, NULL, NULL},
-    {"rank3_axis1", 3, {2, 3, 2}, {2, 1, 2}, 1, k_3d_in, k_3d_axis1_idx, k_3d_axis1_upd, k_3d_axis1_out, NULL, NULL},
-    {"rank3_axis2", 3, {2, 3, 2}, {2, 3, 2}, 2, k_3d_in, k_3d_axis2_idx, k_3d_axis2_upd, k_3d_axis2_out, NULL, NULL},
-    {"rank8_axis0", 8, {2, 1, 1, 1, 1, 1, 1, 3}, {1, 1, 1, 1, 1, 1, 1, 3}, 0, k_8d_in, k_8d_axis0_idx, k_8d_axis0_upd, k_8d_axis0_out, NULL, NULL},
-    {"rank8_axis4", 8, {2, 1, 1, 1, 1, 1, 1, 3}, {2, 1, 1, 1, 1, 1, 1, 3}, 4, k_8d_in, k_8d_axis4_idx, k_8d_axis4_upd, k_8d_axis4_out, NULL, NULL},
-    {"rank8_axis7", 8, {2, 1, 1, 1, 1, 1, 1, 3}, {2, 1, 1, 1, 1, 1, 1, 1}, 7, k_8d_in, k_8d_axis7_idx, k_8d_axis7_upd, k_8d_axis7_out, NULL, NULL},
-    {"broadcast_input_stride0", 2, {2, 3}, {2, 1}, 1, k_bcast_in, k_bcast_idx, k_bcast_upd, k_bcast_out, k_bcast_strides, NULL},
-    {"transposed_output_layout", 2, {2, 3}, {2, 1}, 1, k_neg_in, k_neg_idx, k_neg_upd, k_neg_out, NULL, k_transposed_out},
+    {"doc_example1_duplicate_last_wins_D4_S6",
+     1,
+     {5},
+     {4},
+     0,
+     k_ex1_in,
+     k_ex1_idx,
+     k_ex1_upd,
+     k_ex1_out,
+     NULL,
+     NULL},
+    {"doc_example2_input_3x3_corrected_S5",
+     2,
+     {3, 3},
+     {2, 3},
+     0,
+     k_ex2_in,
+     k_ex2_idx,
+     k_ex2_upd,
+     k_ex2_out,
+     NULL,
+     NULL},
+    {"negative_index_axis1",
+     2,
+     {2, 3},
+     {2, 1},
+     1,
+     k_neg_in,
+     k_neg_idx,
+     k_neg_upd,
+     k_neg_out,
+     NULL,
+     NULL},
+    {"rank1_negative_boundaries",
+     1,
+     {5},
+     {3},
+     0,
+     k_r1_in,
+     k_r1_idx,
+     k_r1_upd,
+     k_r1_out,
+     NULL,
+     NULL},
+    {"rank1_positive_boundaries",
+     1,
+     {5},
+     {2},
+     0,
+     k_r1_in,
+     k_r1_pos_idx,
+     k_r1_pos_upd,
+     k_r1_pos_out,
+     NULL,
+     NULL},
+    {"more_indices_than_axis_D16",
+     1,
+     {2},
+     {3},
+     0,
+     k_more_in,
+     k_more_idx,
+     k_more_upd,
+     k_more_out,
+     NULL,
+     NULL},
+    {"all_updates_one_target_last_wins_D4",
+     1,
+     {5},
+     {4},
+     0,
+     k_r1_in,
+     k_dup_idx,
+     k_dup_upd,
+     k_dup_out,
+     NULL,
+     NULL},
+    {"rank3_axis0",
+     3,
+     {2, 3, 2},
+     {1, 3, 2},
+     0,
+     k_3d_in,
+     k_3d_axis0_idx,
+     k_3d_axis0_upd,
+     k_3d_axis0_out,
+     NULL,
+     NULL},
+    {"rank3_axis1",
+     3,
+     {2, 3, 2},
+     {2, 1, 2},
+     1,
+     k_3d_in,
+     k_3d_axis1_idx,
+     k_3d_axis1_upd,
+     k_3d_axis1_out,
+     NULL,
+     NULL},
+    {"rank3_axis2",
+     3,
+     {2, 3, 2},
+     {2, 3, 2},
+     2,
+     k_3d_in,
+     k_3d_axis2_idx,
+     k_3d_axis2_upd,
+     k_3d_axis2_out,
+     NULL,
+     NULL},
+    {"rank8_axis0",
+     8,
+     {2, 1, 1, 1, 1, 1, 1, 3},
+     {1, 1, 1, 1, 1, 1, 1, 3},
+     0,
+     k_8d_in,
+     k_8d_axis0_idx,
+     k_8d_axis0_upd,
+     k_8d_axis0_out,
+     NULL,
+     NULL},
+    {"rank8_axis4",
+     8,
+     {2, 1, 1, 1, 1, 1, 1, 3},
+     {2, 1, 1, 1, 1, 1, 1, 3},
+     4,
+     k_8d_in,
+     k_8d_axis4_idx,
+     k_8d_axis4_upd,
+     k_8d_axis4_out,
+     NULL,
+     NULL},
+    {"rank8_axis7",
+     8,
+     {2, 1, 1, 1, 1, 1, 1, 3},
+     {2, 1, 1, 1, 1, 1, 1, 1},
+     7,
+     k_8d_in,
+     k_8d_axis7_idx,
+     k_8d_axis7_upd,
+     k_8d_axis7_out,
+     NULL,
+     NULL},
+    {"broadcast_input_stride0",
+     2,
+     {2, 3},
+     {2, 1},
+     1,
+     k_bcast_in,
+     k_bcast_idx,
+     k_bcast_upd,
+     k_bcast_out,
+     k_bcast_strides,
+     NULL},
+    {"transposed_output_layout",
+     2,
+     {2, 3},
+     {2, 1},
+     1,
+     k_neg_in,
+     k_neg_idx,
+     k_neg_upd,
+     k_neg_out,
+     NULL,
+     k_transposed_out},
 };
 
 static void run_variant(const sc_case *c, dmlref_tensor_data_type type,
@@ -129,8 +279,7 @@ static void run_variant(const sc_case *c, dmlref_tensor_data_type type,
     dmlref_error err;
 
     tt_init(&in, type, c->rank, c->input_sizes,
-            variant_strides(c->input_strides, padded, c->rank, c->input_sizes, 1, s_in),
-            0);
+            variant_strides(c->input_strides, padded, c->rank, c->input_sizes, 1, s_in), 0);
     tt_init(&idx, itype, c->rank, c->indices_sizes,
             variant_strides(NULL, padded, c->rank, c->indices_sizes, 2, s_idx), 0);
     tt_init(&upd, type, c->rank, c->indices_sizes,
@@ -146,8 +295,8 @@ static void run_variant(const sc_case *c, dmlref_tensor_data_type type,
 
     if (tt_execute(DMLREF_OPERATOR_SCATTER_ELEMENTS, &d, DMLREF_FEATURE_LEVEL_LATEST,
                    DMLREF_OOB_ERROR, inputs, 3, outputs, 1, &err) != DMLREF_OK)
-        fail_msg("%s %s/%s: %s", c->name, dmlref_data_type_name(type),
-                 dmlref_data_type_name(itype), err.message);
+        fail_msg("%s %s/%s: %s", c->name, dmlref_data_type_name(type), dmlref_data_type_name(itype),
+                 err.message);
     if (!tt_equals_values(&out, c->expected))
         fail_msg("%s %s/%s padded=%d: wrong output", c->name, dmlref_data_type_name(type),
                  dmlref_data_type_name(itype), padded);

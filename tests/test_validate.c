@@ -41,18 +41,22 @@
 #define ERR(x) DMLREF_ERROR_##x
 #define TYPE(x) DMLREF_TENSOR_DATA_TYPE_##x
 #define U32(...) ((const uint32_t[]){__VA_ARGS__})
-#define VALID DMLREF_OK, "", NULL /* status, rule, message of a valid row */
+#define VALID DMLREF_OK, "", NULL                /* status, rule, message of a valid row */
 #define LEVEL_3_2 ((dmlref_feature_level)0x3200) /* not a DirectML level */
 
 /* ---- fixtures: descriptors with their own storage ------------------------ */
 
 /* Tensor slots, in the order of the descriptor's fields. */
 enum {
-    INPUT = 0, INDICES = 1, OUTPUT = 2, /* GATHER_ELEMENTS, GATHER_ND, GATHER_ND1 */
-    UPDATES = 2, SC_OUTPUT = 3,         /* SCATTER_ELEMENTS (INPUT, INDICES as above) */
-    COUNT = 1, COORDS = 2,              /* NONZERO_COORDINATES (INPUT as above) */
-    DATA = -1,                          /* every data tensor of the operator */
-    NONE = -2                           /* the breaker needs no slot */
+    INPUT = 0,
+    INDICES = 1,
+    OUTPUT = 2, /* GATHER_ELEMENTS, GATHER_ND, GATHER_ND1 */
+    UPDATES = 2,
+    SC_OUTPUT = 3, /* SCATTER_ELEMENTS (INPUT, INDICES as above) */
+    COUNT = 1,
+    COORDS = 2, /* NONZERO_COORDINATES (INPUT as above) */
+    DATA = -1,  /* every data tensor of the operator */
+    NONE = -2   /* the breaker needs no slot */
 };
 
 typedef struct fixture {
@@ -281,8 +285,14 @@ static void nz_valid_fl4(fixture *f)
 /* ---- breakers any operator shares (slot: the tensor to break) ------------- */
 
 /* R-TD-1 */
-static void rank_0(fixture *f, int slot) { f->t[slot].DimensionCount = 0; }
-static void rank_9(fixture *f, int slot) { f->t[slot].DimensionCount = 9; }
+static void rank_0(fixture *f, int slot)
+{
+    f->t[slot].DimensionCount = 0;
+}
+static void rank_9(fixture *f, int slot)
+{
+    f->t[slot].DimensionCount = 9;
+}
 
 /* R-TD-2, D18: the last dimension has size 0 */
 static void size_0(fixture *f, int slot)
@@ -291,7 +301,10 @@ static void size_0(fixture *f, int slot)
 }
 
 /* R-TD-9 */
-static void total_one_short(fixture *f, int slot) { f->t[slot].TotalTensorSizeInBytes -= 1; }
+static void total_one_short(fixture *f, int slot)
+{
+    f->t[slot].TotalTensorSizeInBytes -= 1;
+}
 
 /* R-TD-10: sizes {1,...,1,2^32-1} (exactly the element cap) with the last
    stride 2^32-1: the last element's offset is (2^32-2)(2^32-1), which fits
@@ -331,16 +344,28 @@ static void total_at_cap(fixture *f, int slot)
 }
 
 /* R-TD-14 */
-static void align_3(fixture *f, int slot) { f->t[slot].GuaranteedBaseOffsetAlignment = 3; }
-static void align_16(fixture *f, int slot) { f->t[slot].GuaranteedBaseOffsetAlignment = 16; }
+static void align_3(fixture *f, int slot)
+{
+    f->t[slot].GuaranteedBaseOffsetAlignment = 3;
+}
+static void align_16(fixture *f, int slot)
+{
+    f->t[slot].GuaranteedBaseOffsetAlignment = 16;
+}
 static void align_half_element(fixture *f, int slot)
 {
     f->t[slot].GuaranteedBaseOffsetAlignment = dmlref_data_type_size(f->t[slot].DataType) / 2;
 }
 
 /* R-TD-15, D15 */
-static void flag_unknown(fixture *f, int slot) { f->t[slot].Flags = 0x2; }
-static void flag_owned(fixture *f, int slot) { f->t[slot].Flags = DMLREF_TENSOR_FLAG_OWNED_BY_DML; }
+static void flag_unknown(fixture *f, int slot)
+{
+    f->t[slot].Flags = 0x2;
+}
+static void flag_owned(fixture *f, int slot)
+{
+    f->t[slot].Flags = DMLREF_TENSOR_FLAG_OWNED_BY_DML;
+}
 
 /* R-TD-16, D6: packed strides except a stride of 0 on the last dimension
    (size > 1 in every base); on an input that is a broadcast (R-TD-6). */
@@ -373,10 +398,22 @@ static void last_two_strides(fixture *f, int slot, uint32_t outer, uint32_t inne
     restride(f, slot, strides);
 }
 
-static void strides_1_1(fixture *f, int slot) { last_two_strides(f, slot, 1, 1); }
-static void strides_1_2(fixture *f, int slot) { last_two_strides(f, slot, 1, 2); }
-static void strides_2_3(fixture *f, int slot) { last_two_strides(f, slot, 2, 3); }
-static void strides_3_2(fixture *f, int slot) { last_two_strides(f, slot, 3, 2); }
+static void strides_1_1(fixture *f, int slot)
+{
+    last_two_strides(f, slot, 1, 1);
+}
+static void strides_1_2(fixture *f, int slot)
+{
+    last_two_strides(f, slot, 1, 2);
+}
+static void strides_2_3(fixture *f, int slot)
+{
+    last_two_strides(f, slot, 2, 3);
+}
+static void strides_3_2(fixture *f, int slot)
+{
+    last_two_strides(f, slot, 3, 2);
+}
 
 /* Strides 2^27 and 3 * 2^26 on sizes {3, 2}: the stride-order proof fails
    and the span passes 2^27 offsets, yet the six offsets differ (D6). */
@@ -452,22 +489,64 @@ static void ge_above_2_24_elements_above_2_27_span(fixture *f, int slot)
 }
 
 /* Argument checks */
-static void null_tensor(fixture *f, int slot) { *tensor_field(f, slot) = NULL; }
-static void null_sizes(fixture *f, int slot) { f->t[slot].Sizes = NULL; }
+static void null_tensor(fixture *f, int slot)
+{
+    *tensor_field(f, slot) = NULL;
+}
+static void null_sizes(fixture *f, int slot)
+{
+    f->t[slot].Sizes = NULL;
+}
 
 /* Data types (slot DATA: every data tensor of the operator) */
-static void to_unknown(fixture *f, int slot) { retype(f, slot, TYPE(UNKNOWN)); }
-static void to_not_a_type(fixture *f, int slot) { retype(f, slot, (dmlref_tensor_data_type)200); }
-static void to_float16(fixture *f, int slot) { retype(f, slot, TYPE(FLOAT16)); }
-static void to_float32(fixture *f, int slot) { retype(f, slot, TYPE(FLOAT32)); }
-static void to_float64(fixture *f, int slot) { retype(f, slot, TYPE(FLOAT64)); }
-static void to_int8(fixture *f, int slot) { retype(f, slot, TYPE(INT8)); }
-static void to_int16(fixture *f, int slot) { retype(f, slot, TYPE(INT16)); }
-static void to_int32(fixture *f, int slot) { retype(f, slot, TYPE(INT32)); }
-static void to_int64(fixture *f, int slot) { retype(f, slot, TYPE(INT64)); }
-static void to_uint8(fixture *f, int slot) { retype(f, slot, TYPE(UINT8)); }
-static void to_uint32(fixture *f, int slot) { retype(f, slot, TYPE(UINT32)); }
-static void to_uint64(fixture *f, int slot) { retype(f, slot, TYPE(UINT64)); }
+static void to_unknown(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(UNKNOWN));
+}
+static void to_not_a_type(fixture *f, int slot)
+{
+    retype(f, slot, (dmlref_tensor_data_type)200);
+}
+static void to_float16(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(FLOAT16));
+}
+static void to_float32(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(FLOAT32));
+}
+static void to_float64(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(FLOAT64));
+}
+static void to_int8(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(INT8));
+}
+static void to_int16(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(INT16));
+}
+static void to_int32(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(INT32));
+}
+static void to_int64(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(INT64));
+}
+static void to_uint8(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(UINT8));
+}
+static void to_uint32(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(UINT32));
+}
+static void to_uint64(fixture *f, int slot)
+{
+    retype(f, slot, TYPE(UINT64));
+}
 
 /* Dimension counts: drop the leading dimension (size 1 in every base), or
    add one of size 1. */
@@ -497,8 +576,16 @@ static void ge_padded_input_one_short(fixture *f, int slot)
 }
 
 /* R-GE-2 */
-static void ge_axis_4(fixture *f, int slot) { (void)slot; f->ge.Axis = 4; }
-static void ge_axis_max(fixture *f, int slot) { (void)slot; f->ge.Axis = UINT32_MAX; }
+static void ge_axis_4(fixture *f, int slot)
+{
+    (void)slot;
+    f->ge.Axis = 4;
+}
+static void ge_axis_max(fixture *f, int slot)
+{
+    (void)slot;
+    f->ge.Axis = UINT32_MAX;
+}
 
 /* R-GE-3, D5: indices (and the output, which follows them) smaller than the
    input on dimension 3, which is not the Axis */
@@ -555,10 +642,18 @@ static void ge_8d(fixture *f, int slot)
 /* ---- SCATTER_ELEMENTS breakers ------------------------------------------ */
 
 /* R-SC-12: the same operator through its alias DMLREF_OPERATOR_SCATTER */
-static void sc_alias(fixture *f, int slot) { (void)slot; f->op.Type = DMLREF_OPERATOR_SCATTER; }
+static void sc_alias(fixture *f, int slot)
+{
+    (void)slot;
+    f->op.Type = DMLREF_OPERATOR_SCATTER;
+}
 
 /* R-SC-3 */
-static void sc_axis_4(fixture *f, int slot) { (void)slot; f->sc.Axis = 4; }
+static void sc_axis_4(fixture *f, int slot)
+{
+    (void)slot;
+    f->sc.Axis = 4;
+}
 
 /* R-SC-4, D5: indices and updates smaller than the input on dimension 3 */
 static void sc_indices_off_axis_smaller(fixture *f, int slot)
@@ -604,10 +699,26 @@ static void sc_3d(fixture *f, int slot)
 /* ---- GATHER_ND breakers ------------------------------------------------- */
 
 /* R-GN-2 */
-static void nd_m_0(fixture *f, int slot) { (void)slot; f->nd.InputDimensionCount = 0; }
-static void nd_m_5(fixture *f, int slot) { (void)slot; f->nd.InputDimensionCount = 5; }
-static void nd_q_0(fixture *f, int slot) { (void)slot; f->nd.IndicesDimensionCount = 0; }
-static void nd_q_5(fixture *f, int slot) { (void)slot; f->nd.IndicesDimensionCount = 5; }
+static void nd_m_0(fixture *f, int slot)
+{
+    (void)slot;
+    f->nd.InputDimensionCount = 0;
+}
+static void nd_m_5(fixture *f, int slot)
+{
+    (void)slot;
+    f->nd.InputDimensionCount = 5;
+}
+static void nd_q_0(fixture *f, int slot)
+{
+    (void)slot;
+    f->nd.IndicesDimensionCount = 0;
+}
+static void nd_q_5(fixture *f, int slot)
+{
+    (void)slot;
+    f->nd.IndicesDimensionCount = 5;
+}
 
 /* R-GN-4: 4-tuples into 3 input dimensions */
 static void nd_tuple_4(fixture *f, int slot)
@@ -686,11 +797,23 @@ static void nd1_int64_indices_align_4(fixture *f, int slot)
 }
 
 /* R-GN-2 */
-static void nd1_m_0(fixture *f, int slot) { (void)slot; f->nd1.InputDimensionCount = 0; }
-static void nd1_q_5(fixture *f, int slot) { (void)slot; f->nd1.IndicesDimensionCount = 5; }
+static void nd1_m_0(fixture *f, int slot)
+{
+    (void)slot;
+    f->nd1.InputDimensionCount = 0;
+}
+static void nd1_q_5(fixture *f, int slot)
+{
+    (void)slot;
+    f->nd1.IndicesDimensionCount = 5;
+}
 
 /* R-GN-3: BatchDimensionCount = InputDimensionCount = IndicesDimensionCount */
-static void nd1_b_3(fixture *f, int slot) { (void)slot; f->nd1.BatchDimensionCount = 3; }
+static void nd1_b_3(fixture *f, int slot)
+{
+    (void)slot;
+    f->nd1.BatchDimensionCount = 3;
+}
 
 /* R-GN-3: BatchDimensionCount < InputDimensionCount but = IndicesDimensionCount */
 static void nd1_b_3_m_4(fixture *f, int slot)
@@ -785,14 +908,38 @@ static void nz_coords_leading_2(fixture *f, int slot)
 }
 
 /* R-NZ-3: M must be the 8 input elements */
-static void nz_m_7(fixture *f, int slot) { (void)slot; resize(f, COORDS, 4, U32(1, 1, 7, 3)); }
-static void nz_m_9(fixture *f, int slot) { (void)slot; resize(f, COORDS, 4, U32(1, 1, 9, 3)); }
+static void nz_m_7(fixture *f, int slot)
+{
+    (void)slot;
+    resize(f, COORDS, 4, U32(1, 1, 7, 3));
+}
+static void nz_m_9(fixture *f, int slot)
+{
+    (void)slot;
+    resize(f, COORDS, 4, U32(1, 1, 9, 3));
+}
 
 /* R-NZ-4, R-NZ-5: N against the effective rank 2 and DimensionCount 4 */
-static void nz_n_1(fixture *f, int slot) { (void)slot; resize(f, COORDS, 4, U32(1, 1, 8, 1)); }
-static void nz_n_2(fixture *f, int slot) { (void)slot; resize(f, COORDS, 4, U32(1, 1, 8, 2)); }
-static void nz_n_4(fixture *f, int slot) { (void)slot; resize(f, COORDS, 4, U32(1, 1, 8, 4)); }
-static void nz_n_5(fixture *f, int slot) { (void)slot; resize(f, COORDS, 4, U32(1, 1, 8, 5)); }
+static void nz_n_1(fixture *f, int slot)
+{
+    (void)slot;
+    resize(f, COORDS, 4, U32(1, 1, 8, 1));
+}
+static void nz_n_2(fixture *f, int slot)
+{
+    (void)slot;
+    resize(f, COORDS, 4, U32(1, 1, 8, 2));
+}
+static void nz_n_4(fixture *f, int slot)
+{
+    (void)slot;
+    resize(f, COORDS, 4, U32(1, 1, 8, 4));
+}
+static void nz_n_5(fixture *f, int slot)
+{
+    (void)slot;
+    resize(f, COORDS, 4, U32(1, 1, 8, 5));
+}
 
 /* R-NZ-4: only leading ones leave the effective rank: {2,1,1,4} has rank 4 */
 static void nz_inner_ones(fixture *f, int slot)
@@ -849,10 +996,10 @@ static void nz_coords_1d(fixture *f, int slot)
 /* ---- the refusal table, part 1: rows of one operator --------------------- */
 
 typedef struct refusal {
-    const char *name;     /* <operator>/<rule>[/<decision>]/<what it breaks> */
-    base_fn base;         /* a valid descriptor of the operator */
-    break_fn breaks;      /* breaks one thing; NULL: the base as it is */
-    int slot;             /* the tensor the breaker works on */
+    const char *name; /* <operator>/<rule>[/<decision>]/<what it breaks> */
+    base_fn base;     /* a valid descriptor of the operator */
+    break_fn breaks;  /* breaks one thing; NULL: the base as it is */
+    int slot;         /* the tensor the breaker works on */
     dmlref_feature_level level;
     dmlref_status status; /* DMLREF_OK for rows that must stay valid */
     const char *rule;     /* err.rule */
@@ -861,414 +1008,332 @@ typedef struct refusal {
 
 static const refusal k_rows[] = {
     /* ---- GATHER_ELEMENTS: strides (R-TD-9, R-TD-16, R-TD-17, D6) ---- */
-    {"gather_elements/R-TD-9/padded_input_total_one_below_minimum",
-     ge_valid, ge_padded_input_one_short, NONE, L(6_4),
-     ERR(INVALID_TOTAL_SIZE), "R-TD-9",
+    {"gather_elements/R-TD-9/padded_input_total_one_below_minimum", ge_valid,
+     ge_padded_input_one_short, NONE, L(6_4), ERR(INVALID_TOTAL_SIZE), "R-TD-9",
      "InputTensor.TotalTensorSizeInBytes = 43 is less than DMLCalcBufferTensorSize = 44"},
-    {"gather_elements/R-TD-16/D6/output_sizes_2x3_strides_1_1",
-     ge_valid, strides_1_1, OUTPUT, L(6_4),
-     ERR(OUTPUT_ALIASING), "D6", "OutputTensor.Strides map two elements to element offset 1"},
-    {"gather_elements/R-TD-16/D6/output_sizes_2x3_strides_3_2_injective_valid",
-     ge_valid, strides_3_2, OUTPUT, L(6_4), VALID},
-    {"gather_elements/R-TD-17/output_transposed_valid",
-     ge_valid, strides_1_2, OUTPUT, L(6_4), VALID},
-    {"gather_elements/R-TD-17/D6/output_span_above_2_27_distinct_offsets_sorted_valid",
-     ge_valid, ge_span_2_27_distinct, NONE, L(6_4), VALID},
-    {"gather_elements/R-TD-16/D6/output_span_above_2_27_shared_offset_sorted",
-     ge_valid, ge_span_2_27_shared, NONE, L(6_4),
-     ERR(OUTPUT_ALIASING), "D6",
+    {"gather_elements/R-TD-16/D6/output_sizes_2x3_strides_1_1", ge_valid, strides_1_1, OUTPUT,
+     L(6_4), ERR(OUTPUT_ALIASING), "D6",
+     "OutputTensor.Strides map two elements to element offset 1"},
+    {"gather_elements/R-TD-16/D6/output_sizes_2x3_strides_3_2_injective_valid", ge_valid,
+     strides_3_2, OUTPUT, L(6_4), VALID},
+    {"gather_elements/R-TD-17/output_transposed_valid", ge_valid, strides_1_2, OUTPUT, L(6_4),
+     VALID},
+    {"gather_elements/R-TD-17/D6/output_span_above_2_27_distinct_offsets_sorted_valid", ge_valid,
+     ge_span_2_27_distinct, NONE, L(6_4), VALID},
+    {"gather_elements/R-TD-16/D6/output_span_above_2_27_shared_offset_sorted", ge_valid,
+     ge_span_2_27_shared, NONE, L(6_4), ERR(OUTPUT_ALIASING), "D6",
      "OutputTensor.Strides map two elements to element offset 268435456"},
-    {"gather_elements/R-TD-17/D6/output_2_24_elements_span_above_2_27_windowed_valid",
-     ge_valid, ge_2_24_elements_windowed_distinct, NONE, L(6_4), VALID},
+    {"gather_elements/R-TD-17/D6/output_2_24_elements_span_above_2_27_windowed_valid", ge_valid,
+     ge_2_24_elements_windowed_distinct, NONE, L(6_4), VALID},
     {"gather_elements/R-TD-16/D6/output_2_23_elements_span_above_2_27_shared_offset_windowed",
-     ge_valid, ge_2_23_elements_windowed_shared, NONE, L(6_4),
-     ERR(OUTPUT_ALIASING), "D6", "OutputTensor.Strides map two elements to element offset 65536"},
+     ge_valid, ge_2_23_elements_windowed_shared, NONE, L(6_4), ERR(OUTPUT_ALIASING), "D6",
+     "OutputTensor.Strides map two elements to element offset 65536"},
     {"gather_elements/R-TD-17/D6/output_above_2_24_elements_span_within_2_27_bitmap_valid",
      ge_valid, ge_above_2_24_elements_one_window_distinct, NONE, L(6_4), VALID},
-    {"gather_elements/R-TD-16/D6/output_more_elements_than_offsets_by_counting",
-     ge_valid, ge_more_elements_than_offsets, NONE, L(6_4), ERR(OUTPUT_ALIASING), "D6",
+    {"gather_elements/R-TD-16/D6/output_more_elements_than_offsets_by_counting", ge_valid,
+     ge_more_elements_than_offsets, NONE, L(6_4), ERR(OUTPUT_ALIASING), "D6",
      "OutputTensor.Strides map 4294836225 elements to 131069 element offsets: two share one"},
-    {"gather_elements/D6/output_above_2_24_elements_span_above_2_27_undecidable",
-     ge_valid, ge_above_2_24_elements_above_2_27_span, NONE, L(6_4),
-     ERR(UNSUPPORTED_LAYOUT), "D6",
+    {"gather_elements/D6/output_above_2_24_elements_span_above_2_27_undecidable", ge_valid,
+     ge_above_2_24_elements_above_2_27_span, NONE, L(6_4), ERR(UNSUPPORTED_LAYOUT), "D6",
      "OutputTensor.Strides: whether two elements share an address cannot be decided for a "
      "layout of 16781312 elements spanning 268406785 element offsets (dmlref decides up to "
      "2^24 elements or 2^27 offsets)"},
 
     /* ---- GATHER_ELEMENTS: feature level 0 is the latest (D19) ---- */
-    {"gather_elements/D19/feature_level_0_means_6_4",
-     ge_valid, to_int16, INDICES, (dmlref_feature_level)0,
-     ERR(UNSUPPORTED_DATA_TYPE), "R-IX-1",
+    {"gather_elements/D19/feature_level_0_means_6_4", ge_valid, to_int16, INDICES,
+     (dmlref_feature_level)0, ERR(UNSUPPORTED_DATA_TYPE), "R-IX-1",
      "IndicesTensor.DataType = INT16 (7) is not supported at feature level 6_4"},
-    {"gather_elements/D19/float64_data_at_feature_level_0_valid",
-     ge_valid, to_float64, DATA, (dmlref_feature_level)0, VALID},
+    {"gather_elements/D19/float64_data_at_feature_level_0_valid", ge_valid, to_float64, DATA,
+     (dmlref_feature_level)0, VALID},
 
     /* ---- GATHER_ELEMENTS: R-GE-1 .. R-GE-5 ---- */
-    {"gather_elements/R-GE-2/axis_equals_dimension_count",
-     ge_valid, ge_axis_4, NONE, L(6_4),
+    {"gather_elements/R-GE-2/axis_equals_dimension_count", ge_valid, ge_axis_4, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-GE-2", "Axis = 4 must be less than InputTensor.DimensionCount = 4"},
-    {"gather_elements/R-GE-2/axis_uint32_max",
-     ge_valid, ge_axis_max, NONE, L(6_4),
+    {"gather_elements/R-GE-2/axis_uint32_max", ge_valid, ge_axis_max, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-GE-2",
      "Axis = 4294967295 must be less than InputTensor.DimensionCount = 4"},
-    {"gather_elements/R-GE-3/D5/indices_size_off_axis_smaller",
-     ge_valid, ge_indices_off_axis_smaller, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-GE-3",
+    {"gather_elements/R-GE-3/D5/indices_size_off_axis_smaller", ge_valid,
+     ge_indices_off_axis_smaller, NONE, L(6_4), ERR(SIZE_MISMATCH), "R-GE-3",
      "IndicesTensor.Sizes[3] = 2 must equal InputTensor.Sizes[3] = 3 (all dimensions except Axis = "
      "2)"},
-    {"gather_elements/R-GE-3/indices_size_off_axis_larger",
-     ge_valid, ge_indices_off_axis_larger, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-GE-3",
+    {"gather_elements/R-GE-3/indices_size_off_axis_larger", ge_valid, ge_indices_off_axis_larger,
+     NONE, L(6_4), ERR(SIZE_MISMATCH), "R-GE-3",
      "IndicesTensor.Sizes[1] = 2 must equal InputTensor.Sizes[1] = 1"},
-    {"gather_elements/R-GE-3/indices_larger_along_axis_valid",
-     ge_valid, ge_indices_larger_on_axis, NONE, L(6_4), VALID},
-    {"gather_elements/R-GE-4/output_size_differs",
-     ge_valid, ge_output_size_differs, NONE, L(6_4),
+    {"gather_elements/R-GE-3/indices_larger_along_axis_valid", ge_valid, ge_indices_larger_on_axis,
+     NONE, L(6_4), VALID},
+    {"gather_elements/R-GE-4/output_size_differs", ge_valid, ge_output_size_differs, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-GE-4",
      "OutputTensor.Sizes[2] = 3 must equal IndicesTensor.Sizes[2] = 2 (the output has the indices' "
      "sizes)"},
-    {"gather_elements/R-GE-5/not_available_at_1_0",
-     ge_valid, NULL, NONE, L(1_0),
+    {"gather_elements/R-GE-5/not_available_at_1_0", ge_valid, NULL, NONE, L(1_0),
      ERR(UNSUPPORTED_OPERATOR), "R-GE-5",
      "GATHER_ELEMENTS: the operator is not available at feature level 1_0 (introduced in 2_1)"},
-    {"gather_elements/R-GE-5/3d_at_2_1",
-     ge_valid, ge_3d, NONE, L(2_1),
+    {"gather_elements/R-GE-5/3d_at_2_1", ge_valid, ge_3d, NONE, L(2_1),
      ERR(UNSUPPORTED_DIMENSION_COUNT), "R-GE-5",
      "InputTensor.DimensionCount = 3 is not supported at feature level 2_1 (supported: 4 to 4)"},
-    {"gather_elements/R-GE-5/3d_at_3_0_valid",
-     ge_valid, ge_3d, NONE, L(3_0), VALID},
-    {"gather_elements/R-GE-5/8d_at_3_0_valid",
-     ge_valid, ge_8d, NONE, L(3_0), VALID},
+    {"gather_elements/R-GE-5/3d_at_3_0_valid", ge_valid, ge_3d, NONE, L(3_0), VALID},
+    {"gather_elements/R-GE-5/8d_at_3_0_valid", ge_valid, ge_8d, NONE, L(3_0), VALID},
     /* The indices' DimensionCount is in R-GE-5's table too (R-IX-1 is about
        index data types only). */
-    {"gather_elements/R-GE-5/indices_3d_at_2_1",
-     ge_valid, drop_leading, INDICES, L(2_1),
+    {"gather_elements/R-GE-5/indices_3d_at_2_1", ge_valid, drop_leading, INDICES, L(2_1),
      ERR(UNSUPPORTED_DIMENSION_COUNT), "R-GE-5",
      "IndicesTensor.DimensionCount = 3 is not supported at feature level 2_1 (supported: 4 to 4)"},
-    {"gather_elements/R-GE-5/output_5d_at_2_1",
-     ge_valid, add_leading, OUTPUT, L(2_1),
+    {"gather_elements/R-GE-5/output_5d_at_2_1", ge_valid, add_leading, OUTPUT, L(2_1),
      ERR(UNSUPPORTED_DIMENSION_COUNT), "R-GE-5",
      "OutputTensor.DimensionCount = 5 is not supported at feature level 2_1 (supported: 4 to 4)"},
-    {"gather_elements/R-GE-5/int8_data_at_2_1_valid",
-     ge_valid, to_int8, DATA, L(2_1), VALID},
-    {"gather_elements/R-GE-5/unknown_data_type",
-     ge_valid, to_unknown, INPUT, L(6_4),
+    {"gather_elements/R-GE-5/int8_data_at_2_1_valid", ge_valid, to_int8, DATA, L(2_1), VALID},
+    {"gather_elements/R-GE-5/unknown_data_type", ge_valid, to_unknown, INPUT, L(6_4),
      ERR(UNSUPPORTED_DATA_TYPE), "R-GE-5",
      "InputTensor.DataType = (unknown) (0) is not supported at feature level 6_4"},
-    {"gather_elements/R-GE-5/data_type_200_not_a_directml_type",
-     ge_valid, to_not_a_type, INPUT, L(6_4),
-     ERR(UNSUPPORTED_DATA_TYPE), "R-GE-5",
+    {"gather_elements/R-GE-5/data_type_200_not_a_directml_type", ge_valid, to_not_a_type, INPUT,
+     L(6_4), ERR(UNSUPPORTED_DATA_TYPE), "R-GE-5",
      "InputTensor.DataType = (unknown) (200) is not supported at feature level 6_4"},
 
     /* ---- SCATTER_ELEMENTS: output strides (R-TD-16, D6) ---- */
-    {"scatter_elements/R-TD-16/D6/output_sizes_3x3_strides_1_1",
-     sc_valid, strides_1_1, SC_OUTPUT, L(6_4),
-     ERR(OUTPUT_ALIASING), "D6", "OutputTensor.Strides map two elements to element offset 1"},
-    {"scatter_elements/R-TD-16/D6/output_sizes_3x3_strides_2_3_injective_valid",
-     sc_valid, strides_2_3, SC_OUTPUT, L(6_4), VALID},
+    {"scatter_elements/R-TD-16/D6/output_sizes_3x3_strides_1_1", sc_valid, strides_1_1, SC_OUTPUT,
+     L(6_4), ERR(OUTPUT_ALIASING), "D6",
+     "OutputTensor.Strides map two elements to element offset 1"},
+    {"scatter_elements/R-TD-16/D6/output_sizes_3x3_strides_2_3_injective_valid", sc_valid,
+     strides_2_3, SC_OUTPUT, L(6_4), VALID},
 
     /* ---- SCATTER_ELEMENTS: index types at 2_0 (R-IX-1, D3) ---- */
-    {"scatter_elements/R-IX-1/uint64_indices_at_2_0",
-     sc_valid, to_uint64, INDICES, L(2_0),
+    {"scatter_elements/R-IX-1/uint64_indices_at_2_0", sc_valid, to_uint64, INDICES, L(2_0),
      ERR(UNSUPPORTED_DATA_TYPE), "R-IX-1",
      "IndicesTensor.DataType = UINT64 (10) is not supported at feature level 2_0 (supported: "
      "UINT32)"},
-    {"scatter_elements/D3/int32_indices_at_2_0",
-     sc_valid, to_int32, INDICES, L(2_0),
+    {"scatter_elements/D3/int32_indices_at_2_0", sc_valid, to_int32, INDICES, L(2_0),
      ERR(UNSUPPORTED_DATA_TYPE), "D3",
      "IndicesTensor.DataType = INT32 (6) is not supported at feature level 2_0 (supported: "
      "UINT32)"},
 
     /* ---- SCATTER_ELEMENTS: R-SC-1 .. R-SC-7, R-SC-12 ---- */
-    {"scatter_elements/R-SC-3/axis_equals_dimension_count",
-     sc_valid, sc_axis_4, NONE, L(6_4),
+    {"scatter_elements/R-SC-3/axis_equals_dimension_count", sc_valid, sc_axis_4, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-SC-3",
      "Axis = 4 must be less than OutputTensor.DimensionCount = 4"},
-    {"scatter_elements/R-SC-4/D5/indices_size_off_axis_smaller",
-     sc_valid, sc_indices_off_axis_smaller, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-SC-4",
+    {"scatter_elements/R-SC-4/D5/indices_size_off_axis_smaller", sc_valid,
+     sc_indices_off_axis_smaller, NONE, L(6_4), ERR(SIZE_MISMATCH), "R-SC-4",
      "IndicesTensor.Sizes[3] = 2 must equal InputTensor.Sizes[3] = 3 (all dimensions except Axis = "
      "2)"},
-    {"scatter_elements/R-SC-4/D16/indices_larger_along_axis_valid",
-     sc_valid, sc_indices_larger_on_axis, NONE, L(6_4), VALID},
-    {"scatter_elements/R-SC-4/D16/indices_larger_along_axis_valid_at_2_0",
-     sc_valid, sc_indices_larger_on_axis, NONE, L(2_0), VALID},
-    {"scatter_elements/R-SC-5/updates_size_differs",
-     sc_valid, sc_updates_size_differs, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-SC-5",
+    {"scatter_elements/R-SC-4/D16/indices_larger_along_axis_valid", sc_valid,
+     sc_indices_larger_on_axis, NONE, L(6_4), VALID},
+    {"scatter_elements/R-SC-4/D16/indices_larger_along_axis_valid_at_2_0", sc_valid,
+     sc_indices_larger_on_axis, NONE, L(2_0), VALID},
+    {"scatter_elements/R-SC-5/updates_size_differs", sc_valid, sc_updates_size_differs, NONE,
+     L(6_4), ERR(SIZE_MISMATCH), "R-SC-5",
      "UpdatesTensor.Sizes[2] = 3 must equal IndicesTensor.Sizes[2] = 2 (updates have the indices' "
      "sizes)"},
-    {"scatter_elements/R-SC-6/output_size_differs",
-     sc_valid, sc_output_size_differs, NONE, L(6_4),
+    {"scatter_elements/R-SC-6/output_size_differs", sc_valid, sc_output_size_differs, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-SC-6",
      "OutputTensor.Sizes[2] = 2 must equal InputTensor.Sizes[2] = 3 (the output has the input's "
      "sizes)"},
-    {"scatter_elements/R-SC-7/D17/int32_data_at_2_0",
-     sc_valid, to_int32, DATA, L(2_0),
+    {"scatter_elements/R-SC-7/D17/int32_data_at_2_0", sc_valid, to_int32, DATA, L(2_0),
      ERR(UNSUPPORTED_DATA_TYPE), "R-SC-7",
      "InputTensor.DataType = INT32 (6) is not supported at feature level 2_0 (supported: FLOAT32, "
      "FLOAT16)"},
-    {"scatter_elements/R-SC-7/int32_data_at_2_1_valid",
-     sc_valid, to_int32, DATA, L(2_1), VALID},
-    {"scatter_elements/R-SC-7/D17/float16_data_at_2_0_valid",
-     sc_valid, to_float16, DATA, L(2_0), VALID},
-    {"scatter_elements/R-SC-7/3d_at_2_1",
-     sc_valid, sc_3d, NONE, L(2_1),
+    {"scatter_elements/R-SC-7/int32_data_at_2_1_valid", sc_valid, to_int32, DATA, L(2_1), VALID},
+    {"scatter_elements/R-SC-7/D17/float16_data_at_2_0_valid", sc_valid, to_float16, DATA, L(2_0),
+     VALID},
+    {"scatter_elements/R-SC-7/3d_at_2_1", sc_valid, sc_3d, NONE, L(2_1),
      ERR(UNSUPPORTED_DIMENSION_COUNT), "R-SC-7",
      "InputTensor.DimensionCount = 3 is not supported at feature level 2_1 (supported: 4 to 4)"},
-    {"scatter_elements/R-SC-7/3d_at_3_0_valid",
-     sc_valid, sc_3d, NONE, L(3_0), VALID},
+    {"scatter_elements/R-SC-7/3d_at_3_0_valid", sc_valid, sc_3d, NONE, L(3_0), VALID},
     /* The indices' DimensionCount is in R-SC-7's table (R-IX-1: types only). */
-    {"scatter_elements/R-SC-7/indices_3d_at_2_0",
-     sc_valid, drop_leading, INDICES, L(2_0),
+    {"scatter_elements/R-SC-7/indices_3d_at_2_0", sc_valid, drop_leading, INDICES, L(2_0),
      ERR(UNSUPPORTED_DIMENSION_COUNT), "R-SC-7",
      "IndicesTensor.DimensionCount = 3 is not supported at feature level 2_0 (supported: 4 to 4)"},
-    {"scatter/R-SC-12/D17/not_available_at_1_0",
-     sc_valid, sc_alias, NONE, L(1_0),
+    {"scatter/R-SC-12/D17/not_available_at_1_0", sc_valid, sc_alias, NONE, L(1_0),
      ERR(UNSUPPORTED_OPERATOR), "R-SC-12",
      "SCATTER_ELEMENTS: the operator is not available at feature level 1_0 (introduced in 2_0)"},
-    {"scatter/R-SC-12/D17/float32_4d_at_2_0_valid",
-     sc_valid, sc_alias, NONE, L(2_0), VALID},
+    {"scatter/R-SC-12/D17/float32_4d_at_2_0_valid", sc_valid, sc_alias, NONE, L(2_0), VALID},
 
     /* ---- GATHER_ND: output strides (R-TD-16, D6) ---- */
-    {"gather_nd/R-TD-16/D6/output_sizes_2x2_strides_1_1",
-     nd_valid, strides_1_1, OUTPUT, L(6_4),
+    {"gather_nd/R-TD-16/D6/output_sizes_2x2_strides_1_1", nd_valid, strides_1_1, OUTPUT, L(6_4),
      ERR(OUTPUT_ALIASING), "D6", "OutputTensor.Strides map two elements to element offset 1"},
 
     /* ---- GATHER_ND: R-GN-1 .. R-GN-8, D11 ---- */
-    {"gather_nd/R-GN-2/input_dimension_count_0",
-     nd_valid, nd_m_0, NONE, L(6_4),
+    {"gather_nd/R-GN-2/input_dimension_count_0", nd_valid, nd_m_0, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-GN-2",
      "InputDimensionCount = 0 must be between 1 and InputTensor.DimensionCount = 4"},
-    {"gather_nd/R-GN-2/input_dimension_count_5",
-     nd_valid, nd_m_5, NONE, L(6_4),
+    {"gather_nd/R-GN-2/input_dimension_count_5", nd_valid, nd_m_5, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-GN-2",
      "InputDimensionCount = 5 must be between 1 and InputTensor.DimensionCount = 4"},
-    {"gather_nd/R-GN-2/indices_dimension_count_0",
-     nd_valid, nd_q_0, NONE, L(6_4),
+    {"gather_nd/R-GN-2/indices_dimension_count_0", nd_valid, nd_q_0, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-GN-2",
      "IndicesDimensionCount = 0 must be between 1 and IndicesTensor.DimensionCount = 4"},
-    {"gather_nd/R-GN-2/indices_dimension_count_5",
-     nd_valid, nd_q_5, NONE, L(6_4),
+    {"gather_nd/R-GN-2/indices_dimension_count_5", nd_valid, nd_q_5, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-GN-2",
      "IndicesDimensionCount = 5 must be between 1 and IndicesTensor.DimensionCount = 4"},
-    {"gather_nd/R-GN-4/tuple_size_above_input_dimension_count",
-     nd_valid, nd_tuple_4, NONE, L(6_4),
+    {"gather_nd/R-GN-4/tuple_size_above_input_dimension_count", nd_valid, nd_tuple_4, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-GN-4",
      "IndicesTensor.Sizes[3] = 4 (coordinates per tuple) must be between 1 and "
      "InputDimensionCount - BatchDimensionCount = 3"},
-    {"gather_nd/R-GN-5/D11/input_leading_size_not_1",
-     nd_valid, nd_input_leading_2, NONE, L(6_4),
+    {"gather_nd/R-GN-5/D11/input_leading_size_not_1", nd_valid, nd_input_leading_2, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-GN-5",
      "InputTensor.Sizes[0] = 2 must be 1 (outside InputDimensionCount = 3)"},
-    {"gather_nd/R-GN-5/D11/indices_leading_size_not_1",
-     nd_valid, nd_indices_leading_2, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-GN-5",
+    {"gather_nd/R-GN-5/D11/indices_leading_size_not_1", nd_valid, nd_indices_leading_2, NONE,
+     L(6_4), ERR(SIZE_MISMATCH), "R-GN-5",
      "IndicesTensor.Sizes[1] = 2 must be 1 (outside IndicesDimensionCount = 2)"},
-    {"gather_nd/R-GN-7/D11/output_needs_more_dimensions",
-     nd_valid, nd_output_needs_5_dimensions, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-GN-7",
+    {"gather_nd/R-GN-7/D11/output_needs_more_dimensions", nd_valid, nd_output_needs_5_dimensions,
+     NONE, L(6_4), ERR(SIZE_MISMATCH), "R-GN-7",
      "the output needs IndicesDimensionCount - 1 + (InputDimensionCount - BatchDimensionCount - "
      "tuple size) = 5 dimensions, more than DimensionCount = 4"},
-    {"gather_nd/R-GN-7/D11/output_size_differs",
-     nd_valid, nd_output_size_differs, NONE, L(6_4),
+    {"gather_nd/R-GN-7/D11/output_size_differs", nd_valid, nd_output_size_differs, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-GN-7",
      "OutputTensor.Sizes[3] = 1 must be 2: the output shape is {1, 1, 2, 2}, got {1, 1, 2, 1}"},
-    {"gather_nd/R-GN-7/D11/output_padding_misplaced",
-     nd_valid, nd_output_padding_misplaced, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-GN-7",
+    {"gather_nd/R-GN-7/D11/output_padding_misplaced", nd_valid, nd_output_padding_misplaced, NONE,
+     L(6_4), ERR(SIZE_MISMATCH), "R-GN-7",
      "OutputTensor.Sizes[1] = 2 must be 1: the output shape is {1, 1, 2, 2}, got {1, 2, 2, 1}"},
-    {"gather_nd/R-GN-7/documented_shape_example_valid",
-     nd_valid, nd_doc_shape_example, NONE, L(3_0), VALID},
-    {"gather_nd/R-GN-8/2d_at_2_1",
-     nd_valid, nd_2d, NONE, L(2_1),
-     ERR(UNSUPPORTED_DIMENSION_COUNT), "R-GN-8",
+    {"gather_nd/R-GN-7/documented_shape_example_valid", nd_valid, nd_doc_shape_example, NONE,
+     L(3_0), VALID},
+    {"gather_nd/R-GN-8/2d_at_2_1", nd_valid, nd_2d, NONE, L(2_1), ERR(UNSUPPORTED_DIMENSION_COUNT),
+     "R-GN-8",
      "InputTensor.DimensionCount = 2 is not supported at feature level 2_1 (supported: 4 to 4)"},
-    {"gather_nd/R-GN-8/2d_at_3_0_valid",
-     nd_valid, nd_2d, NONE, L(3_0), VALID},
+    {"gather_nd/R-GN-8/2d_at_3_0_valid", nd_valid, nd_2d, NONE, L(3_0), VALID},
     /* The indices' DimensionCount is in R-GN-8's table (R-IX-1: types only). */
-    {"gather_nd/R-GN-8/indices_3d_at_2_1",
-     nd_valid, drop_leading, INDICES, L(2_1),
+    {"gather_nd/R-GN-8/indices_3d_at_2_1", nd_valid, drop_leading, INDICES, L(2_1),
      ERR(UNSUPPORTED_DIMENSION_COUNT), "R-GN-8",
      "IndicesTensor.DimensionCount = 3 is not supported at feature level 2_1 (supported: 4 to 4)"},
 
     /* ---- GATHER_ND1: alignment, output strides (R-TD-14, R-TD-16, R-TD-17, D6) ---- */
-    {"gather_nd1/R-TD-14/int64_indices_alignment_4",
-     nd1_valid, nd1_int64_indices_align_4, NONE, L(6_4),
-     ERR(INVALID_ALIGNMENT), "R-TD-14",
+    {"gather_nd1/R-TD-14/int64_indices_alignment_4", nd1_valid, nd1_int64_indices_align_4, NONE,
+     L(6_4), ERR(INVALID_ALIGNMENT), "R-TD-14",
      "IndicesTensor.GuaranteedBaseOffsetAlignment = 4 must be 0 or a power of two >= the element "
      "size 8"},
-    {"gather_nd1/R-TD-16/D6/output_sizes_3x2_strides_1_2",
-     nd1_valid, strides_1_2, OUTPUT, L(6_4),
+    {"gather_nd1/R-TD-16/D6/output_sizes_3x2_strides_1_2", nd1_valid, strides_1_2, OUTPUT, L(6_4),
      ERR(OUTPUT_ALIASING), "D6", "OutputTensor.Strides map two elements to element offset 2"},
-    {"gather_nd1/R-TD-16/D6/output_sizes_3x2_strides_2_3_injective_valid",
-     nd1_valid, strides_2_3, OUTPUT, L(6_4), VALID},
-    {"gather_nd1/R-TD-17/D6/output_span_above_2_27_distinct_offsets_valid",
-     nd1_valid, strides_huge, OUTPUT, L(6_4), VALID},
+    {"gather_nd1/R-TD-16/D6/output_sizes_3x2_strides_2_3_injective_valid", nd1_valid, strides_2_3,
+     OUTPUT, L(6_4), VALID},
+    {"gather_nd1/R-TD-17/D6/output_span_above_2_27_distinct_offsets_valid", nd1_valid, strides_huge,
+     OUTPUT, L(6_4), VALID},
 
     /* ---- GATHER_ND1: index types at 3_0 (R-IX-1) ---- */
-    {"gather_nd1/R-IX-1/int16_indices_at_3_0",
-     nd1_valid, to_int16, INDICES, L(3_0),
+    {"gather_nd1/R-IX-1/int16_indices_at_3_0", nd1_valid, to_int16, INDICES, L(3_0),
      ERR(UNSUPPORTED_DATA_TYPE), "R-IX-1",
      "IndicesTensor.DataType = INT16 (7) is not supported at feature level 3_0 "
      "(supported: INT64, INT32, UINT64, UINT32)"},
 
     /* ---- GATHER_ND1: R-GN-1 .. R-GN-8, R-GN-10, D11 ---- */
-    {"gather_nd1/R-GN-2/input_dimension_count_0",
-     nd1_valid, nd1_m_0, NONE, L(6_4),
+    {"gather_nd1/R-GN-2/input_dimension_count_0", nd1_valid, nd1_m_0, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-GN-2",
      "InputDimensionCount = 0 must be between 1 and InputTensor.DimensionCount = 4"},
-    {"gather_nd1/R-GN-2/indices_dimension_count_5",
-     nd1_valid, nd1_q_5, NONE, L(6_4),
+    {"gather_nd1/R-GN-2/indices_dimension_count_5", nd1_valid, nd1_q_5, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-GN-2",
      "IndicesDimensionCount = 5 must be between 1 and IndicesTensor.DimensionCount = 4"},
-    {"gather_nd1/R-GN-3/batch_equals_both_dimension_counts",
-     nd1_valid, nd1_b_3, NONE, L(6_4),
+    {"gather_nd1/R-GN-3/batch_equals_both_dimension_counts", nd1_valid, nd1_b_3, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-GN-3",
      "BatchDimensionCount = 3 must be less than InputDimensionCount = 3 and IndicesDimensionCount "
      "= 3"},
-    {"gather_nd1/R-GN-3/batch_equals_indices_dimension_count",
-     nd1_valid, nd1_b_3_m_4, NONE, L(6_4),
+    {"gather_nd1/R-GN-3/batch_equals_indices_dimension_count", nd1_valid, nd1_b_3_m_4, NONE, L(6_4),
      ERR(INVALID_ATTRIBUTE), "R-GN-3",
      "BatchDimensionCount = 3 must be less than InputDimensionCount = 4 and IndicesDimensionCount "
      "= 3"},
-    {"gather_nd1/R-GN-4/tuple_size_above_unbatched_dimensions",
-     nd1_valid, nd1_tuple_3, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-GN-4",
+    {"gather_nd1/R-GN-4/tuple_size_above_unbatched_dimensions", nd1_valid, nd1_tuple_3, NONE,
+     L(6_4), ERR(SIZE_MISMATCH), "R-GN-4",
      "IndicesTensor.Sizes[3] = 3 (coordinates per tuple) must be between 1 and "
      "InputDimensionCount - BatchDimensionCount = 2"},
-    {"gather_nd1/R-GN-5/D11/input_leading_size_not_1",
-     nd1_valid, nd1_input_leading_2, NONE, L(6_4),
+    {"gather_nd1/R-GN-5/D11/input_leading_size_not_1", nd1_valid, nd1_input_leading_2, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-GN-5",
      "InputTensor.Sizes[0] = 2 must be 1 (outside InputDimensionCount = 3)"},
-    {"gather_nd1/R-GN-6/D11/batch_sizes_differ",
-     nd1_valid, nd1_batch_differs, NONE, L(6_4),
+    {"gather_nd1/R-GN-6/D11/batch_sizes_differ", nd1_valid, nd1_batch_differs, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-GN-6",
      "IndicesTensor.Sizes[1] = 2 must equal InputTensor.Sizes[1] = 3 (batch dimension 0)"},
-    {"gather_nd1/R-GN-7/D11/output_needs_more_dimensions",
-     nd1_valid, nd1_output_needs_5_dimensions, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-GN-7",
+    {"gather_nd1/R-GN-7/D11/output_needs_more_dimensions", nd1_valid, nd1_output_needs_5_dimensions,
+     NONE, L(6_4), ERR(SIZE_MISMATCH), "R-GN-7",
      "tuple size) = 5 dimensions, more than DimensionCount = 4"},
-    {"gather_nd1/R-GN-7/D11/output_size_differs",
-     nd1_valid, nd1_output_size_differs, NONE, L(6_4),
+    {"gather_nd1/R-GN-7/D11/output_size_differs", nd1_valid, nd1_output_size_differs, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-GN-7",
      "OutputTensor.Sizes[2] = 2 must be 3: the output shape is {1, 1, 3, 2}, got {1, 1, 2, 3}"},
-    {"gather_nd1/R-GN-10/batch_0_valid",
-     nd1_valid, nd1_batch_0, NONE, L(3_0), VALID},
+    {"gather_nd1/R-GN-10/batch_0_valid", nd1_valid, nd1_batch_0, NONE, L(3_0), VALID},
 
     /* ---- NONZERO_COORDINATES: sizes and strides (R-TD-9, R-TD-16, R-TD-17) ---- */
-    {"nonzero_coordinates/R-TD-9/uint8_input_total_not_rounded_up_to_4",
-     nz_valid, nz_uint8_input_total_3, NONE, L(6_4),
-     ERR(INVALID_TOTAL_SIZE), "R-TD-9",
+    {"nonzero_coordinates/R-TD-9/uint8_input_total_not_rounded_up_to_4", nz_valid,
+     nz_uint8_input_total_3, NONE, L(6_4), ERR(INVALID_TOTAL_SIZE), "R-TD-9",
      "InputTensor.TotalTensorSizeInBytes = 3 is less than DMLCalcBufferTensorSize = 4"},
-    {"nonzero_coordinates/R-TD-16/D6/coordinates_sizes_8x3_strides_2_3",
-     nz_valid, strides_2_3, COORDS, L(6_4),
-     ERR(OUTPUT_ALIASING), "D6",
+    {"nonzero_coordinates/R-TD-16/D6/coordinates_sizes_8x3_strides_2_3", nz_valid, strides_2_3,
+     COORDS, L(6_4), ERR(OUTPUT_ALIASING), "D6",
      "OutputCoordinatesTensor.Strides map two elements to element offset 6"},
-    {"nonzero_coordinates/R-TD-17/coordinates_ort_int64_layout_valid",
-     nz_valid, nz_ort_layout, NONE, L(6_4), VALID},
+    {"nonzero_coordinates/R-TD-17/coordinates_ort_int64_layout_valid", nz_valid, nz_ort_layout,
+     NONE, L(6_4), VALID},
 
     /* ---- NONZERO_COORDINATES: R-NZ-1 .. R-NZ-7, D10 ---- */
-    {"nonzero_coordinates/R-NZ-1/count_not_uint32",
-     nz_valid, to_int32, COUNT, L(6_4),
+    {"nonzero_coordinates/R-NZ-1/count_not_uint32", nz_valid, to_int32, COUNT, L(6_4),
      ERR(UNSUPPORTED_DATA_TYPE), "R-NZ-1",
      "OutputCountTensor.DataType = INT32 (6) is not supported at feature level 6_4 (supported: "
      "UINT32)"},
-    {"nonzero_coordinates/R-NZ-1/count_size_not_1",
-     nz_valid, nz_count_size_2, NONE, L(6_4),
+    {"nonzero_coordinates/R-NZ-1/count_size_not_1", nz_valid, nz_count_size_2, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-NZ-1",
      "OutputCountTensor.Sizes[3] = 2 must be 1 (the count is a scalar)"},
-    {"nonzero_coordinates/R-NZ-2/coordinates_not_uint32",
-     nz_valid, to_int64, COORDS, L(6_4),
+    {"nonzero_coordinates/R-NZ-2/coordinates_not_uint32", nz_valid, to_int64, COORDS, L(6_4),
      ERR(UNSUPPORTED_DATA_TYPE), "R-NZ-2",
      "OutputCoordinatesTensor.DataType = INT64 (11) is not supported at feature level 6_4 "
      "(supported: UINT32)"},
-    {"nonzero_coordinates/R-NZ-2/coordinates_leading_size_not_1",
-     nz_valid, nz_coords_leading_2, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-NZ-2",
+    {"nonzero_coordinates/R-NZ-2/coordinates_leading_size_not_1", nz_valid, nz_coords_leading_2,
+     NONE, L(6_4), ERR(SIZE_MISMATCH), "R-NZ-2",
      "OutputCoordinatesTensor.Sizes[1] = 2 must be 1 (sizes are {1, ..., 1, M, N})"},
-    {"nonzero_coordinates/R-NZ-3/m_below_element_count",
-     nz_valid, nz_m_7, NONE, L(6_4),
+    {"nonzero_coordinates/R-NZ-3/m_below_element_count", nz_valid, nz_m_7, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-NZ-3",
      "OutputCoordinatesTensor.Sizes[2] = 7 (M) must equal the number of input elements = 8"},
-    {"nonzero_coordinates/R-NZ-3/m_above_element_count",
-     nz_valid, nz_m_9, NONE, L(6_4),
+    {"nonzero_coordinates/R-NZ-3/m_above_element_count", nz_valid, nz_m_9, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-NZ-3",
      "OutputCoordinatesTensor.Sizes[2] = 9 (M) must equal the number of input elements = 8"},
-    {"nonzero_coordinates/R-NZ-5/n_below_effective_rank",
-     nz_valid, nz_n_1, NONE, L(6_4),
+    {"nonzero_coordinates/R-NZ-5/n_below_effective_rank", nz_valid, nz_n_1, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-NZ-5",
      "OutputCoordinatesTensor.Sizes[3] = 1 (N) must be between the input's effective rank 2 "
      "(R-NZ-4) and InputTensor.DimensionCount = 4"},
-    {"nonzero_coordinates/R-NZ-5/n_above_dimension_count",
-     nz_valid, nz_n_5, NONE, L(6_4),
+    {"nonzero_coordinates/R-NZ-5/n_above_dimension_count", nz_valid, nz_n_5, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-NZ-5",
      "OutputCoordinatesTensor.Sizes[3] = 5 (N) must be between the input's effective rank 2 "
      "(R-NZ-4) and InputTensor.DimensionCount = 4"},
-    {"nonzero_coordinates/R-NZ-4/n_equals_effective_rank_valid",
-     nz_valid, nz_n_2, NONE, L(6_4), VALID},
-    {"nonzero_coordinates/R-NZ-4/n_equals_dimension_count_valid",
-     nz_valid, nz_n_4, NONE, L(6_4), VALID},
-    {"nonzero_coordinates/R-NZ-4/inner_ones_count_in_effective_rank",
-     nz_valid, nz_inner_ones, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-NZ-5",
+    {"nonzero_coordinates/R-NZ-4/n_equals_effective_rank_valid", nz_valid, nz_n_2, NONE, L(6_4),
+     VALID},
+    {"nonzero_coordinates/R-NZ-4/n_equals_dimension_count_valid", nz_valid, nz_n_4, NONE, L(6_4),
+     VALID},
+    {"nonzero_coordinates/R-NZ-4/inner_ones_count_in_effective_rank", nz_valid, nz_inner_ones, NONE,
+     L(6_4), ERR(SIZE_MISMATCH), "R-NZ-5",
      "OutputCoordinatesTensor.Sizes[3] = 3 (N) must be between the input's effective rank 4 "
      "(R-NZ-4)"},
-    {"nonzero_coordinates/R-NZ-4/single_element_n_1_valid",
-     nz_valid, nz_all_ones, NONE, L(6_4), VALID},
-    {"nonzero_coordinates/R-NZ-6/5d_at_3_0_valid",
-     nz_valid, nz_5d, NONE, L(3_0), VALID},
-    {"nonzero_coordinates/R-NZ-6/3d_at_3_0",
-     nz_valid, nz_3d, NONE, L(3_0),
+    {"nonzero_coordinates/R-NZ-4/single_element_n_1_valid", nz_valid, nz_all_ones, NONE, L(6_4),
+     VALID},
+    {"nonzero_coordinates/R-NZ-6/5d_at_3_0_valid", nz_valid, nz_5d, NONE, L(3_0), VALID},
+    {"nonzero_coordinates/R-NZ-6/3d_at_3_0", nz_valid, nz_3d, NONE, L(3_0),
      ERR(UNSUPPORTED_DIMENSION_COUNT), "R-NZ-6",
      "InputTensor.DimensionCount = 3 is not supported at feature level 3_0 (supported: 4 to 5)"},
-    {"nonzero_coordinates/R-NZ-6/3d_at_4_0_valid",
-     nz_valid, nz_3d, NONE, L(4_0), VALID},
-    {"nonzero_coordinates/R-NZ-6/6d_at_3_0",
-     nz_valid, nz_6d, NONE, L(3_0),
+    {"nonzero_coordinates/R-NZ-6/3d_at_4_0_valid", nz_valid, nz_3d, NONE, L(4_0), VALID},
+    {"nonzero_coordinates/R-NZ-6/6d_at_3_0", nz_valid, nz_6d, NONE, L(3_0),
      ERR(UNSUPPORTED_DIMENSION_COUNT), "R-NZ-6",
      "InputTensor.DimensionCount = 6 is not supported at feature level 3_0 (supported: 4 to 5)"},
-    {"nonzero_coordinates/R-NZ-6/count_1d_at_3_0",
-     nz_valid, nz_count_1d, NONE, L(3_0),
+    {"nonzero_coordinates/R-NZ-6/count_1d_at_3_0", nz_valid, nz_count_1d, NONE, L(3_0),
      ERR(UNSUPPORTED_DIMENSION_COUNT), "R-NZ-6",
      "OutputCountTensor.DimensionCount = 1 is not supported at feature level 3_0 (supported: 4 to "
      "5)"},
-    {"nonzero_coordinates/R-NZ-6/coordinates_1d_at_4_0",
-     nz_valid, nz_coords_1d, NONE, L(4_0),
+    {"nonzero_coordinates/R-NZ-6/coordinates_1d_at_4_0", nz_valid, nz_coords_1d, NONE, L(4_0),
      ERR(UNSUPPORTED_DIMENSION_COUNT), "R-NZ-6",
      "OutputCoordinatesTensor.DimensionCount = 1 is not supported at feature level 4_0 "
      "(supported: 2 to 8)"},
-    {"nonzero_coordinates/R-NZ-6/D10/input_2d_count_1d_coordinates_2d_at_3_0",
-     nz_valid_fl4, NULL, NONE, L(3_0),
-     ERR(UNSUPPORTED_DIMENSION_COUNT), "R-NZ-6",
+    {"nonzero_coordinates/R-NZ-6/D10/input_2d_count_1d_coordinates_2d_at_3_0", nz_valid_fl4, NULL,
+     NONE, L(3_0), ERR(UNSUPPORTED_DIMENSION_COUNT), "R-NZ-6",
      "InputTensor.DimensionCount = 2 is not supported at feature level 3_0 (supported: 4 to 5)"},
-    {"nonzero_coordinates/R-NZ-6/D10/input_2d_count_1d_coordinates_2d_at_4_0_valid",
-     nz_valid_fl4, NULL, NONE, L(4_0), VALID},
-    {"nonzero_coordinates/D10/count_5d_input_4d_at_3_0",
-     nz_valid, add_leading, COUNT, L(3_0),
+    {"nonzero_coordinates/R-NZ-6/D10/input_2d_count_1d_coordinates_2d_at_4_0_valid", nz_valid_fl4,
+     NULL, NONE, L(4_0), VALID},
+    {"nonzero_coordinates/D10/count_5d_input_4d_at_3_0", nz_valid, add_leading, COUNT, L(3_0),
      ERR(DIMENSION_COUNT_MISMATCH), "D10",
      "OutputCountTensor.DimensionCount = 5 must equal InputTensor.DimensionCount = 4"},
-    {"nonzero_coordinates/D10/coordinates_5d_input_4d_at_3_0",
-     nz_valid, add_leading, COORDS, L(3_0),
-     ERR(DIMENSION_COUNT_MISMATCH), "D10",
+    {"nonzero_coordinates/D10/coordinates_5d_input_4d_at_3_0", nz_valid, add_leading, COORDS,
+     L(3_0), ERR(DIMENSION_COUNT_MISMATCH), "D10",
      "OutputCoordinatesTensor.DimensionCount = 5 must equal InputTensor.DimensionCount = 4"},
-    {"nonzero_coordinates/D10/count_5d_input_4d_at_4_0_valid",
-     nz_valid, add_leading, COUNT, L(4_0), VALID},
-    {"nonzero_coordinates/R-NZ-7/float64_input",
-     nz_valid, to_float64, INPUT, L(6_4),
+    {"nonzero_coordinates/D10/count_5d_input_4d_at_4_0_valid", nz_valid, add_leading, COUNT, L(4_0),
+     VALID},
+    {"nonzero_coordinates/R-NZ-7/float64_input", nz_valid, to_float64, INPUT, L(6_4),
      ERR(UNSUPPORTED_DATA_TYPE), "R-NZ-7",
      "InputTensor.DataType = FLOAT64 (9) is not supported at feature level 6_4 "
      "(supported: FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8)"},
-    {"nonzero_coordinates/R-NZ-7/int64_input",
-     nz_valid, to_int64, INPUT, L(6_4),
+    {"nonzero_coordinates/R-NZ-7/int64_input", nz_valid, to_int64, INPUT, L(6_4),
      ERR(UNSUPPORTED_DATA_TYPE), "R-NZ-7",
      "InputTensor.DataType = INT64 (11) is not supported at feature level 6_4"},
-    {"nonzero_coordinates/R-NZ-7/uint64_input",
-     nz_valid, to_uint64, INPUT, L(6_4),
+    {"nonzero_coordinates/R-NZ-7/uint64_input", nz_valid, to_uint64, INPUT, L(6_4),
      ERR(UNSUPPORTED_DATA_TYPE), "R-NZ-7",
      "InputTensor.DataType = UINT64 (10) is not supported at feature level 6_4"},
-    {"nonzero_coordinates/R-NZ-7/int8_input_at_3_0_valid",
-     nz_valid, to_int8, INPUT, L(3_0), VALID},
+    {"nonzero_coordinates/R-NZ-7/int8_input_at_3_0_valid", nz_valid, to_int8, INPUT, L(3_0), VALID},
 };
 
 #define ROW_COUNT (sizeof k_rows / sizeof k_rows[0])
@@ -1279,41 +1344,94 @@ static const refusal k_rows[] = {
    slots (inputs first, as in the descriptor) and the rule that governs each
    kind of fault, NULL where the operator has no such rule. */
 typedef struct op_info {
-    const char *prefix;           /* of row names: "gather_elements" */
+    const char *prefix; /* of row names: "gather_elements" */
     base_fn base;
-    int tensors, inputs;          /* slots 0 .. tensors-1, the first `inputs` inputs */
-    int indices;                  /* the IndicesTensor's slot, or NONE */
-    int updates;                  /* Scatter's UpdatesTensor's slot, or NONE */
-    const char *slot_names[4];    /* in row names: "input", "indices", ... */
-    const char *tensor_names[4];  /* in messages: "InputTensor", ... */
+    int tensors, inputs;                     /* slots 0 .. tensors-1, the first `inputs` inputs */
+    int indices;                             /* the IndicesTensor's slot, or NONE */
+    int updates;                             /* Scatter's UpdatesTensor's slot, or NONE */
+    const char *slot_names[4];               /* in row names: "input", "indices", ... */
+    const char *tensor_names[4];             /* in messages: "InputTensor", ... */
     dmlref_feature_level introduced, before; /* its first level and the one before */
-    const char *available;        /* refuses it below `introduced` */
-    const char *types;            /* 64-bit data from 4_1 */
-    const char *ranks;            /* every tensor has the input's DimensionCount */
-    const char *same_type;        /* every data tensor has the input's DataType */
+    const char *available;                   /* refuses it below `introduced` */
+    const char *types;                       /* 64-bit data from 4_1 */
+    const char *ranks;                       /* every tensor has the input's DimensionCount */
+    const char *same_type;                   /* every data tensor has the input's DataType */
 } op_info;
 
 static const op_info k_ops[] = {
-    {"gather_elements", ge_valid, 3, 2, INDICES, NONE,
-     {"input", "indices", "output"}, {"InputTensor", "IndicesTensor", "OutputTensor"},
-     L(2_1), L(2_0), "R-GE-5", "R-GE-5", "R-GE-1", "R-GE-4"},
-    {"scatter_elements", sc_valid, 4, 3, INDICES, UPDATES,
+    {"gather_elements",
+     ge_valid,
+     3,
+     2,
+     INDICES,
+     NONE,
+     {"input", "indices", "output"},
+     {"InputTensor", "IndicesTensor", "OutputTensor"},
+     L(2_1),
+     L(2_0),
+     "R-GE-5",
+     "R-GE-5",
+     "R-GE-1",
+     "R-GE-4"},
+    {"scatter_elements",
+     sc_valid,
+     4,
+     3,
+     INDICES,
+     UPDATES,
      {"input", "indices", "updates", "output"},
      {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"},
-     L(2_0), L(1_0), "R-SC-12", "R-SC-7", "R-SC-1", "R-SC-2"},
-    {"gather_nd", nd_valid, 3, 2, INDICES, NONE,
-     {"input", "indices", "output"}, {"InputTensor", "IndicesTensor", "OutputTensor"},
-     L(2_1), L(2_0), "R-GN-8", "R-GN-8", "R-GN-1", "R-GN-1"},
-    {"gather_nd1", nd1_valid, 3, 2, INDICES, NONE,
-     {"input", "indices", "output"}, {"InputTensor", "IndicesTensor", "OutputTensor"},
-     L(3_0), L(2_1), "R-GN-8", "R-GN-8", "R-GN-1", "R-GN-1"},
+     L(2_0),
+     L(1_0),
+     "R-SC-12",
+     "R-SC-7",
+     "R-SC-1",
+     "R-SC-2"},
+    {"gather_nd",
+     nd_valid,
+     3,
+     2,
+     INDICES,
+     NONE,
+     {"input", "indices", "output"},
+     {"InputTensor", "IndicesTensor", "OutputTensor"},
+     L(2_1),
+     L(2_0),
+     "R-GN-8",
+     "R-GN-8",
+     "R-GN-1",
+     "R-GN-1"},
+    {"gather_nd1",
+     nd1_valid,
+     3,
+     2,
+     INDICES,
+     NONE,
+     {"input", "indices", "output"},
+     {"InputTensor", "IndicesTensor", "OutputTensor"},
+     L(3_0),
+     L(2_1),
+     "R-GN-8",
+     "R-GN-8",
+     "R-GN-1",
+     "R-GN-1"},
     /* NonZero's input table has no 64-bit type at any level (R-NZ-7), its
        tensors' ranks may differ from 4_0 on (D10) and its outputs are UINT32
        whatever the input (R-NZ-1, R-NZ-2): explicit rows above. */
-    {"nonzero_coordinates", nz_valid, 3, 1, NONE, NONE,
+    {"nonzero_coordinates",
+     nz_valid,
+     3,
+     1,
+     NONE,
+     NONE,
      {"input", "count", "coordinates"},
      {"InputTensor", "OutputCountTensor", "OutputCoordinatesTensor"},
-     L(3_0), L(2_1), "R-NZ-6", NULL, NULL, NULL},
+     L(3_0),
+     L(2_1),
+     "R-NZ-6",
+     NULL,
+     NULL,
+     NULL},
 };
 
 #define OP_COUNT (sizeof k_ops / sizeof k_ops[0])
@@ -1321,7 +1439,10 @@ static const op_info k_ops[] = {
 /* The slots a fault breaks, one row each (ON_*), or 0: one row per operator,
    the fault naming its slot. */
 enum {
-    ON_INPUT = 1, ON_INDICES = 2, ON_UPDATES = 4, ON_OUTPUTS = 8,
+    ON_INPUT = 1,
+    ON_INDICES = 2,
+    ON_UPDATES = 4,
+    ON_OUTPUTS = 8,
     ON_INPUTS = ON_INPUT | ON_INDICES | ON_UPDATES,
     ON_ANY = ON_INPUTS | ON_OUTPUTS,
     ON_NOT_INPUT = ON_INDICES | ON_UPDATES | ON_OUTPUTS
@@ -1346,12 +1467,12 @@ enum { RULE_FIXED, RULE_AVAILABLE, RULE_TYPES, RULE_RANKS, RULE_SAME_TYPE };
    %B the bytes of 2^32 elements, %% a %.  Every base tensor is 4-D and
    packed. */
 typedef struct fault {
-    int rule_kind;        /* RULE_*: RULE_FIXED names `path` and `rule` */
-    const char *path;     /* rule (and decision) ids in the row name */
-    const char *what;     /* the row name's last part */
-    break_fn breaks;      /* NULL: the base as it is */
-    int on;               /* ON_*, or 0 */
-    int slot;             /* when on is 0: INDICES (operators with indices), DATA, NONE */
+    int rule_kind;    /* RULE_*: RULE_FIXED names `path` and `rule` */
+    const char *path; /* rule (and decision) ids in the row name */
+    const char *what; /* the row name's last part */
+    break_fn breaks;  /* NULL: the base as it is */
+    int on;           /* ON_*, or 0 */
+    int slot;         /* when on is 0: INDICES (operators with indices), DATA, NONE */
     int flags;
     dmlref_feature_level level; /* a level, 0 (D19), FL_INTRODUCED or FL_BEFORE */
     dmlref_status status;
@@ -1364,12 +1485,12 @@ typedef struct fault {
 
 static const fault k_faults[] = {
     /* the buffer tensor model (R-TD-*), on every tensor of every operator */
-    {FIXED("R-TD-1"), "%s_dimension_count_0", rank_0, ON_ANY, NONE, 0, L(6_4),
-     ERR(INVALID_SIZES), "R-TD-1", "%T.DimensionCount = 0 must be between 1 and 8"},
-    {FIXED("R-TD-1"), "%s_dimension_count_9", rank_9, ON_ANY, NONE, 0, L(6_4),
-     ERR(INVALID_SIZES), "R-TD-1", "%T.DimensionCount = 9 must be between 1 and 8"},
-    {FIXED("R-TD-2/D18"), "%s_size_0", size_0, ON_ANY, NONE, 0, L(6_4),
-     ERR(INVALID_SIZES), "R-TD-2", "%T.Sizes[%D] = 0: a size of zero is invalid"},
+    {FIXED("R-TD-1"), "%s_dimension_count_0", rank_0, ON_ANY, NONE, 0, L(6_4), ERR(INVALID_SIZES),
+     "R-TD-1", "%T.DimensionCount = 0 must be between 1 and 8"},
+    {FIXED("R-TD-1"), "%s_dimension_count_9", rank_9, ON_ANY, NONE, 0, L(6_4), ERR(INVALID_SIZES),
+     "R-TD-1", "%T.DimensionCount = 9 must be between 1 and 8"},
+    {FIXED("R-TD-2/D18"), "%s_size_0", size_0, ON_ANY, NONE, 0, L(6_4), ERR(INVALID_SIZES),
+     "R-TD-2", "%T.Sizes[%D] = 0: a size of zero is invalid"},
     {FIXED("R-TD-9"), "%s_total_one_below_minimum", total_one_short, ON_ANY, NONE, 0, L(6_4),
      ERR(INVALID_TOTAL_SIZE), "R-TD-9",
      "%T.TotalTensorSizeInBytes = %m is less than DMLCalcBufferTensorSize = %M"},
@@ -1382,10 +1503,10 @@ static const fault k_faults[] = {
     {FIXED("R-TD-13/D13"), "%s_elements_by_total_size", total_over_cap, ON_ANY, NONE, 0, L(6_4),
      ERR(TENSOR_TOO_LARGE), "R-TD-13",
      "%T.TotalTensorSizeInBytes = %B holds more than 2^32-1 elements of %E bytes"},
-    {FIXED("R-TD-13/D13"), "%s_total_size_of_2^32-1_elements_valid", total_at_cap, ON_ANY, NONE,
-     0, L(6_4), VALID},
-    {FIXED("R-TD-14"), "%s_alignment_3", align_3, ON_ANY, NONE, 0, L(6_4),
-     ERR(INVALID_ALIGNMENT), "R-TD-14",
+    {FIXED("R-TD-13/D13"), "%s_total_size_of_2^32-1_elements_valid", total_at_cap, ON_ANY, NONE, 0,
+     L(6_4), VALID},
+    {FIXED("R-TD-14"), "%s_alignment_3", align_3, ON_ANY, NONE, 0, L(6_4), ERR(INVALID_ALIGNMENT),
+     "R-TD-14",
      "%T.GuaranteedBaseOffsetAlignment = 3 must be 0 or a power of two >= the element size %E"},
     {FIXED("R-TD-14"), "%s_alignment_half_element_size", align_half_element, ON_ANY, NONE, 0,
      L(6_4), ERR(INVALID_ALIGNMENT), "R-TD-14",
@@ -1399,36 +1520,33 @@ static const fault k_faults[] = {
     {FIXED("R-TD-16/D6"), "%s_stride_0", stride_0, ON_OUTPUTS, NONE, LAST_SIZE_ABOVE_1, L(6_4),
      ERR(OUTPUT_ALIASING), "D6",
      "%T.Strides[%D] = 0 with Sizes[%D] = %S maps several elements to one address"},
-    {FIXED("R-TD-6"), "%s_broadcast_stride_0_valid", stride_0, ON_INPUTS, NONE, 0, L(6_4),
-     VALID},
+    {FIXED("R-TD-6"), "%s_broadcast_stride_0_valid", stride_0, ON_INPUTS, NONE, 0, L(6_4), VALID},
     {FIXED("R-TD-16"), "%s_strides_0_on_size_1_valid", ones_stride_0, ON_ANY, NONE, 0, L(6_4),
      VALID},
 
     /* arguments */
-    {FIXED("args"), "%s_tensor_null", null_tensor, ON_ANY, NONE, 0, L(6_4),
-     ERR(INVALID_ARGUMENT), "", "%O: %T is NULL"},
-    {FIXED("args"), "%s_sizes_null", null_sizes, ON_ANY, NONE, 0, L(6_4),
-     ERR(INVALID_ARGUMENT), "", "%O: %T.Sizes is NULL"},
-    {FIXED("args"), "feature_level_0x3200", NULL, 0, NONE, 0, LEVEL_3_2,
-     ERR(INVALID_ARGUMENT), "", "%O: feature level 0x3200 is not a DirectML feature level"},
+    {FIXED("args"), "%s_tensor_null", null_tensor, ON_ANY, NONE, 0, L(6_4), ERR(INVALID_ARGUMENT),
+     "", "%O: %T is NULL"},
+    {FIXED("args"), "%s_sizes_null", null_sizes, ON_ANY, NONE, 0, L(6_4), ERR(INVALID_ARGUMENT), "",
+     "%O: %T.Sizes is NULL"},
+    {FIXED("args"), "feature_level_0x3200", NULL, 0, NONE, 0, LEVEL_3_2, ERR(INVALID_ARGUMENT), "",
+     "%O: feature level 0x3200 is not a DirectML feature level"},
 
     /* availability (R-GE-5, R-SC-12, R-GN-8, R-NZ-6) */
-    {OF(AVAILABLE), "not_available_at_%L", NULL, 0, NONE, 0, FL_BEFORE,
-     ERR(UNSUPPORTED_OPERATOR), NULL,
-     "%O: the operator is not available at feature level %L (introduced in %I)"},
+    {OF(AVAILABLE), "not_available_at_%L", NULL, 0, NONE, 0, FL_BEFORE, ERR(UNSUPPORTED_OPERATOR),
+     NULL, "%O: the operator is not available at feature level %L (introduced in %I)"},
     {OF(AVAILABLE), "4d_at_%L_valid", NULL, 0, NONE, 0, FL_INTRODUCED, VALID},
 
     /* index types (R-IX-1, D3), on the operators with indices */
-    {FIXED("R-IX-1"), "int16_indices", to_int16, 0, INDICES, 0, L(6_4),
-     ERR(UNSUPPORTED_DATA_TYPE), "R-IX-1",
+    {FIXED("R-IX-1"), "int16_indices", to_int16, 0, INDICES, 0, L(6_4), ERR(UNSUPPORTED_DATA_TYPE),
+     "R-IX-1",
      "IndicesTensor.DataType = INT16 (7) is not supported at feature level 6_4 "
      "(supported: INT64, INT32, UINT64, UINT32)"},
     {FIXED("R-IX-1"), "float32_indices", to_float32, 0, INDICES, 0, L(6_4),
      ERR(UNSUPPORTED_DATA_TYPE), "R-IX-1",
      "IndicesTensor.DataType = FLOAT32 (1) is not supported at feature level 6_4"},
-    {FIXED("R-IX-1"), "uint8_indices", to_uint8, 0, INDICES, 0, L(6_4),
-     ERR(UNSUPPORTED_DATA_TYPE), "R-IX-1",
-     "IndicesTensor.DataType = UINT8 (5) is not supported at feature level 6_4"},
+    {FIXED("R-IX-1"), "uint8_indices", to_uint8, 0, INDICES, 0, L(6_4), ERR(UNSUPPORTED_DATA_TYPE),
+     "R-IX-1", "IndicesTensor.DataType = UINT8 (5) is not supported at feature level 6_4"},
     {FIXED("R-IX-1"), "uint64_indices_at_2_1", to_uint64, 0, INDICES, 0, L(2_1),
      ERR(UNSUPPORTED_DATA_TYPE), "R-IX-1",
      "IndicesTensor.DataType = UINT64 (10) is not supported at feature level 2_1 (supported: "
@@ -1445,18 +1563,16 @@ static const fault k_faults[] = {
     {FIXED("D3"), "int64_indices_at_3_0_valid", to_int64, 0, INDICES, 0, L(3_0), VALID},
 
     /* 64-bit data from 4_1 (R-GE-5, R-SC-7, R-GN-8), every data tensor at once */
-    {OF(TYPES), "float64_data_at_4_0", to_float64, 0, DATA, 0, L(4_0),
-     ERR(UNSUPPORTED_DATA_TYPE), NULL,
+    {OF(TYPES), "float64_data_at_4_0", to_float64, 0, DATA, 0, L(4_0), ERR(UNSUPPORTED_DATA_TYPE),
+     NULL,
      "InputTensor.DataType = FLOAT64 (9) is not supported at feature level 4_0 "
      "(supported: FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8)"},
     {OF(TYPES), "float64_data_at_4_1_valid", to_float64, 0, DATA, 0, L(4_1), VALID},
-    {OF(TYPES), "int64_data_at_4_0", to_int64, 0, DATA, 0, L(4_0),
-     ERR(UNSUPPORTED_DATA_TYPE), NULL,
+    {OF(TYPES), "int64_data_at_4_0", to_int64, 0, DATA, 0, L(4_0), ERR(UNSUPPORTED_DATA_TYPE), NULL,
      "InputTensor.DataType = INT64 (11) is not supported at feature level 4_0"},
     {OF(TYPES), "int64_data_at_4_1_valid", to_int64, 0, DATA, 0, L(4_1), VALID},
-    {OF(TYPES), "uint64_data_at_4_0", to_uint64, 0, DATA, 0, L(4_0),
-     ERR(UNSUPPORTED_DATA_TYPE), NULL,
-     "InputTensor.DataType = UINT64 (10) is not supported at feature level 4_0"},
+    {OF(TYPES), "uint64_data_at_4_0", to_uint64, 0, DATA, 0, L(4_0), ERR(UNSUPPORTED_DATA_TYPE),
+     NULL, "InputTensor.DataType = UINT64 (10) is not supported at feature level 4_0"},
     {OF(TYPES), "uint64_data_at_4_1_valid", to_uint64, 0, DATA, 0, L(4_1), VALID},
 
     /* tensors that must agree with the input (R-GE-1, R-GE-4, R-SC-1, R-SC-2, R-GN-1) */
@@ -1466,8 +1582,8 @@ static const fault k_faults[] = {
     {OF(RANKS), "%s_dimension_count_5", add_leading, ON_NOT_INPUT, NONE, 0, L(6_4),
      ERR(DIMENSION_COUNT_MISMATCH), NULL,
      "%T.DimensionCount = 5 must equal InputTensor.DimensionCount = 4"},
-    {OF(SAME_TYPE), "%s_data_type_float16", to_float16, ON_UPDATES | ON_OUTPUTS, NONE, 0,
-     L(6_4), ERR(DATA_TYPE_MISMATCH), NULL,
+    {OF(SAME_TYPE), "%s_data_type_float16", to_float16, ON_UPDATES | ON_OUTPUTS, NONE, 0, L(6_4),
+     ERR(DATA_TYPE_MISMATCH), NULL,
      "%T.DataType = FLOAT16 must equal InputTensor.DataType = FLOAT32"},
     {OF(SAME_TYPE), "%s_data_type_int32", to_int32, ON_UPDATES | ON_OUTPUTS, NONE, 0, L(6_4),
      ERR(DATA_TYPE_MISMATCH), NULL,
@@ -1495,11 +1611,16 @@ static int slot_class(const op_info *op, int slot)
 static const char *op_rule(const op_info *op, int kind)
 {
     switch (kind) {
-    case RULE_AVAILABLE: return op->available;
-    case RULE_TYPES: return op->types;
-    case RULE_RANKS: return op->ranks;
-    case RULE_SAME_TYPE: return op->same_type;
-    default: return NULL;
+    case RULE_AVAILABLE:
+        return op->available;
+    case RULE_TYPES:
+        return op->types;
+    case RULE_RANKS:
+        return op->ranks;
+    case RULE_SAME_TYPE:
+        return op->same_type;
+    default:
+        return NULL;
     }
 }
 
@@ -1512,7 +1633,8 @@ typedef struct growing_text {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void add(growing_text *t, const char *format, ...)
+static void
+add(growing_text *t, const char *format, ...)
 {
     va_list args;
     int n;
@@ -1544,24 +1666,50 @@ static char *expand(const char *template, const op_info *op, const fixture *base
         }
         ++p;
         if (!t && *p && strchr("sTDSEHMmB", *p)) {
-            fprintf(stderr, "test_validate: template \"%s\": %%%c needs a tensor slot\n",
-                    template, *p);
+            fprintf(stderr, "test_validate: template \"%s\": %%%c needs a tensor slot\n", template,
+                    *p);
             abort();
         }
         switch (*p) {
-        case 'O': add(&out, "%s", dmlref_operator_name(base->op.Type)); break;
-        case 's': add(&out, "%s", op->slot_names[slot]); break;
-        case 'T': add(&out, "%s", op->tensor_names[slot]); break;
-        case 'L': add(&out, "%s", dmlref_feature_level_name(level)); break;
-        case 'I': add(&out, "%s", dmlref_feature_level_name(op->introduced)); break;
-        case 'D': add(&out, "%u", (unsigned)t->DimensionCount - 1); break;
-        case 'S': add(&out, "%u", (unsigned)t->Sizes[t->DimensionCount - 1]); break;
-        case 'E': add(&out, "%u", (unsigned)esize); break;
-        case 'H': add(&out, "%u", (unsigned)esize / 2); break;
-        case 'M': add(&out, "%llu", (unsigned long long)packed); break;
-        case 'm': add(&out, "%llu", (unsigned long long)packed - 1); break;
-        case 'B': add(&out, "%llu", (unsigned long long)esize << 32); break;
-        case '%': add(&out, "%%"); break;
+        case 'O':
+            add(&out, "%s", dmlref_operator_name(base->op.Type));
+            break;
+        case 's':
+            add(&out, "%s", op->slot_names[slot]);
+            break;
+        case 'T':
+            add(&out, "%s", op->tensor_names[slot]);
+            break;
+        case 'L':
+            add(&out, "%s", dmlref_feature_level_name(level));
+            break;
+        case 'I':
+            add(&out, "%s", dmlref_feature_level_name(op->introduced));
+            break;
+        case 'D':
+            add(&out, "%u", (unsigned)t->DimensionCount - 1);
+            break;
+        case 'S':
+            add(&out, "%u", (unsigned)t->Sizes[t->DimensionCount - 1]);
+            break;
+        case 'E':
+            add(&out, "%u", (unsigned)esize);
+            break;
+        case 'H':
+            add(&out, "%u", (unsigned)esize / 2);
+            break;
+        case 'M':
+            add(&out, "%llu", (unsigned long long)packed);
+            break;
+        case 'm':
+            add(&out, "%llu", (unsigned long long)packed - 1);
+            break;
+        case 'B':
+            add(&out, "%llu", (unsigned long long)esize << 32);
+            break;
+        case '%':
+            add(&out, "%%");
+            break;
         default:
             fprintf(stderr, "test_validate: template \"%s\": unknown %%%c\n", template, *p);
             abort();
@@ -1581,8 +1729,8 @@ static char *expand(const char *template, const op_info *op, const fixture *base
 static refusal *g_rows;
 static size_t g_row_count, g_row_capacity;
 
-static void add_generated_row(const fault *x, const op_info *op, const char *rule,
-                              const char *path, dmlref_feature_level level, int slot)
+static void add_generated_row(const fault *x, const op_info *op, const char *rule, const char *path,
+                              dmlref_feature_level level, int slot)
 {
     fixture base;
     refusal *row;
@@ -1733,8 +1881,7 @@ static void run_row(void **state)
     check_error(&err, row->status, row->rule, row->contains, dmlref_operator_name(f.op.Type));
 
     memset(&again, 0, sizeof again);
-    expect_status(dmlref_execute(&f.op, row->level, NULL, 0, NULL, 0, &again), row->status,
-                  &again);
+    expect_status(dmlref_execute(&f.op, row->level, NULL, 0, NULL, 0, &again), row->status, &again);
     assert_string_equal(again.rule, err.rule);
     assert_string_equal(again.message, err.message);
 }
@@ -1759,8 +1906,7 @@ static void test_validate_null_desc(void **state)
 {
     static const dmlref_operator_type types[] = {
         DMLREF_OPERATOR_GATHER_ELEMENTS, DMLREF_OPERATOR_SCATTER_ELEMENTS,
-        DMLREF_OPERATOR_GATHER_ND, DMLREF_OPERATOR_GATHER_ND1,
-        DMLREF_OPERATOR_NONZERO_COORDINATES};
+        DMLREF_OPERATOR_GATHER_ND, DMLREF_OPERATOR_GATHER_ND1, DMLREF_OPERATOR_NONZERO_COORDINATES};
     dmlref_operator_desc op;
     dmlref_error err;
     size_t i;
@@ -1880,8 +2026,8 @@ static void assert_filled(const unsigned char *p, size_t bytes, unsigned char fi
     size_t i;
     for (i = 0; i < bytes; ++i) {
         if (p[i] != fill) {
-            print_error("byte %u of the buffer is 0x%02x, not its fill 0x%02x\n", (unsigned)i,
-                        p[i], fill);
+            print_error("byte %u of the buffer is 0x%02x, not its fill 0x%02x\n", (unsigned)i, p[i],
+                        fill);
             fail();
         }
     }
@@ -2243,9 +2389,9 @@ static void test_execute_err_optional(void **state)
 
 /* ---- feature-level sweeps ------------------------------------------------- */
 
-static const dmlref_feature_level k_levels[15] = {
-    L(1_0), L(2_0), L(2_1), L(3_0), L(3_1), L(4_0), L(4_1), L(5_0),
-    L(5_1), L(5_2), L(6_0), L(6_1), L(6_2), L(6_3), L(6_4)};
+static const dmlref_feature_level k_levels[15] = {L(1_0), L(2_0), L(2_1), L(3_0), L(3_1),
+                                                  L(4_0), L(4_1), L(5_0), L(5_1), L(5_2),
+                                                  L(6_0), L(6_1), L(6_2), L(6_3), L(6_4)};
 
 typedef struct sweep {
     const char *name;

@@ -69,13 +69,16 @@ static const encoding k_encodings[] = {
     {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x7FC00001u, "\"0x7fc00001\""},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0xFF800000u, "\"-inf\""},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x3DCCCCCDu, "0.10000000149011612"}, /* float32 0.1 */
-    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x5D800000u, "1.152921504606847e+18"}, /* 2^60: not an integer text */
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x5D800000u,
+     "1.152921504606847e+18"}, /* 2^60: not an integer text */
     {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x00000001u, "1.401298464324817e-45"},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x7E00u, "\"nan\""},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0xFC01u, "\"0xfc01\""},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x3555u, "0.333251953125"},
-    {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x0001u, "5.960464477539063e-08"}, /* 2^-24: shortest is the upper neighbour */
-    {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x4340000000000000ull, "9.007199254740992e+15"}, /* 2^53: no integer text */
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x0001u,
+     "5.960464477539063e-08"}, /* 2^-24: shortest is the upper neighbour */
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x4340000000000000ull,
+     "9.007199254740992e+15"}, /* 2^53: no integer text */
     {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x4350000000000000ull, "1.8014398509481984e+16"}, /* 2^54 */
     {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x3FB999999999999Aull, "0.1"},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x4034000000000000ull, "20"}, /* integral: no exponent */
@@ -100,8 +103,7 @@ static void test_format_element_spellings(void **state)
         char buf[48];
         dmlref_format_element(k_encodings[i].type, k_encodings[i].bits, buf, sizeof buf);
         if (strcmp(buf, k_encodings[i].text) != 0)
-            fail_msg("%s 0x%llx: wrote %s, expected %s",
-                     dmlref_data_type_name(k_encodings[i].type),
+            fail_msg("%s 0x%llx: wrote %s, expected %s", dmlref_data_type_name(k_encodings[i].type),
                      (unsigned long long)k_encodings[i].bits, buf, k_encodings[i].text);
     }
 }
@@ -186,19 +188,20 @@ static void test_eval_scatter_duplicates_any_of(void **state)
    the undefined rows still compares equal. */
 static void test_eval_nonzero_nulls_and_prefix_digest(void **state)
 {
-    static const char *text =
-        "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": "
-        "\"NONZERO_COORDINATES\", \"feature_level\": \"4_0\", \"tensors\": {"
-        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 2], \"data\": [0, -0.0, \"nan\", 1]},"
-        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"},"
-        " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
+    static const char *text = "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": "
+                              "\"NONZERO_COORDINATES\", \"feature_level\": \"4_0\", \"tensors\": {"
+                              " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 2], "
+                              "\"data\": [0, -0.0, \"nan\", 1]},"
+                              " \"OutputCountTensor\": {\"dtype\": \"UINT32\"},"
+                              " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
     char *written = evaluate(text);
     dmlref_vector *v;
     dmlref_binding outputs[2];
     uint32_t count = 2, rows[8] = {1, 0, 1, 1, 77, 77, 77, 77};
     dmlref_error err;
     (void)state;
-    assert_contains(written, "\"sizes\": [4, 2], \"expected\": [1, 0, 1, 1, null, null, null, null]");
+    assert_contains(written,
+                    "\"sizes\": [4, 2], \"expected\": [1, 0, 1, 1, null, null, null, null]");
     assert_contains(written, "\"min_feature_level\": \"4_0\"");
     v = parse(written, 0);
     outputs[0].data = &count, outputs[0].size_in_bytes = 4;
@@ -219,8 +222,10 @@ static void test_compare_reports_first_wrong_element(void **state)
     static const char *text =
         "{\"format\": \"dmlref-vector-1\", \"name\": \"c\", \"operator\": \"GATHER_ELEMENTS\","
         " \"attributes\": {\"Axis\": 1}, \"tensors\": {"
-        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"data\": [1, 2, 3, 4, 5, 6]},"
-        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [2, 1, 0, 0, 1, 2]},"
+        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"data\": [1, 2, 3, 4, 5, "
+        "6]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [2, 1, 0, 0, 1, "
+        "2]},"
         " \"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3],"
         " \"expected\": [3, 2, {\"any_of\": [1, 7]}, 4, 5, 6]}}}";
     dmlref_vector *v = parse(text, 0);
@@ -236,8 +241,9 @@ static void test_compare_reports_first_wrong_element(void **state)
     assert_int_equal(m.expected_bits, 0x40A00000u);
     assert_int_equal(m.got_bits, 0x3F000000u);
     assert_int_equal(m.wrong_elements, 2);
-    assert_contains(err.message, "case.json: $.tensors.OutputTensor.expected[4]: OutputTensor[1, 1]: "
-                                 "expected 5 (0x40a00000), got 0.5 (0x3f000000); 2 elements differ");
+    assert_contains(err.message,
+                    "case.json: $.tensors.OutputTensor.expected[4]: OutputTensor[1, 1]: "
+                    "expected 5 (0x40a00000), got 0.5 (0x3f000000); 2 elements differ");
     got[4] = 5, got[5] = 6, got[2] = 1;
     assert_int_equal(dmlref_vector_compare(v, outputs, 1, NULL, &err), DMLREF_OK);
     dmlref_vector_free(v);
@@ -251,7 +257,8 @@ static void test_verify_catches_tampering(void **state)
         "{\"format\": \"dmlref-vector-1\", \"name\": \"t\", \"operator\": \"GATHER_ND1\","
         " \"attributes\": {\"InputDimensionCount\": 2, \"IndicesDimensionCount\": 2,"
         " \"BatchDimensionCount\": 1}, \"tensors\": {"
-        " \"InputTensor\": {\"dtype\": \"UINT16\", \"sizes\": [2, 3], \"data\": [1, 2, 3, 4, 5, 6]},"
+        " \"InputTensor\": {\"dtype\": \"UINT16\", \"sizes\": [2, 3], \"data\": [1, 2, 3, 4, 5, "
+        "6]},"
         " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 1], \"data\": [-1, 0]},"
         " \"OutputTensor\": {\"dtype\": \"UINT16\"}}}";
     char *written = evaluate(text), *edit;
@@ -325,9 +332,12 @@ static void test_eval_infers_output_sizes(void **state)
 {
     static const char *nd =
         "{\"format\": \"dmlref-vector-1\", \"name\": \"i\", \"operator\": \"GATHER_ND\","
-        " \"attributes\": {\"InputDimensionCount\": 3, \"IndicesDimensionCount\": 2}, \"tensors\": {"
-        " \"InputTensor\": {\"dtype\": \"INT16\", \"sizes\": [1, 2, 2, 2], \"data\": [0, 1, 2, 3, 4, 5, 6, 7]},"
-        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1, 1, 2, 2], \"data\": [0, 1, 1, 0]},"
+        " \"attributes\": {\"InputDimensionCount\": 3, \"IndicesDimensionCount\": 2}, \"tensors\": "
+        "{"
+        " \"InputTensor\": {\"dtype\": \"INT16\", \"sizes\": [1, 2, 2, 2], \"data\": [0, 1, 2, 3, "
+        "4, 5, 6, 7]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1, 1, 2, 2], \"data\": [0, 1, 1, "
+        "0]},"
         " \"OutputTensor\": {\"dtype\": \"INT16\"}}}";
     static const char *nz3 =
         "{\"format\": \"dmlref-vector-1\", \"name\": \"z\", \"operator\": \"NONZERO_COORDINATES\","
@@ -341,7 +351,8 @@ static void test_eval_infers_output_sizes(void **state)
                              "\"expected\": [2, 3, 4, 5]");
     free(written);
     written = evaluate(nz3);
-    assert_contains(written, "\"OutputCountTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1, 1, 1, 1]");
+    assert_contains(written,
+                    "\"OutputCountTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1, 1, 1, 1]");
     assert_contains(written, "\"sizes\": [1, 1, 3, 4], \"expected\": [0, 0, 0, 1, null");
     free(written);
 }
@@ -381,15 +392,19 @@ static void test_memory_cap_and_validation_paths(void **state)
     static const char *big =
         "{\"format\": \"dmlref-vector-1\", \"name\": \"b\", \"operator\": \"GATHER_ELEMENTS\","
         " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
-        " \"InputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [1000000], \"generator\": {\"kind\": \"bits\", \"seed\": 1}},"
+        " \"InputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [1000000], \"generator\": "
+        "{\"kind\": \"bits\", \"seed\": 1}},"
         " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]},"
-        " \"OutputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [2], \"xxh3\": \"0000000000000000\"}}}";
+        " \"OutputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [2], \"xxh3\": "
+        "\"0000000000000000\"}}}";
     static const char *invalid =
         "{\"format\": \"dmlref-vector-1\", \"name\": \"v\", \"operator\": \"GATHER_ELEMENTS\","
         " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
         " \"InputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [2, 2], \"data\": [1, 2, 3, 4]},"
-        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [0, 1, 0, 1, 0, 1]},"
-        " \"OutputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [2, 3], \"xxh3\": \"0000000000000000\"}}}";
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [0, 1, 0, 1, 0, "
+        "1]},"
+        " \"OutputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [2, 3], \"xxh3\": "
+        "\"0000000000000000\"}}}";
     dmlref_vector_read_options options = {0, 65536};
     dmlref_vector *v = NULL;
     dmlref_error err;
@@ -463,8 +478,8 @@ static char *outputs_reply(const char *name, const char *const *names, size_t ou
         capacity += 64 + 3 * (size_t)counts[o];
     text = malloc(capacity);
     assert_non_null(text);
-    length += (size_t)snprintf(text + length, capacity - length, "{\"name\": \"%s\", \"outputs\": {",
-                               name);
+    length += (size_t)snprintf(text + length, capacity - length,
+                               "{\"name\": \"%s\", \"outputs\": {", name);
     for (o = 0; o < outputs; ++o) {
         length += (size_t)snprintf(text + length, capacity - length, "%s\"%s\": [", o ? ", " : "",
                                    names[o]);
@@ -504,7 +519,8 @@ static dmlref_status feed_reply(dmlref_vector *v, const char *reply)
     status = dmlref_vector_read_reply(v, reply, strlen(reply), none, n, &answer, &err);
     assert_true(status == DMLREF_OK || status == DMLREF_ERROR_VECTOR_SCHEMA ||
                 status == DMLREF_ERROR_VECTOR_PARSE);
-    own = dmlref_vector_read_reply(v, reply, strlen(reply), dmlref_vector_outputs(v), n, &answer, &err);
+    own = dmlref_vector_read_reply(v, reply, strlen(reply), dmlref_vector_outputs(v), n, &answer,
+                                   &err);
     assert_true(own == status || own == DMLREF_ERROR_INVALID_ARGUMENT);
     if (dmlref_vector_has_data(v))
         assert_int_equal(own, status);
@@ -609,10 +625,10 @@ static void check_refused_vector(const char *path, const char *text)
     if (strcmp(written, text) != 0)
         fail_msg("%s: written back differently:\n%s", path, written);
     free(written);
-    assert_int_equal(dmlref_vector_write_with(v, DMLREF_VECTOR_WRITE_CASE |
-                                                     DMLREF_VECTOR_WRITE_ONE_LINE,
-                                              &written, &length, &err),
-                     DMLREF_OK);
+    assert_int_equal(
+        dmlref_vector_write_with(v, DMLREF_VECTOR_WRITE_CASE | DMLREF_VECTOR_WRITE_ONE_LINE,
+                                 &written, &length, &err),
+        DMLREF_OK);
     assert_null(strchr(written, '\n'));
     /* read back as a case (no expect_error): refused by validation as the
        vector says, or, for out-of-range indices, read with its buffers */
@@ -719,7 +735,8 @@ static void test_refused_case_buffers(void **state)
         " \"DMLREF_ERROR_INVALID_TOTAL_SIZE\", \"rule\": \"R-TD-9\"}, \"tensors\": {"
         " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"total_bytes\": 20,"
         " \"data\": [1, 2, 3, 4, 5, 6]},"
-        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [0, 1, 2, 2, 1, 0]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [0, 1, 2, 2, 1, "
+        "0]},"
         " \"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"total_bytes\": 20}}}";
     static const char *zero =
         "{\"format\": \"dmlref-vector-1\", \"name\": \"z\", \"operator\": \"NONZERO_COORDINATES\","
@@ -735,7 +752,8 @@ static void test_refused_case_buffers(void **state)
         " \"data\": [-1, 7]},"
         " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [1, 0]},"
         " \"OutputTensor\": {\"dtype\": \"INT8\", \"sizes\": [2]}}}";
-    static const char *reply = "{\"name\": \"r\", \"outputs\": {\"OutputTensor\": [9, 8, 7, 6, 5, 4]}}";
+    static const char *reply =
+        "{\"name\": \"r\", \"outputs\": {\"OutputTensor\": [9, 8, 7, 6, 5, 4]}}";
     dmlref_vector *v = parse(short_total, 0);
     const dmlref_binding *in = dmlref_vector_inputs(v), *out = dmlref_vector_outputs(v);
     dmlref_binding exact[1];
@@ -915,7 +933,8 @@ static void test_variant_strict_refusals(void **state)
          "{\"why\": \"GPUs\", \"name\": \"subnormals_flushed\", \"rule\"",
          "case.json: $.variants[0].why: unknown key"},
         {"\"subnormals_flushed\"", "\"denormals_are_zero\"",
-         "case.json: $.variants[0].name: \"denormals_are_zero\" is not a variant this version knows"},
+         "case.json: $.variants[0].name: \"denormals_are_zero\" is not a variant this version "
+         "knows"},
         {"\"R-NZ-10\"", "\"R-NZ-9\"",
          "case.json: $.variants[0].rule: \"R-NZ-9\" is not the rule of \"subnormals_flushed\""},
         {"\"OutputCountTensor\": {\"expected\": [2]", "\"OutputTensor\": {\"expected\": [2]",
@@ -926,13 +945,15 @@ static void test_variant_strict_refusals(void **state)
         {"\"OutputCountTensor\": {\"expected\": [2]", "\"OutputCountTensor\": {\"expected\": [-2]",
          "case.json: $.variants[0].outputs.OutputCountTensor.expected[0]: UINT32 element is out of "
          "the type's range"},
-        {"\"OutputCountTensor\": {\"expected\": [2]", "\"OutputCountTensor\": {\"expected\": [null]",
+        {"\"OutputCountTensor\": {\"expected\": [2]",
+         "\"OutputCountTensor\": {\"expected\": [null]",
          "case.json: $.variants[0].outputs.OutputCountTensor.xxh3: a digest needs every element "
          "defined"},
         {"\"dtype\": \"FLOAT32\", \"sizes\": [6], \"data\": [1.401298464324817e-45, -0.0, "
          "-1.1754942106924411e-38, 2, 0, -1.5]",
          "\"dtype\": \"INT32\", \"sizes\": [6], \"data\": [1, 0, -2147483647, 2, 0, -1]",
-         "case.json: $.variants[0].name: \"subnormals_flushed\" applies only to NONZERO_COORDINATES "
+         "case.json: $.variants[0].name: \"subnormals_flushed\" applies only to "
+         "NONZERO_COORDINATES "
          "with a float input"},
     };
     char *written = evaluate(k_subnormal_case), *edited;
@@ -964,7 +985,8 @@ static void test_variant_strict_refusals(void **state)
         memmove(from, to, strlen(to) + 1);
     }
     assert_int_equal(parse_status(edited, &err), DMLREF_ERROR_VECTOR_SCHEMA);
-    assert_contains(err.message, "case.json: $.variants[0].outputs.OutputCoordinatesTensor: is missing");
+    assert_contains(err.message,
+                    "case.json: $.variants[0].outputs.OutputCoordinatesTensor: is missing");
     free(edited);
     free(written);
 }
@@ -981,43 +1003,60 @@ static void test_eval_adds_variant_when_it_applies(void **state)
     static const char *none[] = {
         /* FLOAT32 specials and the smallest normal (0x00800000) */
         "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"NONZERO_COORDINATES\","
-        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [6], \"data\": [0, -0.0,"
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [6], \"data\": [0, "
+        "-0.0,"
         " \"nan\", \"-inf\", 1.1754943508222875e-38, 1]},"
-        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}",
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": "
+        "\"UINT32\"}}}",
         /* FLOAT16 smallest normal 2^-14, -65504 */
         "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"NONZERO_COORDINATES\","
-        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT16\", \"sizes\": [3], \"data\": [6.103515625e-05,"
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT16\", \"sizes\": [3], \"data\": "
+        "[6.103515625e-05,"
         " -65504, 0]},"
-        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}",
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": "
+        "\"UINT32\"}}}",
         /* UINT16 1 and 0x83ff, INT32 1: subnormal bits, but integers */
         "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"NONZERO_COORDINATES\","
-        " \"tensors\": {\"InputTensor\": {\"dtype\": \"UINT16\", \"sizes\": [3], \"data\": [1, 33791, 0]},"
-        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}",
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"UINT16\", \"sizes\": [3], \"data\": [1, "
+        "33791, 0]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": "
+        "\"UINT32\"}}}",
         "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"NONZERO_COORDINATES\","
-        " \"tensors\": {\"InputTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 2], \"data\": [1, 0, 0, -2147483647]},"
-        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}",
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 2], \"data\": [1, "
+        "0, 0, -2147483647]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": "
+        "\"UINT32\"}}}",
         /* a gather of subnormals: D12, not R-NZ-10 */
         "{\"format\": \"dmlref-vector-1\", \"name\": \"g\", \"operator\": \"GATHER_ELEMENTS\","
         " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
-        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1.401298464324817e-45, 1]},"
+        " \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": "
+        "[1.401298464324817e-45, 1]},"
         " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 0]},"
         " \"OutputTensor\": {\"dtype\": \"FLOAT32\"}}}",
     };
     static const char *padded =
         "{\"format\": \"dmlref-vector-1\", \"name\": \"p\", \"operator\": \"NONZERO_COORDINATES\","
-        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 2], \"strides\": [3, 1],"
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 2], \"strides\": "
+        "[3, 1],"
         " \"data\": [1, 0, 0, 2]},"
-        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": "
+        "\"UINT32\"}}}";
     static const char *broadcast =
         "{\"format\": \"dmlref-vector-1\", \"name\": \"b\", \"operator\": \"NONZERO_COORDINATES\","
-        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT16\", \"sizes\": [3, 2], \"strides\": [0, 1],"
-        " \"data\": [-5.960464477539063e-08, 1, -5.960464477539063e-08, 1, -5.960464477539063e-08, 1]},"
-        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
+        " \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT16\", \"sizes\": [3, 2], \"strides\": "
+        "[0, 1],"
+        " \"data\": [-5.960464477539063e-08, 1, -5.960464477539063e-08, 1, -5.960464477539063e-08, "
+        "1]},"
+        " \"OutputCountTensor\": {\"dtype\": \"UINT32\"}, \"OutputCoordinatesTensor\": {\"dtype\": "
+        "\"UINT32\"}}}";
     static const char *refused =
         "{\"format\": \"dmlref-vector-1\", \"name\": \"r\", \"operator\": \"NONZERO_COORDINATES\","
-        " \"feature_level\": \"2_1\", \"expect_error\": {\"status\": \"DMLREF_ERROR_UNSUPPORTED_OPERATOR\","
-        " \"rule\": \"R-NZ-6\"}, \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2],"
-        " \"data\": [1.401298464324817e-45, 0]}, \"OutputCountTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1]},"
+        " \"feature_level\": \"2_1\", \"expect_error\": {\"status\": "
+        "\"DMLREF_ERROR_UNSUPPORTED_OPERATOR\","
+        " \"rule\": \"R-NZ-6\"}, \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT32\", "
+        "\"sizes\": [2],"
+        " \"data\": [1.401298464324817e-45, 0]}, \"OutputCountTensor\": {\"dtype\": \"UINT32\", "
+        "\"sizes\": [1]},"
         " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 1]}}}";
     dmlref_vector *v;
     dmlref_error err;
@@ -1074,8 +1113,9 @@ static void test_compare_variant(void **state)
     assert_int_equal(m.wrong_elements, 0);
     assert_int_equal(dmlref_vector_compare_variant(v, 0, golden, 2, &m, &err),
                      DMLREF_ERROR_MISMATCH);
-    assert_contains(err.message, "case.json: $.variants[0].outputs.OutputCountTensor.expected[0]: "
-                                 "OutputCountTensor[0]: expected 2 (0x00000002), got 4 (0x00000004)");
+    assert_contains(err.message,
+                    "case.json: $.variants[0].outputs.OutputCountTensor.expected[0]: "
+                    "OutputCountTensor[0]: expected 2 (0x00000002), got 4 (0x00000004)");
     assert_int_equal(m.output, 0);
     rows[1] = 4; /* a wrong coordinate in the flushed answer */
     assert_int_equal(dmlref_vector_compare_variant(v, 0, flushed, 2, &m, &err),
@@ -1098,8 +1138,10 @@ static void test_verify_checks_variants(void **state)
         "  \"operator\": \"NONZERO_COORDINATES\",\n  \"tensors\": {\n"
         "    \"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1, 0]},\n"
         "    \"OutputCountTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1], \"expected\": [1]},\n"
-        "    \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 1], \"expected\": [0, null]}\n"
-        "  },\n  \"variants\": [\n    {\"name\": \"subnormals_flushed\", \"rule\": \"R-NZ-10\", \"outputs\": {\n"
+        "    \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 1], \"expected\": "
+        "[0, null]}\n"
+        "  },\n  \"variants\": [\n    {\"name\": \"subnormals_flushed\", \"rule\": \"R-NZ-10\", "
+        "\"outputs\": {\n"
         "      \"OutputCountTensor\": {\"expected\": [1]},\n"
         "      \"OutputCoordinatesTensor\": {\"expected\": [0, null]}\n    }}\n  ]\n}\n";
     char *written = evaluate(k_subnormal_case), *edited, *cut;
@@ -1135,8 +1177,9 @@ static void test_verify_checks_variants(void **state)
     /* a variant where nothing is subnormal */
     v = parse(no_subnormal, 0);
     assert_int_equal(dmlref_vector_verify(v, 0, &err), DMLREF_ERROR_MISMATCH);
-    assert_contains(err.message, "case.json: $.variants[0]: the variant \"subnormals_flushed\" does "
-                                 "not apply: the input holds no subnormal element");
+    assert_contains(err.message,
+                    "case.json: $.variants[0]: the variant \"subnormals_flushed\" does "
+                    "not apply: the input holds no subnormal element");
     dmlref_vector_free(v);
     free(written);
 }
@@ -1147,7 +1190,8 @@ static void test_verify_checks_variants(void **state)
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
-static char *text_printf(const char *format, ...)
+static char *
+text_printf(const char *format, ...)
 {
     va_list args;
     int n;
@@ -1325,7 +1369,7 @@ static void test_parse_tree_charge_bounds_what_jansson_allocates(void **state)
             memset(long_string, 'x', 1u << 20);
             long_string[1u << 20] = '\0';
             what = i == sizeof k_json_shapes / sizeof k_json_shapes[0] ? "one long string"
-                                                                      : "one long key";
+                                                                       : "one long key";
             text = text_printf(strcmp(what, "one long key") == 0 ? "{\"%s\": 1}" : "[\"%s\"]",
                                long_string);
             free(long_string);
@@ -1386,8 +1430,7 @@ static void test_allocation_failures_inside_jansson_are_reported(void **state)
             ++failures;
             /* jansson's empty message would end the line with ": " */
             if (length < 2 || strcmp(err[which].message + length - 2, ": ") == 0)
-                fail_msg("allocation %ld failing: an empty message: \"%s\"", k,
-                         err[which].message);
+                fail_msg("allocation %ld failing: an empty message: \"%s\"", k, err[which].message);
             if (status[which] == DMLREF_ERROR_OUT_OF_MEMORY) {
                 assert_contains(err[which].message, which ? "reply: $: out of memory parsing "
                                                           : "case.json: $: out of memory parsing ");
@@ -1397,7 +1440,7 @@ static void test_allocation_failures_inside_jansson_are_reported(void **state)
             }
         }
     }
-    assert_true(k < 400);   /* enough allocations parse both */
+    assert_true(k < 400);    /* enough allocations parse both */
     assert_true(silent > 0); /* where jansson says nothing, the reader does */
     assert_true(failures > silent);
     dmlref_vector_free(good);
@@ -1411,36 +1454,37 @@ typedef struct cap_case {
     const char *fill_item;
     size_t fill_count;
     uint64_t cap;
-    int stage;        /* 0: parse, 1: eval, 2: reply */
+    int stage; /* 0: parse, 1: eval, 2: reply */
     const char *path, *needed_for;
 } cap_case;
 
-#define GATHER_OF(input, indices, output)                                                      \
-    "{\"format\": \"dmlref-vector-1\", \"name\": \"m\", \"operator\": \"GATHER_ELEMENTS\","      \
-    " \"attributes\": {\"Axis\": 0}, \"tensors\": {\"InputTensor\": " input                    \
+#define GATHER_OF(input, indices, output)                                                          \
+    "{\"format\": \"dmlref-vector-1\", \"name\": \"m\", \"operator\": \"GATHER_ELEMENTS\","        \
+    " \"attributes\": {\"Axis\": 0}, \"tensors\": {\"InputTensor\": " input                        \
     ", \"IndicesTensor\": " indices ", \"OutputTensor\": " output "}}"
 
 static const cap_case k_cap_cases[] = {
     {"10000 empty objects of 3 bytes each", "[%s]", "{}", 10000, 1u << 20, 0, "$",
      "the parse tree of its 40000 bytes of JSON text"},
-    {"a buffer of 8 MB", GATHER_OF(
-         "{\"dtype\": \"FLOAT64\", \"sizes\": [1000000], \"generator\":"
-         " {\"kind\": \"bits\", \"seed\": 1}}",
-         "{\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]%s}",
-         "{\"dtype\": \"FLOAT64\", \"sizes\": [2], \"xxh3\": \"0000000000000000\"}"),
+    {"a buffer of 8 MB",
+     GATHER_OF("{\"dtype\": \"FLOAT64\", \"sizes\": [1000000], \"generator\":"
+               " {\"kind\": \"bits\", \"seed\": 1}}",
+               "{\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]%s}",
+               "{\"dtype\": \"FLOAT64\", \"sizes\": [2], \"xxh3\": \"0000000000000000\"}"),
      "", 0, 1u << 20, 0, "$.tensors.InputTensor", "its buffer, "},
-    {"2^31 alignment", GATHER_OF(
+    {"2^31 alignment",
+     GATHER_OF(
          "{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"alignment\": 2147483648, \"data\": [1, 2]}",
          "{\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]%s}",
          "{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"xxh3\": \"0000000000000000\"}"),
      "", 0, 1u << 30, 0, "$.tensors.InputTensor",
      "its buffer of 8 bytes aligned to 2147483648 bytes"},
-    {"eval's expected elements: 8 bytes for each of a million", GATHER_OF(
-         "{\"dtype\": \"INT8\", \"sizes\": [1000000], \"generator\":"
-         " {\"kind\": \"bits\", \"seed\": 1}}",
-         "{\"dtype\": \"UINT32\", \"sizes\": [1000000], \"strides\": [0], \"generator\":"
-         " {\"kind\": \"index\", \"seed\": 2, \"low\": [0], \"high\": [0]}%s}",
-         "{\"dtype\": \"INT8\"}"),
+    {"eval's expected elements: 8 bytes for each of a million",
+     GATHER_OF("{\"dtype\": \"INT8\", \"sizes\": [1000000], \"generator\":"
+               " {\"kind\": \"bits\", \"seed\": 1}}",
+               "{\"dtype\": \"UINT32\", \"sizes\": [1000000], \"strides\": [0], \"generator\":"
+               " {\"kind\": \"index\", \"seed\": 2, \"low\": [0], \"high\": [0]}%s}",
+               "{\"dtype\": \"INT8\"}"),
      "", 0, 4u << 20, 1, "$.tensors.OutputTensor", "its expected elements"},
     {"eval's any_of values: a million updates of one element",
      "{\"format\": \"dmlref-vector-1\", \"name\": \"m\", \"operator\": \"SCATTER_ELEMENTS\","
@@ -1451,10 +1495,10 @@ static const cap_case k_cap_cases[] = {
      " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [1000000], \"generator\":"
      " {\"kind\": \"bits\", \"seed\": 3}}, \"OutputTensor\": {\"dtype\": \"UINT8\"}}}",
      "", 0, 4u << 20, 1, "$.tensors.OutputTensor", "the values its any_of entries may take"},
-    {"a reply of 20000 elements to a case of 2", GATHER_OF(
-         "{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1, 2]}",
-         "{\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]%s}",
-         "{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"expected\": [1, 2]}"),
+    {"a reply of 20000 elements to a case of 2",
+     GATHER_OF("{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1, 2]}",
+               "{\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]%s}",
+               "{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"expected\": [1, 2]}"),
      "", 0, 1u << 20, 2, "$", "the parse tree of its "},
 };
 
@@ -1495,8 +1539,10 @@ static void test_one_memory_cap_covers_a_case(void **state)
         if (status != DMLREF_ERROR_OUT_OF_MEMORY)
             fail_msg("%s: %s, not the memory cap: %s", c->what, dmlref_status_name(status),
                      status == DMLREF_OK ? "" : err.message);
-        snprintf(expected, sizeof expected, "%s: %s: the case needs more than the memory cap of "
-                 "%llu bytes: ", source, c->path, (unsigned long long)c->cap);
+        snprintf(expected, sizeof expected,
+                 "%s: %s: the case needs more than the memory cap of "
+                 "%llu bytes: ",
+                 source, c->path, (unsigned long long)c->cap);
         if (strncmp(err.message, expected, strlen(expected)) != 0)
             fail_msg("%s: \"%s\" does not start with \"%s\"", c->what, err.message, expected);
         assert_contains(err.message, c->needed_for);
@@ -1510,12 +1556,12 @@ static void test_one_memory_cap_covers_a_case(void **state)
 
 /* ---- broadcast inputs ------------------------------------------------------------ */
 
-#define GATHER_ND_OF(m_q, input, indices, output, extra)                                       \
-    "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"GATHER_ND\","            \
-    " \"attributes\": {\"InputDimensionCount\": " m_q ", \"IndicesDimensionCount\": " m_q "}"  \
-    extra ", \"tensors\": {\"InputTensor\": " input ", \"IndicesTensor\": " indices            \
+#define GATHER_ND_OF(m_q, input, indices, output, extra)                                           \
+    "{\"format\": \"dmlref-vector-1\", \"name\": \"n\", \"operator\": \"GATHER_ND\","              \
+    " \"attributes\": {\"InputDimensionCount\": " m_q ", \"IndicesDimensionCount\": " m_q          \
+    "}" extra ", \"tensors\": {\"InputTensor\": " input ", \"IndicesTensor\": " indices            \
     ", \"OutputTensor\": " output "}}"
-#define MUST_FAIL_ALIGNMENT                                                                    \
+#define MUST_FAIL_ALIGNMENT                                                                        \
     ", \"expect_error\": {\"status\": \"DMLREF_ERROR_INVALID_ALIGNMENT\", \"rule\": \"R-TD-14\"}"
 
 /* An input filled from a generator through strides, and what its buffer
@@ -1524,8 +1570,8 @@ static void test_one_memory_cap_covers_a_case(void **state)
 typedef struct broadcast_case {
     const char *what;
     const char *text;
-    int must_refuse;   /* an expect_error case: read with a cap of 8 GiB */
-    size_t tensor;     /* the input filled */
+    int must_refuse; /* an expect_error case: read with a cap of 8 GiB */
+    size_t tensor;   /* the input filled */
     uint32_t element_size, rank, sizes[3], strides[3];
     uint64_t values[2];
     uint32_t period;
@@ -1539,28 +1585,60 @@ static const broadcast_case k_broadcast_cases[] = {
                "{\"dtype\": \"UINT32\", \"sizes\": [1, 65535], \"generator\": {\"kind\":"
                " \"index\", \"seed\": 2, \"low\": [0], \"high\": [65534]}}",
                "{\"dtype\": \"FLOAT32\"}"),
-     0, 0, 4, 2, {65535, 65535, 0}, {0, 0, 0}, {0, 0}, 1, NULL},
+     0,
+     0,
+     4,
+     2,
+     {65535, 65535, 0},
+     {0, 0, 0},
+     {0, 0},
+     1,
+     NULL},
     {"65535 x 65535 FLOAT16 ones, strides {1, 0}",
      GATHER_OF("{\"dtype\": \"FLOAT16\", \"sizes\": [65535, 65535], \"strides\": [1, 0],"
                " \"generator\": {\"kind\": \"sparse\", \"seed\": 1, \"density\": 1000000}}",
                "{\"dtype\": \"UINT32\", \"sizes\": [1, 65535], \"generator\": {\"kind\":"
                " \"index\", \"seed\": 2, \"low\": [0], \"high\": [65534]}}",
                "{\"dtype\": \"FLOAT16\"}"),
-     0, 0, 2, 2, {65535, 65535, 0}, {1, 0, 0}, {0x3C00, 0}, 1, NULL},
+     0,
+     0,
+     2,
+     2,
+     {65535, 65535, 0},
+     {1, 0, 0},
+     {0x3C00, 0},
+     1,
+     NULL},
     {"INT8 -7 over strides {0, 5, 1}",
      GATHER_OF("{\"dtype\": \"INT8\", \"sizes\": [3, 4, 5], \"strides\": [0, 5, 1], \"generator\":"
                " {\"kind\": \"index\", \"seed\": 3, \"low\": [-7], \"high\": [-7]}}",
                "{\"dtype\": \"INT32\", \"sizes\": [1, 4, 5], \"generator\": {\"kind\": \"index\","
                " \"seed\": 4, \"low\": [0], \"high\": [2]}}",
                "{\"dtype\": \"INT8\"}"),
-     0, 0, 1, 3, {3, 4, 5}, {0, 5, 1}, {0xF9, 0}, 1, NULL},
+     0,
+     0,
+     1,
+     3,
+     {3, 4, 5},
+     {0, 5, 1},
+     {0xF9, 0},
+     1,
+     NULL},
     {"INT16 ones over overlapping strides {1, 1}",
      GATHER_OF("{\"dtype\": \"INT16\", \"sizes\": [300, 300], \"strides\": [1, 1], \"generator\":"
                " {\"kind\": \"sparse\", \"seed\": 3, \"density\": 1000000}}",
                "{\"dtype\": \"UINT32\", \"sizes\": [1, 300], \"generator\": {\"kind\": \"index\","
                " \"seed\": 4, \"low\": [0], \"high\": [299]}}",
                "{\"dtype\": \"INT16\"}"),
-     0, 0, 2, 2, {300, 300, 0}, {1, 1, 0}, {1, 0}, 1, NULL},
+     0,
+     0,
+     2,
+     2,
+     {300, 300, 0},
+     {1, 1, 0},
+     {1, 0},
+     1,
+     NULL},
     {"UINT64 2^64-1 over strides {9, 0, 1} and padding",
      GATHER_OF("{\"dtype\": \"UINT64\", \"sizes\": [7, 1, 9], \"strides\": [9, 0, 1],"
                " \"total_bytes\": 1000, \"generator\": {\"kind\": \"index\", \"seed\": 3, \"low\":"
@@ -1568,57 +1646,117 @@ static const broadcast_case k_broadcast_cases[] = {
                "{\"dtype\": \"UINT32\", \"sizes\": [1, 1, 9], \"generator\": {\"kind\": \"index\","
                " \"seed\": 4, \"low\": [0], \"high\": [6]}}",
                "{\"dtype\": \"UINT64\"}"),
-     0, 0, 8, 3, {7, 1, 9}, {9, 0, 1}, {UINT64_MAX, 0}, 1, NULL},
+     0,
+     0,
+     8,
+     3,
+     {7, 1, 9},
+     {9, 0, 1},
+     {UINT64_MAX, 0},
+     1,
+     NULL},
     {"GatherND tuples (1, 2) over strides {0, 1}",
-     GATHER_ND_OF("2", "{\"dtype\": \"FLOAT32\", \"sizes\": [3, 4], \"generator\": {\"kind\":"
-                       " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("2",
+                  "{\"dtype\": \"FLOAT32\", \"sizes\": [3, 4], \"generator\": {\"kind\":"
+                  " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"INT32\", \"sizes\": [1000, 2], \"strides\": [0, 1], \"generator\":"
                   " {\"kind\": \"index\", \"seed\": 5, \"low\": [1, 2], \"high\": [1, 2]}}",
                   "{\"dtype\": \"FLOAT32\"}", ""),
-     0, 1, 4, 2, {1000, 2, 0}, {0, 1, 0}, {1, 2}, 2, NULL},
+     0,
+     1,
+     4,
+     2,
+     {1000, 2, 0},
+     {0, 1, 0},
+     {1, 2},
+     2,
+     NULL},
     {"GatherND tuples (3, 0) over strides {2, 12, 1}",
-     GATHER_ND_OF("3", "{\"dtype\": \"INT8\", \"sizes\": [4, 4, 3], \"generator\": {\"kind\":"
-                       " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("3",
+                  "{\"dtype\": \"INT8\", \"sizes\": [4, 4, 3], \"generator\": {\"kind\":"
+                  " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"UINT32\", \"sizes\": [5, 6, 2], \"strides\": [2, 12, 1],"
                   " \"generator\": {\"kind\": \"index\", \"seed\": 5, \"low\": [3, 0], \"high\":"
                   " [3, 0]}}",
                   "{\"dtype\": \"INT8\"}", ""),
-     0, 1, 4, 3, {5, 6, 2}, {2, 12, 1}, {3, 0}, 2, NULL},
+     0,
+     1,
+     4,
+     3,
+     {5, 6, 2},
+     {2, 12, 1},
+     {3, 0},
+     2,
+     NULL},
     {"GatherND tuples (4, 4) over strides {0, 0}: one value",
-     GATHER_ND_OF("2", "{\"dtype\": \"FLOAT32\", \"sizes\": [5, 5], \"generator\": {\"kind\":"
-                       " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("2",
+                  "{\"dtype\": \"FLOAT32\", \"sizes\": [5, 5], \"generator\": {\"kind\":"
+                  " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"INT64\", \"sizes\": [3, 2], \"strides\": [0, 0], \"generator\":"
                   " {\"kind\": \"index\", \"seed\": 5, \"low\": [4, 4], \"high\": [4, 4]}}",
                   "{\"dtype\": \"FLOAT32\"}", ""),
-     0, 1, 8, 2, {3, 2, 0}, {0, 0, 0}, {4, 0}, 1, NULL},
+     0,
+     1,
+     8,
+     2,
+     {3, 2, 0},
+     {0, 0, 0},
+     {4, 0},
+     1,
+     NULL},
     {"a refused case: 2^30 GatherND tuples (3, 1) over 8 bytes",
-     GATHER_ND_OF("3", "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 4, 4], \"generator\": {\"kind\":"
-                       " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("3",
+                  "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 4, 4], \"generator\": {\"kind\":"
+                  " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"UINT32\", \"sizes\": [2, 268435455, 2], \"strides\": [0, 0, 1],"
                   " \"generator\": {\"kind\": \"index\", \"seed\": 5, \"low\": [3, 1], \"high\":"
                   " [3, 1]}}",
                   "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 1, 1], \"alignment\": 3}",
                   MUST_FAIL_ALIGNMENT),
-     1, 1, 4, 3, {2, 268435455, 2}, {0, 0, 1}, {3, 1}, 2, NULL},
+     1,
+     1,
+     4,
+     3,
+     {2, 268435455, 2},
+     {0, 0, 1},
+     {3, 1},
+     2,
+     NULL},
     {"GatherND tuples (0, 1) over strides {1, 1}: two values at one address",
-     GATHER_ND_OF("2", "{\"dtype\": \"FLOAT32\", \"sizes\": [4, 4], \"generator\": {\"kind\":"
-                       " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("2",
+                  "{\"dtype\": \"FLOAT32\", \"sizes\": [4, 4], \"generator\": {\"kind\":"
+                  " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"INT32\", \"sizes\": [4, 2], \"strides\": [1, 1], \"generator\":"
                   " {\"kind\": \"index\", \"seed\": 5, \"low\": [0, 1], \"high\": [0, 1]}}",
                   "{\"dtype\": \"FLOAT32\"}", ""),
-     0, 1, 4, 2, {4, 2, 0}, {1, 1, 0}, {0, 1}, 2,
+     0,
+     1,
+     4,
+     2,
+     {4, 2, 0},
+     {1, 1, 0},
+     {0, 1},
+     2,
      "case.json: $.tensors.IndicesTensor.generator: an element of last coordinate 1 differs from "
      "an element of last coordinate 0 stored at the same address (element offset 1)"},
     {"a refused case: 2^30 GatherND tuples (5, 6) over strides {1, 0, 1}, two values at one "
      "address only past 2^29 elements",
-     GATHER_ND_OF("3", "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 8, 8], \"generator\": {\"kind\":"
-                       " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("3",
+                  "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 8, 8], \"generator\": {\"kind\":"
+                  " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"UINT32\", \"sizes\": [2, 268435455, 2], \"strides\": [1, 0, 1],"
                   " \"generator\": {\"kind\": \"index\", \"seed\": 5, \"low\": [5, 6], \"high\":"
                   " [5, 6]}}",
                   "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 1, 1], \"alignment\": 3}",
                   MUST_FAIL_ALIGNMENT),
-     1, 1, 4, 3, {2, 268435455, 2}, {1, 0, 1}, {5, 6}, 2,
+     1,
+     1,
+     4,
+     3,
+     {2, 268435455, 2},
+     {1, 0, 1},
+     {5, 6},
+     2,
      "case.json: $.tensors.IndicesTensor.generator: an element of last coordinate 1 differs from "
      "an element of last coordinate 0 stored at the same address (element offset 1)"},
 };
@@ -1645,10 +1783,18 @@ static unsigned char *walked_buffer(const broadcast_case *c, uint64_t bytes)
             offset += coord[d] * c->strides[d];
         assert_true((offset + 1) * c->element_size <= bytes);
         switch (c->element_size) { /* host order, as the reader stores */
-        case 1: memcpy(buffer + offset, &u8, 1); break;
-        case 2: memcpy(buffer + offset * 2, &u16, 2); break;
-        case 4: memcpy(buffer + offset * 4, &u32, 4); break;
-        default: memcpy(buffer + offset * 8, &value, 8); break;
+        case 1:
+            memcpy(buffer + offset, &u8, 1);
+            break;
+        case 2:
+            memcpy(buffer + offset * 2, &u16, 2);
+            break;
+        case 4:
+            memcpy(buffer + offset * 4, &u32, 4);
+            break;
+        default:
+            memcpy(buffer + offset * 8, &value, 8);
+            break;
         }
         for (d = c->rank; d-- > 0 && ++coord[d] == c->sizes[d];)
             coord[d] = 0;
@@ -1716,8 +1862,8 @@ static void test_broadcast_generator_fill_is_proportional_to_the_buffer(void **s
                 else
                     memcpy(&word, (const unsigned char *)b->data + 4 * k, 4), got = word;
                 if (got != (k > span ? 0 : c->values[c->period > 1 ? k % c->period : 0]))
-                    fail_msg("%s: element offset %llu holds 0x%llx", c->what,
-                             (unsigned long long)k, (unsigned long long)got);
+                    fail_msg("%s: element offset %llu holds 0x%llx", c->what, (unsigned long long)k,
+                             (unsigned long long)got);
             }
         }
         if (c->must_refuse) {

@@ -21,8 +21,8 @@ const dmlref_tensor_data_type k_all_data_types[11] = {
     DMLREF_TENSOR_DATA_TYPE_INT64};
 
 const dmlref_tensor_data_type k_all_index_types[4] = {
-    DMLREF_TENSOR_DATA_TYPE_UINT32, DMLREF_TENSOR_DATA_TYPE_INT32,
-    DMLREF_TENSOR_DATA_TYPE_UINT64, DMLREF_TENSOR_DATA_TYPE_INT64};
+    DMLREF_TENSOR_DATA_TYPE_UINT32, DMLREF_TENSOR_DATA_TYPE_INT32, DMLREF_TENSOR_DATA_TYPE_UINT64,
+    DMLREF_TENSOR_DATA_TYPE_INT64};
 
 void tt_init(test_tensor *t, dmlref_tensor_data_type type, uint32_t rank, const uint32_t *sizes,
              const uint32_t *strides, uint64_t extra_bytes)
@@ -63,7 +63,10 @@ uint64_t tt_count(const test_tensor *t)
     return n;
 }
 
-uint32_t tt_element_size(const test_tensor *t) { return dmlref_data_type_size(t->desc.DataType); }
+uint32_t tt_element_size(const test_tensor *t)
+{
+    return dmlref_data_type_size(t->desc.DataType);
+}
 
 uint64_t tt_offset(const test_tensor *t, uint64_t pos)
 {
@@ -165,29 +168,87 @@ static uint16_t half_from_float(float f)
 void encode_value(dmlref_tensor_data_type type, double value, void *dst)
 {
     switch (type) {
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: { float v = (float)value; memcpy(dst, &v, 4); break; }
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: { uint16_t v = half_from_float((float)value); memcpy(dst, &v, 2); break; }
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: memcpy(dst, &value, 8); break;
-    case DMLREF_TENSOR_DATA_TYPE_UINT32: { uint32_t v = (uint32_t)(int64_t)value; memcpy(dst, &v, 4); break; }
-    case DMLREF_TENSOR_DATA_TYPE_UINT16: { uint16_t v = (uint16_t)(int64_t)value; memcpy(dst, &v, 2); break; }
-    case DMLREF_TENSOR_DATA_TYPE_UINT8: { uint8_t v = (uint8_t)(int64_t)value; memcpy(dst, &v, 1); break; }
-    case DMLREF_TENSOR_DATA_TYPE_INT32: { int32_t v = (int32_t)value; memcpy(dst, &v, 4); break; }
-    case DMLREF_TENSOR_DATA_TYPE_INT16: { int16_t v = (int16_t)value; memcpy(dst, &v, 2); break; }
-    case DMLREF_TENSOR_DATA_TYPE_INT8: { int8_t v = (int8_t)value; memcpy(dst, &v, 1); break; }
-    case DMLREF_TENSOR_DATA_TYPE_UINT64: { uint64_t v = (uint64_t)(int64_t)value; memcpy(dst, &v, 8); break; }
-    case DMLREF_TENSOR_DATA_TYPE_INT64: { int64_t v = (int64_t)value; memcpy(dst, &v, 8); break; }
-    default: abort();
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: {
+        float v = (float)value;
+        memcpy(dst, &v, 4);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: {
+        uint16_t v = half_from_float((float)value);
+        memcpy(dst, &v, 2);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64:
+        memcpy(dst, &value, 8);
+        break;
+    case DMLREF_TENSOR_DATA_TYPE_UINT32: {
+        uint32_t v = (uint32_t)(int64_t)value;
+        memcpy(dst, &v, 4);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_UINT16: {
+        uint16_t v = (uint16_t)(int64_t)value;
+        memcpy(dst, &v, 2);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_UINT8: {
+        uint8_t v = (uint8_t)(int64_t)value;
+        memcpy(dst, &v, 1);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_INT32: {
+        int32_t v = (int32_t)value;
+        memcpy(dst, &v, 4);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_INT16: {
+        int16_t v = (int16_t)value;
+        memcpy(dst, &v, 2);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_INT8: {
+        int8_t v = (int8_t)value;
+        memcpy(dst, &v, 1);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_UINT64: {
+        uint64_t v = (uint64_t)(int64_t)value;
+        memcpy(dst, &v, 8);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_INT64: {
+        int64_t v = (int64_t)value;
+        memcpy(dst, &v, 8);
+        break;
+    }
+    default:
+        abort();
     }
 }
 
 void encode_index(dmlref_tensor_data_type type, int64_t value, void *dst)
 {
     switch (type) {
-    case DMLREF_TENSOR_DATA_TYPE_UINT32: { uint32_t v = (uint32_t)value; memcpy(dst, &v, 4); break; }
-    case DMLREF_TENSOR_DATA_TYPE_INT32: { int32_t v = (int32_t)value; memcpy(dst, &v, 4); break; }
-    case DMLREF_TENSOR_DATA_TYPE_UINT64: { uint64_t v = (uint64_t)value; memcpy(dst, &v, 8); break; }
-    case DMLREF_TENSOR_DATA_TYPE_INT64: memcpy(dst, &value, 8); break;
-    default: abort();
+    case DMLREF_TENSOR_DATA_TYPE_UINT32: {
+        uint32_t v = (uint32_t)value;
+        memcpy(dst, &v, 4);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_INT32: {
+        int32_t v = (int32_t)value;
+        memcpy(dst, &v, 4);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_UINT64: {
+        uint64_t v = (uint64_t)value;
+        memcpy(dst, &v, 8);
+        break;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_INT64:
+        memcpy(dst, &value, 8);
+        break;
+    default:
+        abort();
     }
 }
 
@@ -225,7 +286,10 @@ dmlref_binding tt_binding(const test_tensor *t)
     return b;
 }
 
-void rng_seed(rng *r, uint64_t seed) { r->state = seed ? seed : 0x9E3779B97F4A7C15ull; }
+void rng_seed(rng *r, uint64_t seed)
+{
+    r->state = seed ? seed : 0x9E3779B97F4A7C15ull;
+}
 
 uint64_t rng_next(rng *r)
 {
@@ -237,11 +301,13 @@ uint64_t rng_next(rng *r)
     return x * 0x2545F4914F6CDD1Dull;
 }
 
-uint64_t rng_below(rng *r, uint64_t bound) { return bound ? rng_next(r) % bound : 0; }
+uint64_t rng_below(rng *r, uint64_t bound)
+{
+    return bound ? rng_next(r) % bound : 0;
+}
 
 static dmlref_status execute_with(dmlref_operator_type type, const void *desc,
-                                  dmlref_feature_level level,
-                                  const dmlref_execute_options *options,
+                                  dmlref_feature_level level, const dmlref_execute_options *options,
                                   test_tensor *const *inputs, size_t input_count,
                                   test_tensor *const *outputs, size_t output_count,
                                   dmlref_error *err)
@@ -259,9 +325,8 @@ static dmlref_status execute_with(dmlref_operator_type type, const void *desc,
                                        err);
 }
 
-dmlref_status tt_execute(dmlref_operator_type type, const void *desc,
-                         dmlref_feature_level level, dmlref_oob_policy policy,
-                         test_tensor *const *inputs, size_t input_count,
+dmlref_status tt_execute(dmlref_operator_type type, const void *desc, dmlref_feature_level level,
+                         dmlref_oob_policy policy, test_tensor *const *inputs, size_t input_count,
                          test_tensor *const *outputs, size_t output_count, dmlref_error *err)
 {
     dmlref_execute_options options = {DMLREF_OOB_ERROR, 0, DMLREF_KERNELS_REFERENCE};

@@ -62,9 +62,8 @@ dmlref_binding tt_binding(const test_tensor *t);
 
 /* Executes an operator on test tensors (inputs first, in descriptor order)
  * under the given policy, on OpenMP's default number of threads. */
-dmlref_status tt_execute(dmlref_operator_type type, const void *desc,
-                         dmlref_feature_level level, dmlref_oob_policy policy,
-                         test_tensor *const *inputs, size_t input_count,
+dmlref_status tt_execute(dmlref_operator_type type, const void *desc, dmlref_feature_level level,
+                         dmlref_oob_policy policy, test_tensor *const *inputs, size_t input_count,
                          test_tensor *const *outputs, size_t output_count, dmlref_error *err);
 /* The same at the latest level and strict policy, on `threads` threads. */
 dmlref_status tt_execute_threads(dmlref_operator_type type, const void *desc, uint32_t threads,

@@ -161,7 +161,8 @@ static dmlref_status hostile_execute(void *context, const dmlref_operator_desc *
     if (h->wrong_op[0] && strcmp(dmlref_operator_name(op->Type), h->wrong_op) == 0)
         *(unsigned char *)outputs[0].data ^= 1;
     if (h->write_past >= 0 && here)
-        ((volatile unsigned char *)last->data)[last->size_in_bytes + (uint64_t)h->write_past] = 0x5A;
+        ((volatile unsigned char *)last->data)[last->size_in_bytes + (uint64_t)h->write_past] =
+            0x5A;
     if (h->write_before >= 0 && here)
         ((volatile unsigned char *)last->data)[-(long)h->write_before] = 0x5A;
     if (h->late_write_ms >= 0 && here) {
@@ -175,11 +176,20 @@ static dmlref_status hostile_execute(void *context, const dmlref_operator_desc *
     return DMLREF_OK;
 }
 
-static void hostile_destroy(void *context) { (void)context; }
+static void hostile_destroy(void *context)
+{
+    (void)context;
+}
 
 static const dmlref_backend_v1 hostile_backend = {
-    DMLREF_BACKEND_ABI_VERSION, sizeof(dmlref_backend_v1), "dmlref-hostile", "1",
-    DMLREF_FEATURE_LEVEL_LATEST, hostile_create, hostile_supports, hostile_execute,
+    DMLREF_BACKEND_ABI_VERSION,
+    sizeof(dmlref_backend_v1),
+    "dmlref-hostile",
+    "1",
+    DMLREF_FEATURE_LEVEL_LATEST,
+    hostile_create,
+    hostile_supports,
+    hostile_execute,
     hostile_destroy,
 };
 

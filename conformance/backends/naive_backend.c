@@ -79,26 +79,26 @@
 /* Numbered from 1: a misspelt -DFAULT=FAULT_TYPO reads as 0 in #if and is
  * refused below instead of silently building the correct backend. */
 #define FAULT_NONE 1
-#define FAULT_IGNORES_STRIDES 2           /* packed offsets for every tensor */
-#define FAULT_NO_NEGATIVE_INDICES 3       /* -1 is not s-1 */
-#define FAULT_UNSIGNED_READ_AS_SIGNED 4   /* UINT32/UINT64 indices sign-extended */
-#define FAULT_NEGATIVE_ZERO_COUNTED 5     /* NonZero: -0.0 is non-zero */
-#define FAULT_NAN_PAYLOAD_LOST 6          /* floats copied as floats */
-#define FAULT_NONZERO_LEFT_ALIGNED 7      /* NonZero: the first N dims */
-#define FAULT_SCATTER_NO_INPUT_COPY 8     /* Scatter output starts zeroed */
-#define FAULT_GATHER_ND1_BATCH_OFFSET 9   /* GatherND1: batch offset lost */
-#define FAULT_FLOAT16_AS_4_BYTES 10       /* half elements moved as 4 bytes */
-#define FAULT_WRITES_PAST_OUTPUT 11       /* one element past the last */
-#define FAULT_WRITES_INTO_INPUT 12        /* Scatter in place on InputTensor */
-#define FAULT_CRASHES_ON_RANK_8 13        /* NULL scratch buffer at rank 8 */
+#define FAULT_IGNORES_STRIDES 2              /* packed offsets for every tensor */
+#define FAULT_NO_NEGATIVE_INDICES 3          /* -1 is not s-1 */
+#define FAULT_UNSIGNED_READ_AS_SIGNED 4      /* UINT32/UINT64 indices sign-extended */
+#define FAULT_NEGATIVE_ZERO_COUNTED 5        /* NonZero: -0.0 is non-zero */
+#define FAULT_NAN_PAYLOAD_LOST 6             /* floats copied as floats */
+#define FAULT_NONZERO_LEFT_ALIGNED 7         /* NonZero: the first N dims */
+#define FAULT_SCATTER_NO_INPUT_COPY 8        /* Scatter output starts zeroed */
+#define FAULT_GATHER_ND1_BATCH_OFFSET 9      /* GatherND1: batch offset lost */
+#define FAULT_FLOAT16_AS_4_BYTES 10          /* half elements moved as 4 bytes */
+#define FAULT_WRITES_PAST_OUTPUT 11          /* one element past the last */
+#define FAULT_WRITES_INTO_INPUT 12           /* Scatter in place on InputTensor */
+#define FAULT_CRASHES_ON_RANK_8 13           /* NULL scratch buffer at rank 8 */
 #define FAULT_HANGS_ON_SCATTER_DUPLICATES 14 /* spins on a duplicate target */
-#define FAULT_SCATTER_FIRST_WINS 15       /* negative control: must pass */
-#define FAULT_OFF_BY_ONE_AXIS 16          /* GatherElements/Scatter on Axis-1 */
-#define FAULT_NONZERO_COUNT_OFF_BY_ONE 17 /* NonZero: count is the last row */
-#define FAULT_SKIPS_VALIDATION 18         /* accepts every description */
-#define FAULT_NONZERO_FLUSHES_SUBNORMALS 19 /* control: R-NZ-10 allows it */
-#define FAULT_COPY_FLUSHES_SUBNORMALS 20  /* gathers/Scatter flush subnormals */
-#define FAULT_MINUS_S_OUT_OF_RANGE 21     /* -s refused */
+#define FAULT_SCATTER_FIRST_WINS 15          /* negative control: must pass */
+#define FAULT_OFF_BY_ONE_AXIS 16             /* GatherElements/Scatter on Axis-1 */
+#define FAULT_NONZERO_COUNT_OFF_BY_ONE 17    /* NonZero: count is the last row */
+#define FAULT_SKIPS_VALIDATION 18            /* accepts every description */
+#define FAULT_NONZERO_FLUSHES_SUBNORMALS 19  /* control: R-NZ-10 allows it */
+#define FAULT_COPY_FLUSHES_SUBNORMALS 20     /* gathers/Scatter flush subnormals */
+#define FAULT_MINUS_S_OUT_OF_RANGE 21        /* -s refused */
 
 #ifndef FAULT
 #define FAULT FAULT_NONE
@@ -165,7 +165,8 @@ typedef struct sink {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static dmlref_status fail(const sink *out, dmlref_status status, const char *format, ...)
+static dmlref_status
+fail(const sink *out, dmlref_status status, const char *format, ...)
 {
     if (out->text && out->capacity > 0) {
         va_list ap;
@@ -290,8 +291,7 @@ static void format_coord(char *buf, size_t capacity, uint32_t rank, const uint64
     uint32_t i;
     buf[0] = '\0';
     for (i = 0; i < rank && used + 24 < capacity; ++i)
-        used += (size_t)sprintf(buf + used, "%s%llu", i ? ", " : "",
-                                (unsigned long long)coord[i]);
+        used += (size_t)sprintf(buf + used, "%s%llu", i ? ", " : "", (unsigned long long)coord[i]);
 }
 
 /* ---- elements ------------------------------------------------------------- */
@@ -359,8 +359,7 @@ static int is_subnormal(dmlref_tensor_data_type type, const unsigned char *p)
 #endif
 
 /* Copies one element's bytes. */
-static void copy_element(dmlref_tensor_data_type type, unsigned char *dst,
-                         const unsigned char *src)
+static void copy_element(dmlref_tensor_data_type type, unsigned char *dst, const unsigned char *src)
 {
 #if FAULT == FAULT_NAN_PAYLOAD_LOST
     /* BUG: the copy goes through the shader's float registers ("it's a
@@ -515,8 +514,8 @@ static int signed_index(int64_t v, uint64_t bound, uint64_t *out)
 /* Reads the index at element offset `offset` of `idx` and normalises it
    against `bound`.  Returns 0 when it is out of range; *raw gets the value
    as text for messages. */
-static int read_index(const tensor *idx, uint64_t offset, uint64_t bound, uint64_t *out,
-                      char *raw, size_t raw_capacity)
+static int read_index(const tensor *idx, uint64_t offset, uint64_t bound, uint64_t *out, char *raw,
+                      size_t raw_capacity)
 {
     const unsigned char *p = idx->data + offset * idx->esize;
     switch (idx->type) {
@@ -636,8 +635,8 @@ static void clamp_coord(const tensor *t, uint64_t *coord)
 #endif
 
 static dmlref_status gather_elements(const dmlref_gather_elements_desc *d,
-                                     const dmlref_binding *inputs,
-                                     const dmlref_binding *outputs, const sink *msg)
+                                     const dmlref_binding *inputs, const dmlref_binding *outputs,
+                                     const sink *msg)
 {
     tensor in, idx, out;
     uint64_t e, coord[MAX_DIMS], v;
@@ -651,8 +650,7 @@ static dmlref_status gather_elements(const dmlref_gather_elements_desc *d,
     for (e = 0; e < idx.count; ++e) { /* every index before any write */
         unflatten(e, idx.rank, idx.sizes, coord);
         if (!read_index(&idx, offset_of(&idx, coord), in.sizes[axis], &v, raw, sizeof raw))
-            return out_of_range(msg, "GATHER_ELEMENTS", coord, idx.rank, raw, in.sizes[axis],
-                                axis);
+            return out_of_range(msg, "GATHER_ELEMENTS", coord, idx.rank, raw, in.sizes[axis], axis);
     }
     axis = kernel_axis(axis);
     for (e = 0; e < out.count; ++e) {
@@ -672,8 +670,8 @@ static dmlref_status gather_elements(const dmlref_gather_elements_desc *d,
 }
 
 static dmlref_status scatter_elements(const dmlref_scatter_elements_desc *d,
-                                      const dmlref_binding *inputs,
-                                      const dmlref_binding *outputs, const sink *msg)
+                                      const dmlref_binding *inputs, const dmlref_binding *outputs,
+                                      const sink *msg)
 {
     tensor in, idx, upd, out;
     uint64_t e, coord[MAX_DIMS], v;
@@ -802,8 +800,7 @@ static dmlref_status gather_nd1(const char *op, const dmlref_tensor_desc *input_
     for (e = 0; e < idx.count; ++e) {
         unflatten(e, idx.rank, idx.sizes, coord);
         j = (uint32_t)coord[D - 1];
-        if (!read_index(&idx, offset_of(&idx, coord), in.sizes[D - m + b + j], &v, raw,
-                        sizeof raw))
+        if (!read_index(&idx, offset_of(&idx, coord), in.sizes[D - m + b + j], &v, raw, sizeof raw))
             return out_of_range(msg, op, coord, idx.rank, raw, in.sizes[D - m + b + j],
                                 D - m + b + j);
     }
@@ -946,8 +943,8 @@ static dmlref_status naive_supports(void *context, const dmlref_operator_desc *o
 
 /* Checks the number, presence and size of the bindings. */
 static dmlref_status check_bindings(const char *op, const dmlref_tensor_desc *const *descs,
-                                    const dmlref_binding *bindings, size_t count,
-                                    size_t expected, const char *what, const sink *msg)
+                                    const dmlref_binding *bindings, size_t count, size_t expected,
+                                    const char *what, const sink *msg)
 {
     size_t i;
     if (count != expected || (count && !bindings))
@@ -967,10 +964,9 @@ static dmlref_status check_bindings(const char *op, const dmlref_tensor_desc *co
 }
 
 static dmlref_status naive_execute(void *context, const dmlref_operator_desc *op,
-                                   dmlref_feature_level feature_level,
-                                   const dmlref_binding *inputs, size_t input_count,
-                                   const dmlref_binding *outputs, size_t output_count,
-                                   char *message, size_t message_capacity)
+                                   dmlref_feature_level feature_level, const dmlref_binding *inputs,
+                                   size_t input_count, const dmlref_binding *outputs,
+                                   size_t output_count, char *message, size_t message_capacity)
 {
     naive_context *ctx = context;
     const dmlref_tensor_desc *in_descs[3], *out_descs[2];
@@ -1071,8 +1067,8 @@ static dmlref_status naive_execute(void *context, const dmlref_operator_desc *op
     case DMLREF_OPERATOR_GATHER_ND1: {
         const dmlref_gather_nd1_desc *d = op->Desc;
         return gather_nd1(name, d->InputTensor, d->IndicesTensor, d->OutputTensor,
-                          d->InputDimensionCount, d->IndicesDimensionCount,
-                          d->BatchDimensionCount, inputs, outputs, &msg);
+                          d->InputDimensionCount, d->IndicesDimensionCount, d->BatchDimensionCount,
+                          inputs, outputs, &msg);
     }
     default:
         return nonzero_coordinates(op->Desc, inputs, outputs);

@@ -22,9 +22,9 @@ DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version);
 
 #define TEXT_OF(x) #x
 #define TEXT(x) TEXT_OF(x)
-#define REFERENCE_VERSION                                                      \
-    "dmlref " TEXT(DMLREF_VERSION_MAJOR) "." TEXT(DMLREF_VERSION_MINOR) "."     \
-        TEXT(DMLREF_VERSION_PATCH) " reference kernels"
+#define REFERENCE_VERSION                                                                          \
+    "dmlref " TEXT(DMLREF_VERSION_MAJOR) "." TEXT(DMLREF_VERSION_MINOR) "." TEXT(                  \
+        DMLREF_VERSION_PATCH) " reference kernels"
 
 static int context_tag; /* the context: its address only, no state */
 
@@ -89,15 +89,9 @@ static void reference_destroy(void *context)
 }
 
 static const dmlref_backend_v1 reference_backend = {
-    DMLREF_BACKEND_ABI_VERSION,
-    sizeof(dmlref_backend_v1),
-    "dmlref-reference",
-    REFERENCE_VERSION,
-    DMLREF_FEATURE_LEVEL_LATEST,
-    reference_create,
-    reference_supports,
-    reference_execute,
-    reference_destroy,
+    DMLREF_BACKEND_ABI_VERSION, sizeof(dmlref_backend_v1),   "dmlref-reference",
+    REFERENCE_VERSION,          DMLREF_FEATURE_LEVEL_LATEST, reference_create,
+    reference_supports,         reference_execute,           reference_destroy,
 };
 
 DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version)

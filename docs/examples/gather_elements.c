@@ -15,9 +15,12 @@ int main(void)
     float output[6];
     uint32_t in_sizes[2] = {3, 3}, out_sizes[2] = {2, 3};
 
-    dmlref_tensor_desc in = {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0, 2, in_sizes, NULL, sizeof input, 0};
-    dmlref_tensor_desc idx = {DMLREF_TENSOR_DATA_TYPE_UINT32, 0, 2, out_sizes, NULL, sizeof indices, 0};
-    dmlref_tensor_desc out = {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0, 2, out_sizes, NULL, sizeof output, 0};
+    dmlref_tensor_desc in = {
+        DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0, 2, in_sizes, NULL, sizeof input, 0};
+    dmlref_tensor_desc idx = {
+        DMLREF_TENSOR_DATA_TYPE_UINT32, 0, 2, out_sizes, NULL, sizeof indices, 0};
+    dmlref_tensor_desc out = {
+        DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0, 2, out_sizes, NULL, sizeof output, 0};
     dmlref_gather_elements_desc gather = {&in, &idx, &out, 0 /* Axis */};
     dmlref_operator_desc op = {DMLREF_OPERATOR_GATHER_ELEMENTS, &gather};
 

@@ -63,8 +63,8 @@ static dmlref_status supports(void *context, const dmlref_operator_desc *op,
 
 static dmlref_status execute(void *context, const dmlref_operator_desc *op,
                              dmlref_feature_level level, const dmlref_binding *inputs,
-                             size_t input_count, const dmlref_binding *outputs,
-                             size_t output_count, char *message, size_t message_capacity)
+                             size_t input_count, const dmlref_binding *outputs, size_t output_count,
+                             char *message, size_t message_capacity)
 {
     const dmlref_gather_elements_desc *d = op->Desc;
     const dmlref_tensor_desc *idx = d->IndicesTensor;
@@ -94,7 +94,7 @@ static dmlref_status execute(void *context, const dmlref_operator_desc *op,
             v = u32;
         }
         if (v < 0 && IS_SIGNED(idx->DataType))
-            v += (int64_t)s; /* R-IX-2: negative indices count from the end */
+            v += (int64_t)s;             /* R-IX-2: negative indices count from the end */
         if (v < 0 || (uint64_t)v >= s) { /* R-IX-4, D1 */
             snprintf(message, message_capacity, "IndicesTensor element %llu is out of range",
                      (unsigned long long)o);
@@ -120,9 +120,15 @@ static void destroy(void *context)
     (void)context;
 }
 
-static const dmlref_backend_v1 table = {
-    DMLREF_BACKEND_ABI_VERSION, sizeof(dmlref_backend_v1), "plugin-example", "1",
-    DMLREF_FEATURE_LEVEL_LATEST, create, supports, execute, destroy};
+static const dmlref_backend_v1 table = {DMLREF_BACKEND_ABI_VERSION,
+                                        sizeof(dmlref_backend_v1),
+                                        "plugin-example",
+                                        "1",
+                                        DMLREF_FEATURE_LEVEL_LATEST,
+                                        create,
+                                        supports,
+                                        execute,
+                                        destroy};
 
 DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version)
 {

@@ -39,10 +39,10 @@ extern "C" {
 #define DMLREF_BACKEND_ABI_VERSION 1u
 
 typedef struct dmlref_backend_v1 {
-    uint32_t abi_version; /* DMLREF_BACKEND_ABI_VERSION */
-    uint32_t struct_size; /* sizeof(dmlref_backend_v1) */
-    const char *name;     /* "my-gpu-backend" */
-    const char *version;  /* the backend's own version, free text */
+    uint32_t abi_version;                   /* DMLREF_BACKEND_ABI_VERSION */
+    uint32_t struct_size;                   /* sizeof(dmlref_backend_v1) */
+    const char *name;                       /* "my-gpu-backend" */
+    const char *version;                    /* the backend's own version, free text */
     dmlref_feature_level max_feature_level; /* the highest level it implements */
 
     /* Creates a context.  `options` is the text given with
@@ -60,8 +60,8 @@ typedef struct dmlref_backend_v1 {
        (a refusal of an invalid case, or a failure). */
     dmlref_status (*execute)(void *context, const dmlref_operator_desc *op,
                              dmlref_feature_level feature_level, const dmlref_binding *inputs,
-                             size_t input_count, const dmlref_binding *outputs,
-                             size_t output_count, char *message, size_t message_capacity);
+                             size_t input_count, const dmlref_binding *outputs, size_t output_count,
+                             char *message, size_t message_capacity);
 
     void (*destroy)(void *context);
 } dmlref_backend_v1;

@@ -23,7 +23,8 @@ extern "C" {
 typedef struct dmlref_vector dmlref_vector;
 
 /* Flags for reading. */
-#define DMLREF_VECTOR_READ_CASE 0x1u /* a case for eval: outputs may lack
+#define DMLREF_VECTOR_READ_CASE                                                                    \
+    0x1u /* a case for eval: outputs may lack
                                         expected, xxh3 and sizes */
 
 /* The most bytes one case may make the library allocate, unless the options
@@ -72,8 +73,7 @@ DMLREF_API dmlref_feature_level dmlref_vector_feature_level(const dmlref_vector 
 DMLREF_API dmlref_oob_policy dmlref_vector_oob_policy(const dmlref_vector *vector);
 /* Runs (and writes) the case at another level, e.g. a backend's lower one;
  * 0 means the latest (D19), and a value that is no feature level is ignored. */
-DMLREF_API void dmlref_vector_set_feature_level(dmlref_vector *vector,
-                                                dmlref_feature_level level);
+DMLREF_API void dmlref_vector_set_feature_level(dmlref_vector *vector, dmlref_feature_level level);
 
 /* 1 when the case must be refused; then *status and *rule (when not NULL)
  * say how.  Such a case has buffers like a valid one wherever its elements
@@ -113,13 +113,13 @@ DMLREF_API dmlref_status dmlref_vector_eval(dmlref_vector *vector, uint32_t num_
 
 /* Where outputs first differ from what the case expects. */
 typedef struct dmlref_mismatch {
-    size_t output;             /* which output (binding order) */
-    uint64_t element;          /* logical row-major position */
+    size_t output;    /* which output (binding order) */
+    uint64_t element; /* logical row-major position */
     uint32_t rank;
     uint64_t coordinate[8];
-    uint64_t expected_bits;    /* the expected element (the first of an any_of) */
+    uint64_t expected_bits; /* the expected element (the first of an any_of) */
     uint64_t got_bits;
-    uint64_t wrong_elements;   /* in all outputs; 0 when only a digest differed */
+    uint64_t wrong_elements; /* in all outputs; 0 when only a digest differed */
 } dmlref_mismatch;
 
 /* Compares output buffers laid out as the case's outputs (e.g. written by
@@ -161,9 +161,8 @@ DMLREF_API const char *dmlref_vector_variant_rule(const dmlref_vector *vector, s
  * implementation conforms when its outputs pass dmlref_vector_compare() or
  * this call for some k.  DMLREF_ERROR_INVALID_ARGUMENT for a k out of range. */
 DMLREF_API dmlref_status dmlref_vector_compare_variant(const dmlref_vector *vector, size_t k,
-                                                       const dmlref_binding *outputs,
-                                                       size_t count, dmlref_mismatch *first,
-                                                       dmlref_error *err);
+                                                       const dmlref_binding *outputs, size_t count,
+                                                       dmlref_mismatch *first, dmlref_error *err);
 
 /* ---- writing --------------------------------------------------------------- */
 
@@ -174,13 +173,13 @@ DMLREF_API dmlref_status dmlref_vector_write(const dmlref_vector *vector, char *
                                              size_t *length, dmlref_error *err);
 
 /* Flags of dmlref_vector_write_with(). */
-#define DMLREF_VECTOR_WRITE_CASE 0x1u     /* the case as a backend sees it: no expected,
+#define DMLREF_VECTOR_WRITE_CASE                                                                   \
+    0x1u                                  /* the case as a backend sees it: no expected,
                                              xxh3, min_feature_level, expect_error or
                                              variants (so always "dmlref-vector-1") */
 #define DMLREF_VECTOR_WRITE_ONE_LINE 0x2u /* no newlines: one JSON Lines record */
 DMLREF_API dmlref_status dmlref_vector_write_with(const dmlref_vector *vector, uint32_t flags,
-                                                  char **text, size_t *length,
-                                                  dmlref_error *err);
+                                                  char **text, size_t *length, dmlref_error *err);
 
 /* 1 and the level when the vector states its min_feature_level (eval sets it). */
 DMLREF_API int dmlref_vector_min_feature_level(const dmlref_vector *vector,

@@ -36,8 +36,8 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-dmlref_status set_error(dmlref_error *err, dmlref_status status, const char *rule,
-                        const char *format, ...);
+dmlref_status
+set_error(dmlref_error *err, dmlref_status status, const char *rule, const char *format, ...);
 
 /* Puts "source: path: " before err's message, keeping its status and rule. */
 #define prefix_error dmlref__prefix_error
@@ -159,11 +159,11 @@ dmlref_status report_out_of_range(dmlref_error *err, const char *op, const layou
 
 /* Returns the status of `expr` from the function at hand unless it is
  * DMLREF_OK. */
-#define CHECK(expr)                                                                            \
-    do {                                                                                       \
-        dmlref_status status_ = (expr);                                                        \
-        if (status_ != DMLREF_OK)                                                              \
-            return status_;                                                                    \
+#define CHECK(expr)                                                                                \
+    do {                                                                                           \
+        dmlref_status status_ = (expr);                                                            \
+        if (status_ != DMLREF_OK)                                                                  \
+            return status_;                                                                        \
     } while (0)
 
 /* ---- threads ------------------------------------------------------------- */

@@ -70,7 +70,10 @@ int dmlref_status_from_name(const char *name, dmlref_status *status)
     return 0;
 }
 
-unsigned dmlref_version_number(void) { return DMLREF_VERSION_NUMBER; }
+unsigned dmlref_version_number(void)
+{
+    return DMLREF_VERSION_NUMBER;
+}
 
 const char *dmlref_version_string(void)
 {

@@ -31,7 +31,8 @@ int parse_arguments(const char *command, int argc, char **argv, const char *shor
     snprintf(optstring, sizeof optstring, ":%s", short_options);
     opterr = 0;
     optind = 1;
-    while (code == EXIT_OK && (c = getopt_long(argc + 1, args, optstring, long_options, NULL)) != -1) {
+    while (code == EXIT_OK &&
+           (c = getopt_long(argc + 1, args, optstring, long_options, NULL)) != -1) {
         /* a short option's letter, else the word getopt_long stopped at */
         const char *word = args[optind - 1];
         char letter[3] = {'-', (char)optopt, '\0'};

@@ -55,9 +55,9 @@ enum bench_pattern {
     P_DENSITY      /* NonZero: nonzero with probability `density` */
 };
 
-static const char *const k_pattern_names[] = {"seq",  "rev", "row_random", "axis_random",
-                                              "row_perm", "perm", "dup", "random",
-                                              "sorted", "density"};
+static const char *const k_pattern_names[] = {"seq",      "rev",    "row_random", "axis_random",
+                                              "row_perm", "perm",   "dup",        "random",
+                                              "sorted",   "density"};
 
 enum bench_layout { L_PACKED, L_TRANSPOSED_INPUT, L_BROADCAST_INPUT, L_STRIDED_OUTPUT };
 
@@ -77,11 +77,11 @@ typedef struct bench_case {
     enum bench_pattern pattern;
     enum bench_layout layout;
     uint32_t rank, shape[DMLREF_TENSOR_DIMENSION_COUNT_MAX];
-    uint32_t axis;          /* gather_elements, scatter */
-    uint32_t es, ib;        /* element and index bytes (ib 0: nonzero) */
-    uint32_t size_log2;     /* elements of the case's class: 2^size_log2 */
-    uint32_t slice, batch;  /* gather_nd: S, and B (0: no batch dimension) */
-    double density;         /* nonzero */
+    uint32_t axis;         /* gather_elements, scatter */
+    uint32_t es, ib;       /* element and index bytes (ib 0: nonzero) */
+    uint32_t size_log2;    /* elements of the case's class: 2^size_log2 */
+    uint32_t slice, batch; /* gather_nd: S, and B (0: no batch dimension) */
+    double density;        /* nonzero */
     unsigned quick;
 } bench_case;
 
@@ -110,16 +110,15 @@ static int add_case(case_list *l, bench_case c)
         break;
     case OP_GATHER_ND:
         if (c.batch)
-            snprintf(c.name, sizeof c.name, "%s/batch%u_S%u_%s/packed/e%u_i%u/2^%u", op,
-                     c.batch, c.slice, k_pattern_names[c.pattern], c.es, 8 * c.ib,
-                     c.size_log2);
+            snprintf(c.name, sizeof c.name, "%s/batch%u_S%u_%s/packed/e%u_i%u/2^%u", op, c.batch,
+                     c.slice, k_pattern_names[c.pattern], c.es, 8 * c.ib, c.size_log2);
         else
             snprintf(c.name, sizeof c.name, "%s/S%u_%s/packed/e%u_i%u/2^%u", op, c.slice,
                      k_pattern_names[c.pattern], c.es, 8 * c.ib, c.size_log2);
         break;
     case OP_NONZERO:
-        snprintf(c.name, sizeof c.name, "%s/rank%u_d%g/packed/e%u/2^%u", op, c.rank,
-                 c.density, c.es, c.size_log2);
+        snprintf(c.name, sizeof c.name, "%s/rank%u_d%g/packed/e%u/2^%u", op, c.rank, c.density,
+                 c.es, c.size_log2);
         break;
     }
     l->items[l->count++] = c;
@@ -406,10 +405,18 @@ static void parallel_copy(void *dst, const void *src, size_t n, uint32_t threads
 static void store(void *base, uint64_t k, uint32_t size, uint64_t v)
 {
     switch (size) {
-    case 1: ((uint8_t *)base)[k] = (uint8_t)v; break;
-    case 2: ((uint16_t *)base)[k] = (uint16_t)v; break;
-    case 4: ((uint32_t *)base)[k] = (uint32_t)v; break;
-    default: ((uint64_t *)base)[k] = v; break;
+    case 1:
+        ((uint8_t *)base)[k] = (uint8_t)v;
+        break;
+    case 2:
+        ((uint16_t *)base)[k] = (uint16_t)v;
+        break;
+    case 4:
+        ((uint32_t *)base)[k] = (uint32_t)v;
+        break;
+    default:
+        ((uint64_t *)base)[k] = v;
+        break;
     }
 }
 
@@ -458,7 +465,8 @@ static int fill_axis_indices(const bench_case *c, void *idx, uint32_t threads)
 #pragma omp for schedule(static)
 #endif
             for (b = 0; b < (int64_t)blocks; ++b) {
-                uint64_t o = (uint64_t)b / (inner / block), i0 = (uint64_t)b % (inner / block) * block;
+                uint64_t o = (uint64_t)b / (inner / block),
+                         i0 = (uint64_t)b % (inner / block) * block;
                 uint64_t j, a;
                 if (!perm)
                     continue;
@@ -492,10 +500,18 @@ static int fill_axis_indices(const bench_case *c, void *idx, uint32_t threads)
         for (k = 0; k < (int64_t)total; ++k) {
             uint64_t a = ((uint64_t)k >> ibits) & (n - 1), v;
             switch (pattern) {
-            case P_SEQ: v = a; break;
-            case P_REV: v = n - 1 - a; break;
-            case P_DUP: v = 0; break;
-            default: v = top_bits(hash64(BENCH_SEED + 5, (uint64_t)k), nbits); break;
+            case P_SEQ:
+                v = a;
+                break;
+            case P_REV:
+                v = n - 1 - a;
+                break;
+            case P_DUP:
+                v = 0;
+                break;
+            default:
+                v = top_bits(hash64(BENCH_SEED + 5, (uint64_t)k), nbits);
+                break;
             }
             store(idx, (uint64_t)k, ib, v);
         }
@@ -524,10 +540,14 @@ static dmlref_tensor_data_type data_type(uint32_t es, int nonzero)
 {
     (void)nonzero;
     switch (es) {
-    case 1: return DMLREF_TENSOR_DATA_TYPE_UINT8;
-    case 2: return DMLREF_TENSOR_DATA_TYPE_FLOAT16;
-    case 4: return DMLREF_TENSOR_DATA_TYPE_FLOAT32;
-    default: return DMLREF_TENSOR_DATA_TYPE_FLOAT64;
+    case 1:
+        return DMLREF_TENSOR_DATA_TYPE_UINT8;
+    case 2:
+        return DMLREF_TENSOR_DATA_TYPE_FLOAT16;
+    case 4:
+        return DMLREF_TENSOR_DATA_TYPE_FLOAT32;
+    default:
+        return DMLREF_TENSOR_DATA_TYPE_FLOAT64;
     }
 }
 
@@ -737,7 +757,7 @@ static int prepare(const bench_case *c, uint32_t threads, prepared *p)
         for (k = 0; k < (int64_t)n; ++k) {
             uint64_t h = hash64(BENCH_SEED + 9, (uint64_t)k), v = 0;
             if ((double)(h >> 11) * (1.0 / 9007199254740992.0) < density)
-                v = es == 4 ? 0x3F800000u | (h & 0x7FFFFF) /* [1, 2) */
+                v = es == 4   ? 0x3F800000u | (h & 0x7FFFFF) /* [1, 2) */
                     : es == 2 ? 0x3C00u | (h & 0x3FF)
                               : 1 + (h & 0x7F);
             store(in, (uint64_t)k, es, v);
@@ -866,8 +886,7 @@ static double timed_run(const bench_case *c, prepared *p, const dmlref_execute_o
     return t0;
 }
 
-static void finish_timing(timing *t, double *times, uint32_t reps, uint64_t bytes,
-                          double copy_gbps)
+static void finish_timing(timing *t, double *times, uint32_t reps, uint64_t bytes, double copy_gbps)
 {
     t->median_ms = 1e3 * median_of(times, reps); /* sorts: times[0] is the minimum */
     t->min_ms = 1e3 * times[0];
@@ -875,8 +894,8 @@ static void finish_timing(timing *t, double *times, uint32_t reps, uint64_t byte
     t->ratio = t->gbps / copy_gbps;
 }
 
-static int run_case(const bench_case *c, uint32_t threads, uint32_t reps,
-                    dmlref_oob_policy policy, copy_buffers *cb, result *r)
+static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref_oob_policy policy,
+                    copy_buffers *cb, result *r)
 {
     prepared p;
     dmlref_execute_options fast, ref;
@@ -921,8 +940,9 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps,
     if (c->op == OP_NONZERO) {
         r->nnz = *(const uint32_t *)p.buf[1];
         if (r->nnz != fast_nnz) {
-            fprintf(stderr, "dmlref: bench: %s: the fast kernels count %u nonzero elements, the "
-                            "reference kernels %llu\n",
+            fprintf(stderr,
+                    "dmlref: bench: %s: the fast kernels count %u nonzero elements, the "
+                    "reference kernels %llu\n",
                     c->name, fast_nnz, (unsigned long long)r->nnz);
             goto failed;
         }
@@ -1018,8 +1038,9 @@ static void write_json(FILE *f, const result *r, size_t count, const uint32_t *t
             sysconf(_SC_NPROCESSORS_ONLN), cpu);
     for (i = 0; i < thread_count_; ++i)
         fprintf(f, "%s%u", i ? ", " : "", threads[i]);
-    fprintf(f, "], \"compiler\": \"%s\", \"openmp\": %s, \"dmlref_version\": \"%s\", "
-               "\"reps\": %u, \"oob\": \"%s\"},\n  \"cases\": [",
+    fprintf(f,
+            "], \"compiler\": \"%s\", \"openmp\": %s, \"dmlref_version\": \"%s\", "
+            "\"reps\": %u, \"oob\": \"%s\"},\n  \"cases\": [",
             compiler_text(),
 #ifdef _OPENMP
             "true",
@@ -1048,11 +1069,11 @@ static void write_json(FILE *f, const result *r, size_t count, const uint32_t *t
                 k_layout_names[c->layout], c->es, c->ib,
                 (unsigned long long)elements_of(c->rank, c->shape), r[i].threads,
                 r[i].fast.median_ms, r[i].fast.min_ms, r[i].fast.gbps, r[i].copy_gbps,
-                r[i].fast.ratio, r[i].ref.median_ms, r[i].ref.min_ms, r[i].ref.gbps,
-                r[i].ref.ratio, r[i].speedup, (unsigned long long)r[i].bytes,
-                (unsigned long long)r[i].copy_bytes, c->size_log2, shape, c->axis, c->slice,
-                c->batch, c->density, (unsigned long long)r[i].nnz, r[i].fast.calls,
-                r[i].ref.calls, r[i].copy_calls, r[i].reps);
+                r[i].fast.ratio, r[i].ref.median_ms, r[i].ref.min_ms, r[i].ref.gbps, r[i].ref.ratio,
+                r[i].speedup, (unsigned long long)r[i].bytes, (unsigned long long)r[i].copy_bytes,
+                c->size_log2, shape, c->axis, c->slice, c->batch, c->density,
+                (unsigned long long)r[i].nnz, r[i].fast.calls, r[i].ref.calls, r[i].copy_calls,
+                r[i].reps);
     }
     fprintf(f, "\n  ]\n}\n");
 }
@@ -1068,17 +1089,17 @@ static void write_csv(FILE *f, const result *r, size_t count)
     for (i = 0; i < count; ++i) {
         const bench_case *c = r[i].c;
         shape_text(c, shape, sizeof shape);
-        fprintf(f, "%s,%s,%s,%s,%u,%u,%llu,%u,%.6f,%.6f,%.4f,%.4f,%.4f,%.6f,%.6f,%.4f,%.4f,%.4f,"
-                   "%llu,%llu,%u,\"%s\",%u,%u,%u,%g,%llu,%u,%u,%u,%u\n",
-                c->name, k_op_names[c->op], k_pattern_names[c->pattern],
-                k_layout_names[c->layout], c->es, c->ib,
-                (unsigned long long)elements_of(c->rank, c->shape), r[i].threads,
+        fprintf(f,
+                "%s,%s,%s,%s,%u,%u,%llu,%u,%.6f,%.6f,%.4f,%.4f,%.4f,%.6f,%.6f,%.4f,%.4f,%.4f,"
+                "%llu,%llu,%u,\"%s\",%u,%u,%u,%g,%llu,%u,%u,%u,%u\n",
+                c->name, k_op_names[c->op], k_pattern_names[c->pattern], k_layout_names[c->layout],
+                c->es, c->ib, (unsigned long long)elements_of(c->rank, c->shape), r[i].threads,
                 r[i].fast.median_ms, r[i].fast.min_ms, r[i].fast.gbps, r[i].copy_gbps,
-                r[i].fast.ratio, r[i].ref.median_ms, r[i].ref.min_ms, r[i].ref.gbps,
-                r[i].ref.ratio, r[i].speedup, (unsigned long long)r[i].bytes,
-                (unsigned long long)r[i].copy_bytes, c->size_log2, shape, c->axis, c->slice,
-                c->batch, c->density, (unsigned long long)r[i].nnz, r[i].fast.calls,
-                r[i].ref.calls, r[i].copy_calls, r[i].reps);
+                r[i].fast.ratio, r[i].ref.median_ms, r[i].ref.min_ms, r[i].ref.gbps, r[i].ref.ratio,
+                r[i].speedup, (unsigned long long)r[i].bytes, (unsigned long long)r[i].copy_bytes,
+                c->size_log2, shape, c->axis, c->slice, c->batch, c->density,
+                (unsigned long long)r[i].nnz, r[i].fast.calls, r[i].ref.calls, r[i].copy_calls,
+                r[i].reps);
     }
 }
 
@@ -1260,8 +1281,16 @@ typedef struct bench_options {
 } bench_options;
 
 enum {
-    OPT_QUICK = 256, OPT_LIST, OPT_THREADS, OPT_SIZE, OPT_REPS, OPT_OOB, OPT_FILTER, OPT_JSON,
-    OPT_CSV, OPT_PLOT
+    OPT_QUICK = 256,
+    OPT_LIST,
+    OPT_THREADS,
+    OPT_SIZE,
+    OPT_REPS,
+    OPT_OOB,
+    OPT_FILTER,
+    OPT_JSON,
+    OPT_CSV,
+    OPT_PLOT
 };
 
 static const struct option k_bench_options[] = {{"quick", no_argument, NULL, OPT_QUICK},
@@ -1339,8 +1368,8 @@ int command_bench(int argc, char **argv)
 
     memset(&o, 0, sizeof o);
     o.policy = DMLREF_OOB_ERROR;
-    code = parse_arguments("bench", argc, argv, "", k_bench_options, take_bench_option, &o,
-                           &operands);
+    code =
+        parse_arguments("bench", argc, argv, "", k_bench_options, take_bench_option, &o, &operands);
     if (code == EXIT_OK && operands.count)
         code = usage_error("bench takes options only");
     list_free(&operands);
@@ -1358,9 +1387,10 @@ int command_bench(int argc, char **argv)
         goto out_of_memory;
     for (i = 0; i < cases.count; ++i) {
         const bench_case *c = &cases.items[i];
-        unsigned want = !quick ? 1u : size ? (QUICK_LARGE | QUICK_SMALL) & c->quick
-                                    : c->size_log2 == 24 ? QUICK_LARGE & c->quick
-                                                         : QUICK_SMALL & c->quick;
+        unsigned want = !quick               ? 1u
+                        : size               ? (QUICK_LARGE | QUICK_SMALL) & c->quick
+                        : c->size_log2 == 24 ? QUICK_LARGE & c->quick
+                                             : QUICK_SMALL & c->quick;
         if (want && (!filter || strstr(c->name, filter)))
             if (!add_case(&chosen, *c))
                 goto out_of_memory;
@@ -1450,8 +1480,7 @@ done:
     }
     if (!chosen.count)
         fprintf(stderr, "dmlref: bench: no case matches --filter\n");
-    else if (plot && nresults &&
-             !write_plot(plot, results, nresults, threads, nthreads, largest))
+    else if (plot && nresults && !write_plot(plot, results, nresults, threads, nthreads, largest))
         code = EXIT_BAD_INPUT;
     if (worst < 0)
         printf("worst ratio to copy (sequential cases): n/a\n");

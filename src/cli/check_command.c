@@ -52,8 +52,7 @@ static int parse_seconds(const char *text, double *out)
     return 1;
 }
 
-static int parse_number(const char *text, unsigned long low, unsigned long high,
-                        unsigned long *out)
+static int parse_number(const char *text, unsigned long low, unsigned long high, unsigned long *out)
 {
     char *end;
     unsigned long v;
@@ -68,9 +67,21 @@ static int parse_number(const char *text, unsigned long low, unsigned long high,
 }
 
 enum {
-    OPT_BACKEND = 256, OPT_EXEC, OPT_BACKEND_OPTIONS, OPT_FILTER, OPT_EXCLUDE, OPT_RERUN,
-    OPT_SHARD, OPT_JOBS, OPT_MAX_FAILURES, OPT_JUNIT, OPT_JSON, OPT_LEVEL, OPT_TIMEOUT,
-    OPT_STRICT_STATUS, OPT_LIST
+    OPT_BACKEND = 256,
+    OPT_EXEC,
+    OPT_BACKEND_OPTIONS,
+    OPT_FILTER,
+    OPT_EXCLUDE,
+    OPT_RERUN,
+    OPT_SHARD,
+    OPT_JOBS,
+    OPT_MAX_FAILURES,
+    OPT_JUNIT,
+    OPT_JSON,
+    OPT_LEVEL,
+    OPT_TIMEOUT,
+    OPT_STRICT_STATUS,
+    OPT_LIST
 };
 
 static const struct option k_check_options[] = {
@@ -115,14 +126,28 @@ static int take_check_option(void *context, int option, const char *value)
 {
     check_options *o = context;
     switch (option) {
-    case OPT_BACKEND: o->backend = value; break;
-    case OPT_EXEC: o->exec = value; break;
-    case OPT_BACKEND_OPTIONS: o->backend_options = value; break;
-    case OPT_FILTER: return list_add(&o->filters, value) ? EXIT_OK : EXIT_BAD_INPUT;
-    case OPT_EXCLUDE: return list_add(&o->excludes, value) ? EXIT_OK : EXIT_BAD_INPUT;
-    case OPT_RERUN: o->rerun = value; break;
-    case OPT_JUNIT: o->junit = value; break;
-    case OPT_JSON: o->json = value; break;
+    case OPT_BACKEND:
+        o->backend = value;
+        break;
+    case OPT_EXEC:
+        o->exec = value;
+        break;
+    case OPT_BACKEND_OPTIONS:
+        o->backend_options = value;
+        break;
+    case OPT_FILTER:
+        return list_add(&o->filters, value) ? EXIT_OK : EXIT_BAD_INPUT;
+    case OPT_EXCLUDE:
+        return list_add(&o->excludes, value) ? EXIT_OK : EXIT_BAD_INPUT;
+    case OPT_RERUN:
+        o->rerun = value;
+        break;
+    case OPT_JUNIT:
+        o->junit = value;
+        break;
+    case OPT_JSON:
+        o->json = value;
+        break;
     case OPT_LEVEL:
         if (!dmlref_feature_level_from_name(value, &o->level))
             return bad(option, "takes a feature level such as 4_1");
@@ -143,9 +168,15 @@ static int take_check_option(void *context, int option, const char *value)
         if (!parse_shard(value, o))
             return bad(option, "takes K/N with 1 <= K <= N, such as 2/4");
         break;
-    case OPT_STRICT_STATUS: o->strict_status = 1; break;
-    case OPT_LIST: o->list = 1; break;
-    case 'v': o->verbose = 1; break;
+    case OPT_STRICT_STATUS:
+        o->strict_status = 1;
+        break;
+    case OPT_LIST:
+        o->list = 1;
+        break;
+    case 'v':
+        o->verbose = 1;
+        break;
     default: /* 'h' */
         fputs(check_help, stdout);
         return -1; /* stop: help was asked for */
@@ -161,8 +192,8 @@ int command_check(int argc, char **argv)
 
     memset(&o, 0, sizeof o);
     o.timeout = 60, o.jobs = 1, o.shard = 1, o.shards = 1;
-    code = parse_arguments("check", argc, argv, "vh", k_check_options, take_check_option, &o,
-                           &paths);
+    code =
+        parse_arguments("check", argc, argv, "vh", k_check_options, take_check_option, &o, &paths);
     if (code == -1)
         code = EXIT_OK;
     else if (code == EXIT_OK && !o.list && !o.backend == !o.exec)

@@ -8,8 +8,17 @@
 #include <string.h>
 
 enum {
-    OPT_BACKEND = 256, OPT_EXEC, OPT_BACKEND_OPTIONS, OPT_KERNELS, OPT_OUT, OPT_OPERATOR,
-    OPT_SEED, OPT_CASES, OPT_SHRINK, OPT_TIME, OPT_TIMEOUT
+    OPT_BACKEND = 256,
+    OPT_EXEC,
+    OPT_BACKEND_OPTIONS,
+    OPT_KERNELS,
+    OPT_OUT,
+    OPT_OPERATOR,
+    OPT_SEED,
+    OPT_CASES,
+    OPT_SHRINK,
+    OPT_TIME,
+    OPT_TIMEOUT
 };
 
 static const struct option k_fuzz_options[] = {
@@ -91,8 +100,7 @@ int command_fuzz(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.out_dir = "fuzz-failures";
     o.seed = 1, o.shrink_limit = 10, o.timeout = 30;
-    code = parse_arguments("fuzz", argc, argv, "", k_fuzz_options, take_fuzz_option, &o,
-                           &operands);
+    code = parse_arguments("fuzz", argc, argv, "", k_fuzz_options, take_fuzz_option, &o, &operands);
     if (code == EXIT_OK && operands.count)
         code = usage_error("fuzz takes options only");
     else if (code == EXIT_OK && o.fast_kernels && (o.library || o.command || o.options))

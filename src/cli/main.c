@@ -137,21 +137,22 @@ static const char *const k_help_bench =
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dmlref COMMAND [ARGS]\n"
-               "\n"
-               "  eval CASE.json [-o OUT.json]   fill in the expected outputs of one case\n"
-               "  verify [--kernels fast] PATH...  recompute every vector under PATH, compare\n"
-               "  gen [--out DIR] [--seed N]     write the golden suite\n"
-               "  check (--backend LIB.so | --exec 'CMD') PATH...  run another implementation\n"
-               "  fuzz (--backend LIB.so | --exec 'CMD' | --kernels fast) [--seed N] [--cases N]\n"
-               "                                 hunt for differences\n"
-               "  bench [--quick] [--threads LIST]  time the library against memcpy\n"
-               "  --version                      print the version\n"
-               "  help [COMMAND]                 this text, or a command's\n"
-               "\n"
-               "Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage error.\n"
-               "DMLREF_MEMORY_CAP=BYTES caps what one case may make dmlref allocate: its parse tree,\n"
-               "buffers and expected values (default 4 GiB).\n");
+    fprintf(f,
+            "usage: dmlref COMMAND [ARGS]\n"
+            "\n"
+            "  eval CASE.json [-o OUT.json]   fill in the expected outputs of one case\n"
+            "  verify [--kernels fast] PATH...  recompute every vector under PATH, compare\n"
+            "  gen [--out DIR] [--seed N]     write the golden suite\n"
+            "  check (--backend LIB.so | --exec 'CMD') PATH...  run another implementation\n"
+            "  fuzz (--backend LIB.so | --exec 'CMD' | --kernels fast) [--seed N] [--cases N]\n"
+            "                                 hunt for differences\n"
+            "  bench [--quick] [--threads LIST]  time the library against memcpy\n"
+            "  --version                      print the version\n"
+            "  help [COMMAND]                 this text, or a command's\n"
+            "\n"
+            "Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage error.\n"
+            "DMLREF_MEMORY_CAP=BYTES caps what one case may make dmlref allocate: its parse tree,\n"
+            "buffers and expected values (default 4 GiB).\n");
 }
 
 /* The options of eval, verify and gen, parsed with parse_arguments. */
@@ -198,10 +199,9 @@ static int take_command_option(void *context, int option, const char *value)
 static const struct option k_eval_options[] = {{"threads", required_argument, NULL, OPT_THREADS},
                                                {"kernels", required_argument, NULL, OPT_KERNELS},
                                                {NULL, 0, NULL, 0}};
-static const struct option k_verify_options[] = {
-    {"threads", required_argument, NULL, OPT_THREADS},
-    {"kernels", required_argument, NULL, OPT_KERNELS},
-    {NULL, 0, NULL, 0}};
+static const struct option k_verify_options[] = {{"threads", required_argument, NULL, OPT_THREADS},
+                                                 {"kernels", required_argument, NULL, OPT_KERNELS},
+                                                 {NULL, 0, NULL, 0}};
 static const struct option k_gen_options[] = {{"out", required_argument, NULL, OPT_OUT},
                                               {"profile", required_argument, NULL, OPT_PROFILE},
                                               {"seed", required_argument, NULL, OPT_SEED},
@@ -211,23 +211,21 @@ static const struct option k_gen_options[] = {{"out", required_argument, NULL, O
 /* The command's options into *o and its operands into *operands: EXIT_OK, or
    the exit code of a usage error (said). */
 static int parse_command(const char *command, int argc, char **argv, const char *short_options,
-                         const struct option *long_options, command_options *o,
-                         path_list *operands)
+                         const struct option *long_options, command_options *o, path_list *operands)
 {
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->kernels = DMLREF_KERNELS_REFERENCE;
-    return parse_arguments(command, argc, argv, short_options, long_options, take_command_option,
-                           o, operands);
+    return parse_arguments(command, argc, argv, short_options, long_options, take_command_option, o,
+                           operands);
 }
 
 static int exit_for(dmlref_status status)
 {
-    return status == DMLREF_OK         ? EXIT_OK
+    return status == DMLREF_OK               ? EXIT_OK
            : status == DMLREF_ERROR_MISMATCH ? EXIT_DIFFERENCE
-                                              : EXIT_BAD_INPUT;
+                                             : EXIT_BAD_INPUT;
 }
-
 
 /* ---- eval ------------------------------------------------------------------ */
 
@@ -313,7 +311,8 @@ typedef struct tally {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static dmlref_status mismatch(dmlref_error *err, const char *format, ...)
+static dmlref_status
+mismatch(dmlref_error *err, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -340,15 +339,15 @@ static dmlref_status verify_fast(const char *path, dmlref_vector *v, uint32_t th
         status = mismatch(err, "%s: %s", path, k.fast.message);
     } else if (dmlref_vector_expects_error(v, &want, &rule)) {
         if (k.fast.kind != RUN_REFUSED || k.fast.status != want || strcmp(k.fast.rule, rule) != 0)
-            status = mismatch(err, "%s: $.expect_error: the case expects %s (%s), the fast "
+            status = mismatch(err,
+                              "%s: $.expect_error: the case expects %s (%s), the fast "
                               "kernels %s %s%s%s%s",
                               path, dmlref_status_name(want), rule,
                               k.fast.kind == RUN_OUTPUTS ? "return" : "report",
                               dmlref_status_name(k.fast.status), k.fast.rule[0] ? " (" : "",
                               k.fast.rule, k.fast.rule[0] ? ")" : "");
     } else if (k.fast.kind != RUN_OUTPUTS) {
-        status = mismatch(err, "%s: $: the fast kernels refuse the case: %s", path,
-                          k.fast.message);
+        status = mismatch(err, "%s: $: the fast kernels refuse the case: %s", path, k.fast.message);
     } else if (dmlref_vector_compare(v, k.outputs, k.output_count, NULL, err) != DMLREF_OK) {
         status = DMLREF_ERROR_MISMATCH; /* the message names the file and the element */
     } else if (k.fast.damage) {
@@ -463,8 +462,10 @@ static int read_manifest(const char *manifest, manifest_entry **entries, size_t 
         }
         name = line + 18;
         if (!is_inside_suite(name)) {
-            fprintf(stderr, "FAIL %s: line %lu: %s: not a path inside the suite (absolute, or "
-                            "with an empty, . or .. part)\n", manifest, number, name);
+            fprintf(stderr,
+                    "FAIL %s: line %lu: %s: not a path inside the suite (absolute, or "
+                    "with an empty, . or .. part)\n",
+                    manifest, number, name);
             ++t->failed, t->bad_input = 1;
             continue;
         }
@@ -500,9 +501,8 @@ static int read_manifest(const char *manifest, manifest_entry **entries, size_t 
             qsort(by_name, *count, sizeof *by_name, compare_entry_names);
             for (i = 1; i < *count; ++i)
                 if (strcmp(by_name[i]->name, by_name[i - 1]->name) == 0)
-                    by_name[i]->first_line = by_name[i - 1]->first_line
-                                                 ? by_name[i - 1]->first_line
-                                                 : by_name[i - 1]->line;
+                    by_name[i]->first_line = by_name[i - 1]->first_line ? by_name[i - 1]->first_line
+                                                                        : by_name[i - 1]->line;
             free(by_name);
         }
     }
@@ -528,8 +528,8 @@ static void verify_suite(const char *dir, const char *manifest, uint32_t threads
         const char *why;
         uint64_t got;
         if (e->first_line) {
-            fprintf(stderr, "FAIL %s: line %lu: %s is listed again (first on line %lu)\n",
-                    manifest, e->line, e->name, e->first_line);
+            fprintf(stderr, "FAIL %s: line %lu: %s is listed again (first on line %lu)\n", manifest,
+                    e->line, e->name, e->first_line);
             ++t->failed, t->bad_input = 1;
             continue;
         }
@@ -543,8 +543,8 @@ static void verify_suite(const char *dir, const char *manifest, uint32_t threads
             if (errno == ENOENT) {
                 fprintf(stderr, "FAIL %s: line %lu: %s is missing\n", manifest, e->line, path);
             } else {
-                fprintf(stderr, "FAIL %s: line %lu: %s: cannot read: %s\n", manifest, e->line,
-                        path, why);
+                fprintf(stderr, "FAIL %s: line %lu: %s: cannot read: %s\n", manifest, e->line, path,
+                        why);
                 t->bad_input = 1;
             }
             ++t->failed;

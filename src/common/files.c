@@ -243,8 +243,10 @@ static int is_new_or_empty_folder(const char *path)
         empty = strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0;
     closedir(d);
     if (!empty)
-        fprintf(stderr, "dmlref: %s: the folder is not empty: a new suite goes into a new or "
-                        "empty folder only\n", path);
+        fprintf(stderr,
+                "dmlref: %s: the folder is not empty: a new suite goes into a new or "
+                "empty folder only\n",
+                path);
     return empty;
 }
 
@@ -277,8 +279,10 @@ int finish_new_folder(char *temporary, const char *target, int complete)
         else if (rename(temporary, folder) == 0)
             in_place = 1;
         else if (errno == ENOTEMPTY || errno == EEXIST)
-            fprintf(stderr, "dmlref: %s: the folder is no longer empty (written by another "
-                            "process meanwhile)\n", folder);
+            fprintf(stderr,
+                    "dmlref: %s: the folder is no longer empty (written by another "
+                    "process meanwhile)\n",
+                    folder);
         else
             fprintf(stderr, "dmlref: %s: cannot put the new folder in place: %s\n", folder,
                     strerror(errno));
@@ -423,8 +427,7 @@ static int entered_before(folder_set *s, const struct stat *st)
    schema.json at the top of a suite is the format's schema, not a vector.
    The entries are taken in name order, so that which of two links to one
    folder is walked does not depend on the file system. */
-static int find_vectors(const char *dir, size_t root_length, folder_set *entered,
-                        path_list *out)
+static int find_vectors(const char *dir, size_t root_length, folder_set *entered, path_list *out)
 {
     DIR *d = opendir(dir);
     struct dirent *entry;
@@ -445,8 +448,7 @@ static int find_vectors(const char *dir, size_t root_length, folder_set *entered
         struct stat st;
         int seen;
         if (snprintf(path, sizeof path, "%s/%s", dir, names.items[i]) >= (int)sizeof path) {
-            fprintf(stderr, "dmlref: %s/%s: skipped: the path is too long\n", dir,
-                    names.items[i]);
+            fprintf(stderr, "dmlref: %s/%s: skipped: the path is too long\n", dir, names.items[i]);
             continue;
         }
         if (stat(path, &st) != 0) /* a dangling link */
@@ -455,8 +457,10 @@ static int find_vectors(const char *dir, size_t root_length, folder_set *entered
             if ((seen = entered_before(entered, &st)) < 0)
                 ok = 0;
             else if (seen)
-                fprintf(stderr, "dmlref: %s: skipped: a folder already walked (a link loop, "
-                                "or a second link to it)\n", path);
+                fprintf(stderr,
+                        "dmlref: %s: skipped: a folder already walked (a link loop, "
+                        "or a second link to it)\n",
+                        path);
             else
                 ok = find_vectors(path, root_length, entered, out);
         } else if (ends_with(names.items[i], ".json") &&
@@ -511,4 +515,3 @@ dmlref_vector_read_options read_options(uint32_t flags)
     options.memory_cap = cap && parse_count(cap, UINT64_MAX, &bytes) ? bytes : 0;
     return options;
 }
-

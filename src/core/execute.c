@@ -40,8 +40,8 @@ static dmlref_status check_bindings(const char *op, const tensor_list *l,
                          "and %zu",
                          op, input_count, output_count, l->input_count, l->output_count);
     if (!inputs || !outputs)
-        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "%s: the %s array is NULL",
-                         op, inputs ? "outputs" : "inputs");
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "%s: the %s array is NULL", op,
+                         inputs ? "outputs" : "inputs");
     for (i = 0; i < n; ++i)
         b[i] = i < l->input_count ? &inputs[i] : &outputs[i - l->input_count];
 
@@ -131,8 +131,7 @@ dmlref_status dmlref_execute_with_options(const dmlref_operator_desc *op,
 
 dmlref_status dmlref_execute(const dmlref_operator_desc *op, dmlref_feature_level feature_level,
                              const dmlref_binding *inputs, size_t input_count,
-                             const dmlref_binding *outputs, size_t output_count,
-                             dmlref_error *err)
+                             const dmlref_binding *outputs, size_t output_count, dmlref_error *err)
 {
     return dmlref_execute_with_options(op, feature_level, NULL, inputs, input_count, outputs,
                                        output_count, err);

@@ -13,13 +13,19 @@
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-#define SLOT(desc, field, flags) {#field, (flags), offsetof(desc, field)}
+#define SLOT(desc, field, flags)                                                                   \
+    {                                                                                              \
+#field, (flags), offsetof(desc, field)                                                     \
+    }
 #define IN(desc, field) SLOT(desc, field, 0)
 #define INDICES(desc, field) SLOT(desc, field, OPERATOR_SLOT_INDICES)
-#define INDEX_TUPLES(desc, field)                                                              \
+#define INDEX_TUPLES(desc, field)                                                                  \
     SLOT(desc, field, OPERATOR_SLOT_INDICES | OPERATOR_SLOT_INDEX_TUPLES)
 #define OUT(desc, field) SLOT(desc, field, OPERATOR_SLOT_OUTPUT)
-#define ATTRIBUTE(desc, field) {#field, offsetof(desc, field)}
+#define ATTRIBUTE(desc, field)                                                                     \
+    {                                                                                              \
+#field, offsetof(desc, field)                                                              \
+    }
 
 /* Every descriptor struct fits operator_desc_storage (a negative array size
    fails the build). */
@@ -51,16 +57,16 @@ static void gather_nd_as_nd1(const void *desc, operator_desc_storage *adapted)
 /* The kernels take their buffers as separate, named arguments; execute
    hands them over in binding order.  One adapter per operator and kernel
    set: reference_<op> calls dmlref_ref_<op>, fast_<op> dmlref_fast_<op>. */
-#define KERNEL_ADAPTERS(op, buffer_arguments)                                                  \
-    static dmlref_status reference_##op(const kernel_context *ctx, const void *desc,           \
-                                        void *const *buffers, dmlref_error *err)               \
-    {                                                                                          \
-        return dmlref_ref_##op(ctx, desc, buffer_arguments, err);                              \
-    }                                                                                          \
-    static dmlref_status fast_##op(const kernel_context *ctx, const void *desc,                \
-                                   void *const *buffers, dmlref_error *err)                    \
-    {                                                                                          \
-        return dmlref_fast_##op(ctx, desc, buffer_arguments, err);                             \
+#define KERNEL_ADAPTERS(op, buffer_arguments)                                                      \
+    static dmlref_status reference_##op(const kernel_context *ctx, const void *desc,               \
+                                        void *const *buffers, dmlref_error *err)                   \
+    {                                                                                              \
+        return dmlref_ref_##op(ctx, desc, buffer_arguments, err);                                  \
+    }                                                                                              \
+    static dmlref_status fast_##op(const kernel_context *ctx, const void *desc,                    \
+                                   void *const *buffers, dmlref_error *err)                        \
+    {                                                                                              \
+        return dmlref_fast_##op(ctx, desc, buffer_arguments, err);                                 \
     }
 
 #define BUFFERS_3 buffers[0], buffers[1], buffers[2]
@@ -196,7 +202,10 @@ const operator_info *operator_find_name(const char *name)
     return NULL;
 }
 
-size_t operator_count(void) { return COUNT_OF(k_operators); }
+size_t operator_count(void)
+{
+    return COUNT_OF(k_operators);
+}
 
 const operator_info *operator_at(size_t i)
 {
@@ -282,8 +291,10 @@ dmlref_status dmlref_infer_output_sizes(const dmlref_operator_desc *op,
     c.level = feature_level ? feature_level : DMLREF_FEATURE_LEVEL_LATEST; /* D19 */
     if (!op || !op->Desc || !dimension_count || !sizes)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "%s: %s is NULL", c.op,
-                         !op ? "op" : !op->Desc ? "op->Desc" : !dimension_count ? "dimension_count"
-                                                                               : "sizes");
+                         !op                ? "op"
+                         : !op->Desc        ? "op->Desc"
+                         : !dimension_count ? "dimension_count"
+                                            : "sizes");
     if (!(row = operator_find(op->Type)))
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
                          "%s: operator type %u is not one dmlref implements", c.op,
@@ -295,8 +306,8 @@ dmlref_status dmlref_infer_output_sizes(const dmlref_operator_desc *op,
                          (unsigned)c.level);
     if (output_index >= row->output_count)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                         "%s: output_index = %u, the operator has %zu output%s", c.op,
-                         output_index, row->output_count, row->output_count == 1 ? "" : "s");
+                         "%s: output_index = %u, the operator has %zu output%s", c.op, output_index,
+                         row->output_count, row->output_count == 1 ? "" : "s");
     CHECK(row->infer_output_sizes(&c, operator_desc_adapted(row, op->Desc, &storage), output_index,
                                   &rank, inferred));
     *dimension_count = rank;

@@ -28,7 +28,7 @@
 
 #define T(x) (1u << DMLREF_TENSOR_DATA_TYPE_##x)
 #define TYPES_FLOAT (T(FLOAT32) | T(FLOAT16))
-#define TYPES_8                                                                                \
+#define TYPES_8                                                                                    \
     (T(FLOAT32) | T(FLOAT16) | T(INT32) | T(INT16) | T(INT8) | T(UINT32) | T(UINT16) | T(UINT8))
 #define TYPES_11 (TYPES_8 | T(FLOAT64) | T(INT64) | T(UINT64))
 #define INDEX_2_1 T(UINT32)
@@ -276,7 +276,8 @@ static int shared_offset_by_sorting(uint32_t rank, const uint64_t *sizes, const 
 static int shared_offset_by_bitmap(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
                                    uint64_t count, uint64_t span, uint64_t *shared)
 {
-    uint64_t window_bits = span + 1 < ALIAS_BITMAP_MAX_OFFSETS ? span + 1 : ALIAS_BITMAP_MAX_OFFSETS;
+    uint64_t window_bits =
+        span + 1 < ALIAS_BITMAP_MAX_OFFSETS ? span + 1 : ALIAS_BITMAP_MAX_OFFSETS;
     uint64_t outer_sizes[MAX_RANK], outer_strides[MAX_RANK], row_size, step, rows;
     uint64_t base, r, k;
     uint32_t d, along = 0, outer = 0;
@@ -424,8 +425,8 @@ static dmlref_status same_sizes(const rule_context *c, const char *rule, const c
     for (i = 0; i < t->DimensionCount; ++i)
         if (i != skip && t->Sizes[i] != ref_sizes[i])
             return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, rule,
-                        "%s: %s.Sizes[%u] = %u must equal %s.Sizes[%u] = %u (%s)", c->op, name,
-                        i, t->Sizes[i], ref_name, i, ref_sizes[i], why);
+                        "%s: %s.Sizes[%u] = %u must equal %s.Sizes[%u] = %u (%s)", c->op, name, i,
+                        t->Sizes[i], ref_name, i, ref_sizes[i], why);
     return DMLREF_OK;
 }
 

@@ -38,9 +38,9 @@
 #include "kernels/kernels.h"
 
 dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
-                                         const dmlref_gather_elements_desc *desc,
-                                         const void *input, const void *indices, void *output,
-                                         dmlref_error *err)
+                                          const dmlref_gather_elements_desc *desc,
+                                          const void *input, const void *indices, void *output,
+                                          dmlref_error *err)
 {
     const unsigned char *in = input, *idx = indices;
     unsigned char *out = output;
@@ -63,8 +63,8 @@ dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
     selector.stride = in_l.strides[axis];
 
     if (!ctx->clamp) {
-        uint64_t bad = find_out_of_range(&idx_l, idx, selector.type, &selector.size, 1,
-                                         ctx->num_threads);
+        uint64_t bad =
+            find_out_of_range(&idx_l, idx, selector.type, &selector.size, 1, ctx->num_threads);
         if (bad != NO_INDEX)
             return report_out_of_range(err, ctx->op_name, &idx_l, idx, selector.type, bad,
                                        selector.size, "InputTensor", axis, "D1");

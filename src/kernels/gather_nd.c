@@ -51,8 +51,8 @@
 #define TUPLE_BLOCK 32
 
 dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
-                                    const void *input, const void *indices, void *output,
-                                    dmlref_error *err)
+                                     const void *input, const void *indices, void *output,
+                                     dmlref_error *err)
 {
     const dmlref_tensor_data_type index_type = desc->IndicesTensor->DataType;
     const unsigned char *in = input, *idx = indices;
@@ -89,8 +89,8 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
     tuple_component_stride = idx_l.strides[D - 1];
 
     if (!ctx->clamp) {
-        uint64_t bad = find_out_of_range(&idx_l, idx, index_type, tuple_bounds, k,
-                                         ctx->num_threads);
+        uint64_t bad =
+            find_out_of_range(&idx_l, idx, index_type, tuple_bounds, k, ctx->num_threads);
         if (bad != NO_INDEX) {
             uint32_t j = (uint32_t)(bad % k);
             return report_out_of_range(err, ctx->op_name, &idx_l, idx, index_type, bad,
@@ -138,8 +138,8 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
 #pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS)
         {
             int t = thread_index(), n = thread_total();
-            gather_over_runs(&grid, chunk_begin(total, t, n), chunk_begin(total, t + 1, n), out,
-                             in, idx, &selector, es);
+            gather_over_runs(&grid, chunk_begin(total, t, n), chunk_begin(total, t + 1, n), out, in,
+                             idx, &selector, es);
         }
         return DMLREF_OK;
     }
@@ -186,8 +186,8 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
                 uint64_t p = first, j;
                 if (my.outer.rank == 0) { /* the usual case: the slice is one run */
                     copy_run(out + (out_base[u] + first * my.step[1]) * es, my.step[1],
-                             in + (in_base[u] + first * my.step[0]) * es, my.step[0],
-                             last - first, es);
+                             in + (in_base[u] + first * my.step[0]) * es, my.step[0], last - first,
+                             es);
                     pos += last - first;
                     continue;
                 }

@@ -23,9 +23,9 @@
  * dimension: an odometer over the other dimensions picks each run's start,
  * and an element-size-specialised loop (src/runs.c) does the run. */
 typedef struct runs {
-    walker outer;                     /* every dimension but the last */
-    uint64_t length;                  /* the last dimension's size */
-    uint64_t step[WALK_MAX_TENSORS];  /* each tensor's stride along it */
+    walker outer;                    /* every dimension but the last */
+    uint64_t length;                 /* the last dimension's size */
+    uint64_t step[WALK_MAX_TENSORS]; /* each tensor's stride along it */
 } runs;
 
 /* Coalesces `full` (with its tensors added) and splits off its last
@@ -62,10 +62,18 @@ static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
 static inline void copy_element(unsigned char *dst, const unsigned char *src, uint32_t size)
 {
     switch (size) {
-    case 1: memcpy(dst, src, 1); break;
-    case 2: memcpy(dst, src, 2); break;
-    case 4: memcpy(dst, src, 4); break;
-    default: memcpy(dst, src, 8); break;
+    case 1:
+        memcpy(dst, src, 1);
+        break;
+    case 2:
+        memcpy(dst, src, 2);
+        break;
+    case 4:
+        memcpy(dst, src, 4);
+        break;
+    default:
+        memcpy(dst, src, 8);
+        break;
     }
 }
 
@@ -75,18 +83,34 @@ static inline void copy_element(unsigned char *dst, const unsigned char *src, ui
 
 /* The statements once for each element size, with T the unsigned integer type of
  * that size (FLOAT16 moves as a uint16_t, FLOAT64 as a uint64_t). */
-#define FOR_ELEMENT_SIZE(element_size, ...)                                                       \
-    switch (element_size) {                                                                       \
-    case 1: { typedef uint8_t T; __VA_ARGS__; break; }                                            \
-    case 2: { typedef uint16_t T; __VA_ARGS__; break; }                                           \
-    case 4: { typedef uint32_t T; __VA_ARGS__; break; }                                           \
-    default: { typedef uint64_t T; __VA_ARGS__; break; }                                          \
+#define FOR_ELEMENT_SIZE(element_size, ...)                                                        \
+    switch (element_size) {                                                                        \
+    case 1: {                                                                                      \
+        typedef uint8_t T;                                                                         \
+        __VA_ARGS__;                                                                               \
+        break;                                                                                     \
+    }                                                                                              \
+    case 2: {                                                                                      \
+        typedef uint16_t T;                                                                        \
+        __VA_ARGS__;                                                                               \
+        break;                                                                                     \
+    }                                                                                              \
+    case 4: {                                                                                      \
+        typedef uint32_t T;                                                                        \
+        __VA_ARGS__;                                                                               \
+        break;                                                                                     \
+    }                                                                                              \
+    default: {                                                                                     \
+        typedef uint64_t T;                                                                        \
+        __VA_ARGS__;                                                                               \
+        break;                                                                                     \
+    }                                                                                              \
     }
 
 /* dst[j * dst_step] = src[j * src_step] for j < n (one memcpy when both are
  * contiguous; src_step may be 0, a broadcast). */
-void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src,
-              uint64_t src_step, uint64_t n, uint32_t element_size);
+void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src, uint64_t src_step,
+              uint64_t n, uint32_t element_size);
 
 /* How an index selects along the indexed dimension: the index type, the
  * dimension's size and its stride (in elements) in the indexed tensor. */
@@ -129,27 +153,25 @@ uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
  * per tuple coordinate for GatherND), or NO_INDEX when all are in range.
  * The answer does not depend on the thread count. */
 #define NO_INDEX UINT64_MAX
-uint64_t find_out_of_range(const layout *indices, const void *data,
-                           dmlref_tensor_data_type type, const uint64_t *bounds,
-                           uint64_t bound_count, uint32_t num_threads);
+uint64_t find_out_of_range(const layout *indices, const void *data, dmlref_tensor_data_type type,
+                           const uint64_t *bounds, uint64_t bound_count, uint32_t num_threads);
 
 /* ---- the fast kernels ---------------------------------------------------- */
 
 dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
-                                         const dmlref_gather_elements_desc *desc,
-                                         const void *input, const void *indices, void *output,
-                                         dmlref_error *err);
-dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
-                                          const dmlref_scatter_elements_desc *desc,
-                                          const void *input, const void *indices,
-                                          const void *updates, void *output,
+                                          const dmlref_gather_elements_desc *desc,
+                                          const void *input, const void *indices, void *output,
                                           dmlref_error *err);
+dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
+                                           const dmlref_scatter_elements_desc *desc,
+                                           const void *input, const void *indices,
+                                           const void *updates, void *output, dmlref_error *err);
 dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
-                                    const void *input, const void *indices, void *output,
-                                    dmlref_error *err);
+                                     const void *input, const void *indices, void *output,
+                                     dmlref_error *err);
 dmlref_status dmlref_fast_nonzero_coordinates(const kernel_context *ctx,
-                                             const dmlref_nonzero_coordinates_desc *desc,
-                                             const void *input, void *output_count,
-                                             void *output_coordinates, dmlref_error *err);
+                                              const dmlref_nonzero_coordinates_desc *desc,
+                                              const void *input, void *output_count,
+                                              void *output_coordinates, dmlref_error *err);
 
 #endif /* DMLREF_KERNELS_H */

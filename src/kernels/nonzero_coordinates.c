@@ -64,9 +64,12 @@
 static uint32_t value_bits(dmlref_tensor_data_type type)
 {
     switch (type) {
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return 0x7FFFFFFFu;
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: return 0x7FFFu;
-    default: return 0xFFFFFFFFu; /* narrower integers use the low bits */
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32:
+        return 0x7FFFFFFFu;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16:
+        return 0x7FFFu;
+    default:
+        return 0xFFFFFFFFu; /* narrower integers use the low bits */
     }
 }
 
@@ -138,8 +141,8 @@ static void keep_nonzero_rows(row_writer *w, const unsigned char *p, uint64_t st
     uint32_t kept = w->kept;
     for (group = 0; group < n; group += ZERO_GROUP) {
         uint64_t end = n - group < ZERO_GROUP ? n : group + ZERO_GROUP;
-        if (count_nonzero(p + group * step * element_size, step, end - group, element_size,
-                          bits) == 0)
+        if (count_nonzero(p + group * step * element_size, step, end - group, element_size, bits) ==
+            0)
             continue;
         FOR_ELEMENT_SIZE(element_size, {
             for (j = group; j < end; ++j) {
@@ -159,9 +162,9 @@ static void keep_nonzero_rows(row_writer *w, const unsigned char *p, uint64_t st
 }
 
 dmlref_status dmlref_fast_nonzero_coordinates(const kernel_context *ctx,
-                                             const dmlref_nonzero_coordinates_desc *desc,
-                                             const void *input, void *output_count,
-                                             void *output_coordinates, dmlref_error *err)
+                                              const dmlref_nonzero_coordinates_desc *desc,
+                                              const void *input, void *output_count,
+                                              void *output_coordinates, dmlref_error *err)
 {
     const unsigned char *in = input;
     layout in_l, co_l;
@@ -213,8 +216,8 @@ dmlref_status dmlref_fast_nonzero_coordinates(const kernel_context *ctx,
         j = runs_seek(&my, e);
         while (e < end) {
             uint64_t c = run_length(&my, j, end - e);
-            rows += count_nonzero(in + (my.outer.offset[0] + j * my.step[0]) * es, my.step[0],
-                                  c, es, bits);
+            rows += count_nonzero(in + (my.outer.offset[0] + j * my.step[0]) * es, my.step[0], c,
+                                  es, bits);
             e += c;
             j = 0;
             walker_next(&my.outer);
@@ -258,7 +261,7 @@ dmlref_status dmlref_fast_nonzero_coordinates(const kernel_context *ctx,
         }
     }
     count = (uint32_t)chunk_rows[team_used]; /* <= M <= 2^32 - 1 */
-    memcpy(output_count, &count, 4); /* every size is 1: offset 0 */
+    memcpy(output_count, &count, 4);         /* every size is 1: offset 0 */
     free(chunk_rows);
     return DMLREF_OK;
 }

@@ -31,8 +31,8 @@ uint64_t runs_seek(runs *r, uint64_t pos)
 /* The out-of-range search tests a block at a time. */
 #define RUN_BLOCK 256
 
-void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src,
-              uint64_t src_step, uint64_t n, uint32_t element_size)
+void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src, uint64_t src_step,
+              uint64_t n, uint32_t element_size)
 {
     uint64_t j;
     if (dst_step == 1 && src_step == 1) {
@@ -85,16 +85,16 @@ static inline uint64_t index_uint64(const unsigned char *p, uint64_t size)
  * and element size (T): 16 loops, each with fixed-size loads and stores.
  * Generated, because one loop with the two switches inside is about 1.5x
  * slower, and two loops joined by a block of offsets about 1.4x. */
-#define FOR_INDEX_AND_ELEMENT(index_type, element_size, loop)                                     \
-    switch (index_type) {                                                                         \
-    case DMLREF_TENSOR_DATA_TYPE_INT32:                                                           \
-        FOR_ELEMENT_SIZE(element_size, loop(index_int32, 4)) break;                               \
-    case DMLREF_TENSOR_DATA_TYPE_INT64:                                                           \
-        FOR_ELEMENT_SIZE(element_size, loop(index_int64, 8)) break;                               \
-    case DMLREF_TENSOR_DATA_TYPE_UINT32:                                                          \
-        FOR_ELEMENT_SIZE(element_size, loop(index_uint32, 4)) break;                              \
-    default:                                                                                      \
-        FOR_ELEMENT_SIZE(element_size, loop(index_uint64, 8)) break;                              \
+#define FOR_INDEX_AND_ELEMENT(index_type, element_size, loop)                                      \
+    switch (index_type) {                                                                          \
+    case DMLREF_TENSOR_DATA_TYPE_INT32:                                                            \
+        FOR_ELEMENT_SIZE(element_size, loop(index_int32, 4)) break;                                \
+    case DMLREF_TENSOR_DATA_TYPE_INT64:                                                            \
+        FOR_ELEMENT_SIZE(element_size, loop(index_int64, 8)) break;                                \
+    case DMLREF_TENSOR_DATA_TYPE_UINT32:                                                           \
+        FOR_ELEMENT_SIZE(element_size, loop(index_uint32, 4)) break;                               \
+    default:                                                                                       \
+        FOR_ELEMENT_SIZE(element_size, loop(index_uint64, 8)) break;                               \
     }
 
 /* Index elements are requested this many ahead of their use.  The hardware
@@ -103,11 +103,11 @@ static inline uint64_t index_uint64(const unsigned char *p, uint64_t size)
  * made the sequential gather 15 to 25% faster (128 ahead beat 64). */
 #define INDEX_PREFETCH 128
 
-#define GATHER_LOOP(I, IB)                                                                        \
-    for (j = 0; j < n; ++j) {                                                                     \
-        uint64_t at = I(idx + j * idx_step * IB, size) * stride + j * in_step;                    \
-        prefetch_ahead(idx, (j + INDEX_PREFETCH) * idx_step * IB);                                \
-        memcpy(out + j * out_step * sizeof(T), in + at * sizeof(T), sizeof(T));                  \
+#define GATHER_LOOP(I, IB)                                                                         \
+    for (j = 0; j < n; ++j) {                                                                      \
+        uint64_t at = I(idx + j * idx_step * IB, size) * stride + j * in_step;                     \
+        prefetch_ahead(idx, (j + INDEX_PREFETCH) * idx_step * IB);                                 \
+        memcpy(out + j * out_step * sizeof(T), in + at * sizeof(T), sizeof(T));                    \
     }
 
 void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *in,
@@ -119,11 +119,11 @@ void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned ch
     FOR_INDEX_AND_ELEMENT(axis->type, element_size, GATHER_LOOP)
 }
 
-#define SCATTER_LOOP(I, IB)                                                                       \
-    for (j = 0; j < n; ++j) { /* ascending: the later update stays (D4) */                       \
-        uint64_t at = I(idx + j * idx_step * IB, size) * stride + j * out_step;                   \
-        prefetch_ahead(idx, (j + INDEX_PREFETCH) * idx_step * IB);                                \
-        memcpy(out + at * sizeof(T), upd + j * upd_step * sizeof(T), sizeof(T));                 \
+#define SCATTER_LOOP(I, IB)                                                                        \
+    for (j = 0; j < n; ++j) { /* ascending: the later update stays (D4) */                         \
+        uint64_t at = I(idx + j * idx_step * IB, size) * stride + j * out_step;                    \
+        prefetch_ahead(idx, (j + INDEX_PREFETCH) * idx_step * IB);                                 \
+        memcpy(out + at * sizeof(T), upd + j * upd_step * sizeof(T), sizeof(T));                   \
     }
 
 void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *upd,
@@ -260,9 +260,8 @@ uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
     return n;
 }
 
-uint64_t find_out_of_range(const layout *indices, const void *data,
-                           dmlref_tensor_data_type type, const uint64_t *bounds,
-                           uint64_t bound_count, uint32_t num_threads)
+uint64_t find_out_of_range(const layout *indices, const void *data, dmlref_tensor_data_type type,
+                           const uint64_t *bounds, uint64_t bound_count, uint32_t num_threads)
 {
     const unsigned char *base = data;
     uint64_t total = layout_element_count(indices);
@@ -284,8 +283,8 @@ uint64_t find_out_of_range(const layout *indices, const void *data,
         uint64_t j = runs_seek(&my, pos);
         while (pos < end && first == NO_INDEX) {
             uint64_t count = run_length(&my, j, end - pos);
-            const unsigned char *run = base + (my.outer.offset[0] + j * my.step[0]) *
-                                                  indices->element_size;
+            const unsigned char *run =
+                base + (my.outer.offset[0] + j * my.step[0]) * indices->element_size;
             uint64_t bad = count, i;
             if (bound_count == 1) {
                 bad = first_out_of_range_run(run, my.step[0], type, bounds[0], count);
@@ -293,8 +292,7 @@ uint64_t find_out_of_range(const layout *indices, const void *data,
                 uint64_t component = pos % bound_count; /* one division per run */
                 for (i = 0; i < count && bad == count; ++i) {
                     uint64_t ignored;
-                    index_value v = read_index(run + i * my.step[0] * indices->element_size,
-                                               type);
+                    index_value v = read_index(run + i * my.step[0] * indices->element_size, type);
                     if (!normalize_index(v, bounds[component], 0, &ignored))
                         bad = i;
                     if (++component == bound_count)

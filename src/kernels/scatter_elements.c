@@ -96,8 +96,8 @@ static void trail_pass(const trail_walk *w, const uint64_t *base, uint64_t from,
         for (t = 0; t < 4; ++t)
             at[t] = base[t] + my.outer.offset[t] + j * my.step[t];
         if (copy)
-            copy_run(w->out + at[OUT] * es, my.step[OUT], w->in + at[IN] * es, my.step[IN],
-                     count, es);
+            copy_run(w->out + at[OUT] * es, my.step[OUT], w->in + at[IN] * es, my.step[IN], count,
+                     es);
         else
             scatter_indexed_run(w->out + at[OUT] * es, my.step[OUT], w->upd + at[UPD] * es,
                                 my.step[UPD], w->idx + at[IDX] * w->index_size, my.step[IDX],
@@ -109,9 +109,9 @@ static void trail_pass(const trail_walk *w, const uint64_t *base, uint64_t from,
 }
 
 dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
-                                          const dmlref_scatter_elements_desc *desc,
-                                          const void *input, const void *indices,
-                                          const void *updates, void *output, dmlref_error *err)
+                                           const dmlref_scatter_elements_desc *desc,
+                                           const void *input, const void *indices,
+                                           const void *updates, void *output, dmlref_error *err)
 {
     const unsigned char *in = input, *idx = indices, *upd = updates;
     unsigned char *out = output;
@@ -137,8 +137,8 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
     selector.stride = out_l.strides[axis];
 
     if (!ctx->clamp) {
-        uint64_t bad = find_out_of_range(&idx_l, idx, selector.type, &selector.size, 1,
-                                         ctx->num_threads);
+        uint64_t bad =
+            find_out_of_range(&idx_l, idx, selector.type, &selector.size, 1, ctx->num_threads);
         if (bad != NO_INDEX)
             return report_out_of_range(err, ctx->op_name, &idx_l, idx, selector.type, bad,
                                        selector.size, "OutputTensor", axis, "D2");
@@ -206,7 +206,8 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
     {
         int t_id = thread_index(), n = thread_total();
         uint32_t slot; /* a walker slot: UPD, IDX, OUT or IN */
-        uint64_t line = chunk_begin(line_count, t_id, n), end = chunk_begin(line_count, t_id + 1, n);
+        uint64_t line = chunk_begin(line_count, t_id, n),
+                 end = chunk_begin(line_count, t_id + 1, n);
 
         if (trail_count >= TRAIL_RUN_MIN) {
             walker my_lead = lead_full;
@@ -215,8 +216,8 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
             for (; line < end; ++l, walker_next(&my_lead)) {
                 /* this lead's trail positions [first, last) */
                 uint64_t first = line - l * trail_count;
-                uint64_t last = end - l * trail_count < trail_count ? end - l * trail_count
-                                                                    : trail_count;
+                uint64_t last =
+                    end - l * trail_count < trail_count ? end - l * trail_count : trail_count;
                 uint64_t i, base[4];
                 for (i = 0; i < out_axis_length; ++i) { /* output = input */
                     for (slot = 0; slot < 4; ++slot)
@@ -225,7 +226,8 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
                 }
                 for (i = 0; i < line_length; ++i) { /* ascending: the last update wins (D4) */
                     for (slot = 0; slot < 4; ++slot)
-                        base[slot] = my_lead.offset[slot] + (slot == OUT ? 0 : i * walk.axis_step[slot]);
+                        base[slot] =
+                            my_lead.offset[slot] + (slot == OUT ? 0 : i * walk.axis_step[slot]);
                     trail_pass(&walk, base, first, last, 0);
                 }
                 line = l * trail_count + last;
@@ -239,10 +241,10 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
                     at[slot] = my.outer.offset[slot] + j * my.step[slot];
                 /* the line of the output = the input's */
                 copy_run(out + at[OUT] * es, axis_step[OUT], in + at[IN] * es, axis_step[IN],
-                             out_axis_length, es);
+                         out_axis_length, es);
                 scatter_indexed_run(out + at[OUT] * es, 0, upd + at[UPD] * es, axis_step[UPD],
-                                    idx + at[IDX] * idx_l.element_size, axis_step[IDX],
-                                    &selector, line_length, es);
+                                    idx + at[IDX] * idx_l.element_size, axis_step[IDX], &selector,
+                                    line_length, es);
                 if (++j == my.length) {
                     j = 0;
                     walker_next(&my.outer);

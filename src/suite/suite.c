@@ -42,7 +42,8 @@ typedef struct builder {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void put(builder *b, const char *format, ...)
+static void
+put(builder *b, const char *format, ...)
 {
     va_list args;
     int n;
@@ -78,7 +79,10 @@ static uint64_t next(rng *r)
     return z ^ (z >> 31);
 }
 
-static uint32_t below(rng *r, uint32_t bound) { return (uint32_t)(next(r) % bound); }
+static uint32_t below(rng *r, uint32_t bound)
+{
+    return (uint32_t)(next(r) % bound);
+}
 
 uint64_t random_next(uint64_t *state)
 {
@@ -102,8 +106,8 @@ typedef struct tspec {
     uint32_t sizes[8];
     int strided;
     uint32_t strides[8];
-    int omit_sizes;      /* an output whose sizes eval infers */
-    uint64_t *data;      /* inputs: logical elements (bits) */
+    int omit_sizes; /* an output whose sizes eval infers */
+    uint64_t *data; /* inputs: logical elements (bits) */
 } tspec;
 
 typedef struct case_spec {
@@ -184,20 +188,22 @@ static void case_text(const case_spec *c, builder *b)
         {"InputTensor", "IndicesTensor", "OutputTensor", NULL},
         {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"},
         {"InputTensor", "OutputCountTensor", "OutputCoordinatesTensor", NULL}};
-    const char *const *tensor_names = c->op == DMLREF_OPERATOR_SCATTER_ELEMENTS ? names[1]
+    const char *const *tensor_names = c->op == DMLREF_OPERATOR_SCATTER_ELEMENTS      ? names[1]
                                       : c->op == DMLREF_OPERATOR_NONZERO_COORDINATES ? names[2]
-                                                                                       : names[0];
-    const char *const *attrs = c->op == DMLREF_OPERATOR_GATHER_ND    ? attribute_names[1]
-                               : c->op == DMLREF_OPERATOR_GATHER_ND1 ? attribute_names[2]
+                                                                                     : names[0];
+    const char *const *attrs = c->op == DMLREF_OPERATOR_GATHER_ND             ? attribute_names[1]
+                               : c->op == DMLREF_OPERATOR_GATHER_ND1          ? attribute_names[2]
                                : c->op == DMLREF_OPERATOR_NONZERO_COORDINATES ? NULL
-                                                                             : attribute_names[0];
-    size_t inputs = c->op == DMLREF_OPERATOR_SCATTER_ELEMENTS ? 3
-                    : c->op == DMLREF_OPERATOR_NONZERO_COORDINATES ? 1 : 2;
+                                                                              : attribute_names[0];
+    size_t inputs = c->op == DMLREF_OPERATOR_SCATTER_ELEMENTS      ? 3
+                    : c->op == DMLREF_OPERATOR_NONZERO_COORDINATES ? 1
+                                                                   : 2;
     size_t tensors = c->op == DMLREF_OPERATOR_SCATTER_ELEMENTS ? 4 : 3, i;
     uint32_t d;
 
-    put(b, "{\"format\": \"dmlref-vector-1\", \"name\": \"%s\", \"operator\": \"%s\", "
-           "\"feature_level\": \"%s\"",
+    put(b,
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"%s\", \"operator\": \"%s\", "
+        "\"feature_level\": \"%s\"",
         c->name, dmlref_operator_name(c->op),
         dmlref_feature_level_name(DMLREF_FEATURE_LEVEL_LATEST));
     if (attrs) {
@@ -245,8 +251,8 @@ static uint64_t canonical_index(const tspec *t, uint64_t e);
 static void sprinkle_specials(suite *s, case_spec *c)
 {
     static const uint64_t f16[6] = {0x7E01u, 0xFD00u, 0x8000u, 0x0001u, 0xFC00u, 0x7C00u};
-    static const uint64_t f32[6] = {0x7FC00001u, 0xFFA00000u, 0x80000000u, 0x00000001u,
-                                    0xFF800000u, 0x7F800000u};
+    static const uint64_t f32[6] = {0x7FC00001u, 0xFFA00000u, 0x80000000u,
+                                    0x00000001u, 0xFF800000u, 0x7F800000u};
     static const uint64_t f64[6] = {0x7FF8000000000001ull, 0xFFF4000000000000ull,
                                     0x8000000000000000ull, 0x0000000000000001ull,
                                     0xFFF0000000000000ull, 0x7FF0000000000000ull};
@@ -375,8 +381,10 @@ static void emit_text(suite *s, const char *relative, const char *case_json, siz
         const char *name = dmlref_vector_name(v);
         size_t n = strlen(name);
         if (strncmp(name, relative, n) != 0 || strcmp(relative + n, ".json") != 0) {
-            fprintf(stderr, "dmlref gen: %s: $.name: \"%s\" is not the case file's path "
-                            "without \".json\"\n", relative, name);
+            fprintf(stderr,
+                    "dmlref gen: %s: $.name: \"%s\" is not the case file's path "
+                    "without \".json\"\n",
+                    relative, name);
             ++s->failures;
             dmlref_vector_free(v);
             return;
@@ -449,25 +457,48 @@ static uint64_t value_bits(dmlref_tensor_data_type type, uint64_t k, int salt)
     double f = (k % 2) ? -half : half;
     uint64_t m = k + 1 + (uint64_t)(salt ? 100 : 0);
     switch (type) {
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: { uint64_t b; memcpy(&b, &f, 8); return b; }
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: { float x = (float)f; uint32_t b; memcpy(&b, &x, 4); return b; }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: {
+        uint64_t b;
+        memcpy(&b, &f, 8);
+        return b;
+    }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: {
+        float x = (float)f;
+        uint32_t b;
+        memcpy(&b, &x, 4);
+        return b;
+    }
     case DMLREF_TENSOR_DATA_TYPE_FLOAT16: {
         /* |f| <= 1024 and a multiple of 1/4: exact as a half */
         double a = f < 0 ? -f : f;
         int e = 0;
         uint64_t sign = f < 0 ? 0x8000u : 0;
-        while (a >= 2.0) { a /= 2.0; ++e; }
-        while (a < 1.0) { a *= 2.0; --e; }
+        while (a >= 2.0) {
+            a /= 2.0;
+            ++e;
+        }
+        while (a < 1.0) {
+            a *= 2.0;
+            --e;
+        }
         return sign | ((uint64_t)(e + 15) << 10) | (uint64_t)((a - 1.0) * 1024.0);
     }
-    case DMLREF_TENSOR_DATA_TYPE_INT8: return (uint64_t)(k % 2 ? -(int64_t)(m % 128) : (int64_t)(m % 128)) & 0xFF;
-    case DMLREF_TENSOR_DATA_TYPE_UINT8: return m & 0xFF;
-    case DMLREF_TENSOR_DATA_TYPE_INT16: return (uint64_t)(k % 2 ? -(int64_t)(m * 251) : (int64_t)(m * 251)) & 0xFFFF;
-    case DMLREF_TENSOR_DATA_TYPE_UINT16: return (m * 1021) & 0xFFFF;
-    case DMLREF_TENSOR_DATA_TYPE_INT32: return (uint64_t)(k % 2 ? -(int64_t)(m * 16777259) : (int64_t)(m * 16777259)) & 0xFFFFFFFFu;
-    case DMLREF_TENSOR_DATA_TYPE_UINT32: return (m * 40000003u) & 0xFFFFFFFFu;
-    case DMLREF_TENSOR_DATA_TYPE_INT64: return m * 0x0123456789ABCDEFull;
-    default: return m * 0x9E3779B97F4A7C15ull; /* UINT64 */
+    case DMLREF_TENSOR_DATA_TYPE_INT8:
+        return (uint64_t)(k % 2 ? -(int64_t)(m % 128) : (int64_t)(m % 128)) & 0xFF;
+    case DMLREF_TENSOR_DATA_TYPE_UINT8:
+        return m & 0xFF;
+    case DMLREF_TENSOR_DATA_TYPE_INT16:
+        return (uint64_t)(k % 2 ? -(int64_t)(m * 251) : (int64_t)(m * 251)) & 0xFFFF;
+    case DMLREF_TENSOR_DATA_TYPE_UINT16:
+        return (m * 1021) & 0xFFFF;
+    case DMLREF_TENSOR_DATA_TYPE_INT32:
+        return (uint64_t)(k % 2 ? -(int64_t)(m * 16777259) : (int64_t)(m * 16777259)) & 0xFFFFFFFFu;
+    case DMLREF_TENSOR_DATA_TYPE_UINT32:
+        return (m * 40000003u) & 0xFFFFFFFFu;
+    case DMLREF_TENSOR_DATA_TYPE_INT64:
+        return m * 0x0123456789ABCDEFull;
+    default:
+        return m * 0x9E3779B97F4A7C15ull; /* UINT64 */
     }
 }
 
@@ -504,11 +535,20 @@ static uint64_t *fill(const tspec *t, int salt)
 static int64_t index_value(rng *r, uint64_t position, uint32_t s, int is_signed)
 {
     switch (position % 6) {
-    case 0: return 0;
-    case 1: return (int64_t)s - 1;
-    case 2: if (is_signed) return -(int64_t)s; break;
-    case 3: if (is_signed) return -1; break;
-    default: break;
+    case 0:
+        return 0;
+    case 1:
+        return (int64_t)s - 1;
+    case 2:
+        if (is_signed)
+            return -(int64_t)s;
+        break;
+    case 3:
+        if (is_signed)
+            return -1;
+        break;
+    default:
+        break;
     }
     return is_signed ? (int64_t)below(r, 2 * s) - (int64_t)s : (int64_t)below(r, s);
 }
@@ -579,8 +619,8 @@ static void apply_layout(rng *r, tspec *t, enum layout_kind kind)
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static void case_name(case_spec *c, dmlref_tensor_data_type type, uint32_t rank,
-                      const char *format, ...)
+static void
+case_name(case_spec *c, dmlref_tensor_data_type type, uint32_t rank, const char *format, ...)
 {
     char op[32], ty[16], raw[128], scenario[128];
     va_list args;
@@ -588,17 +628,20 @@ static void case_name(case_spec *c, dmlref_tensor_data_type type, uint32_t rank,
     vsnprintf(raw, sizeof raw, format, args);
     va_end(args);
     lower(raw, scenario, sizeof scenario);
-    snprintf(c->name, sizeof c->name, "%s/%s/%ud/%s", lower(dmlref_operator_name(c->op), op, sizeof op),
+    snprintf(c->name, sizeof c->name, "%s/%s/%ud/%s",
+             lower(dmlref_operator_name(c->op), op, sizeof op),
              lower(dmlref_data_type_name(type), ty, sizeof ty), rank, scenario);
 }
 
 /* ---- the sweeps ------------------------------------------------------------------ */
 
 const dmlref_tensor_data_type suite_data_types[11] = {
-    DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16, DMLREF_TENSOR_DATA_TYPE_UINT32,
-    DMLREF_TENSOR_DATA_TYPE_UINT16,  DMLREF_TENSOR_DATA_TYPE_UINT8,   DMLREF_TENSOR_DATA_TYPE_INT32,
-    DMLREF_TENSOR_DATA_TYPE_INT16,   DMLREF_TENSOR_DATA_TYPE_INT8,    DMLREF_TENSOR_DATA_TYPE_FLOAT64,
-    DMLREF_TENSOR_DATA_TYPE_UINT64,  DMLREF_TENSOR_DATA_TYPE_INT64};
+    DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
+    DMLREF_TENSOR_DATA_TYPE_UINT32,  DMLREF_TENSOR_DATA_TYPE_UINT16,
+    DMLREF_TENSOR_DATA_TYPE_UINT8,   DMLREF_TENSOR_DATA_TYPE_INT32,
+    DMLREF_TENSOR_DATA_TYPE_INT16,   DMLREF_TENSOR_DATA_TYPE_INT8,
+    DMLREF_TENSOR_DATA_TYPE_FLOAT64, DMLREF_TENSOR_DATA_TYPE_UINT64,
+    DMLREF_TENSOR_DATA_TYPE_INT64};
 static const dmlref_tensor_data_type k_index_types[4] = {
     DMLREF_TENSOR_DATA_TYPE_UINT32, DMLREF_TENSOR_DATA_TYPE_INT32, DMLREF_TENSOR_DATA_TYPE_UINT64,
     DMLREF_TENSOR_DATA_TYPE_INT64};
@@ -723,8 +766,8 @@ static void gather_nd_case(suite *s, dmlref_operator_type op, dmlref_tensor_data
         exit(EXIT_BAD_INPUT);
     for (e = 0; e < n; ++e) { /* component j of a tuple indexes dimension D-m+b+j */
         uint32_t j = (uint32_t)(e % k);
-        c.t[1].data[e] = index_bits(itype, index_value(&s->r, e / k + j, in_sizes[D - m + b + j],
-                                                       is_signed_index(itype)));
+        c.t[1].data[e] = index_bits(
+            itype, index_value(&s->r, e / k + j, in_sizes[D - m + b + j], is_signed_index(itype)));
     }
     case_name(&c, type, D, "m%u_q%u_b%u_k%u_%s_%s", m, q, b, k,
               lower(dmlref_data_type_name(itype), itext, sizeof itext), k_layout_names[layout]);
@@ -732,8 +775,9 @@ static void gather_nd_case(suite *s, dmlref_operator_type op, dmlref_tensor_data
 }
 
 static const dmlref_tensor_data_type k_nonzero_types[8] = {
-    DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16, DMLREF_TENSOR_DATA_TYPE_UINT32,
-    DMLREF_TENSOR_DATA_TYPE_UINT16,  DMLREF_TENSOR_DATA_TYPE_UINT8,   DMLREF_TENSOR_DATA_TYPE_INT32,
+    DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
+    DMLREF_TENSOR_DATA_TYPE_UINT32,  DMLREF_TENSOR_DATA_TYPE_UINT16,
+    DMLREF_TENSOR_DATA_TYPE_UINT8,   DMLREF_TENSOR_DATA_TYPE_INT32,
     DMLREF_TENSOR_DATA_TYPE_INT16,   DMLREF_TENSOR_DATA_TYPE_INT8};
 
 /* NonZero on c->t[0] (set by the caller, data included): N columns; count
@@ -776,14 +820,17 @@ static void sweeps(suite *s)
                     uint32_t turn = ti + xi + rank + variant * 2;
                     enum layout_kind layout = (enum layout_kind)(turn % LAYOUT_KINDS);
                     uint32_t axis = (ti + xi * 3 + variant * 5) % rank;
-                    gather_elements_case(s, suite_data_types[ti], k_index_types[xi], rank, axis, layout);
+                    gather_elements_case(s, suite_data_types[ti], k_index_types[xi], rank, axis,
+                                         layout);
                     scatter_elements_case(s, suite_data_types[ti], k_index_types[xi], rank,
                                           (axis + 1) % rank, layout);
                 }
-                gather_nd_case(s, DMLREF_OPERATOR_GATHER_ND, suite_data_types[ti], k_index_types[xi], rank,
+                gather_nd_case(s, DMLREF_OPERATOR_GATHER_ND, suite_data_types[ti],
+                               k_index_types[xi], rank,
                                (enum layout_kind)((ti + xi + rank) % LAYOUT_KINDS));
-                gather_nd_case(s, DMLREF_OPERATOR_GATHER_ND1, suite_data_types[ti], k_index_types[xi],
-                               rank, (enum layout_kind)((ti + xi + rank + 2) % LAYOUT_KINDS));
+                gather_nd_case(s, DMLREF_OPERATOR_GATHER_ND1, suite_data_types[ti],
+                               k_index_types[xi], rank,
+                               (enum layout_kind)((ti + xi + rank + 2) % LAYOUT_KINDS));
             }
         }
     }
@@ -803,10 +850,9 @@ static void sweeps(suite *s)
                 set_tensor(&c.t[0], k_nonzero_types[ti], rank, sizes);
                 apply_layout(&s->r, &c.t[0], layout == STRIDED ? PACKED : layout);
                 c.t[0].data = sparse_values(&s->r, &c.t[0], eighths[variant]);
-                case_name(&c, k_nonzero_types[ti], rank, "density%u_n%u_%s",
-                          eighths[variant] * 125, n, k_layout_names[layout]);
-                nonzero_case(s, &c, n,
-                             layout == STRIDED || layout == PERMUTED ? layout : PACKED);
+                case_name(&c, k_nonzero_types[ti], rank, "density%u_n%u_%s", eighths[variant] * 125,
+                          n, k_layout_names[layout]);
+                nonzero_case(s, &c, n, layout == STRIDED || layout == PERMUTED ? layout : PACKED);
             }
         }
     }
@@ -853,12 +899,13 @@ static int write_readme(suite *s)
     size_t op, t, r;
     int ok;
     unsigned long total;
-    put(&b, "# The golden suite\n\n"
-            "Written by `dmlref gen` (`make vectors`); do not edit by hand. The format is\n"
-            "[FORMAT.md](FORMAT.md); `MANIFEST` lists every vector with the XXH3-64 digest of\n"
-            "its bytes; `dmlref verify vectors` recomputes them all.\n\n"
-            "%lu vectors: %lu positive cases (%lu of them large, in the generator form) and\n"
-            "%lu cases that must be refused (`expect_error`).\n\n",
+    put(&b,
+        "# The golden suite\n\n"
+        "Written by `dmlref gen` (`make vectors`); do not edit by hand. The format is\n"
+        "[FORMAT.md](FORMAT.md); `MANIFEST` lists every vector with the XXH3-64 digest of\n"
+        "its bytes; `dmlref verify vectors` recomputes them all.\n\n"
+        "%lu vectors: %lu positive cases (%lu of them large, in the generator form) and\n"
+        "%lu cases that must be refused (`expect_error`).\n\n",
         (unsigned long)s->entry_count, s->positive, s->large, s->errors);
 
     put(&b, "## Positive cases by operator and data type\n\n| operator |");

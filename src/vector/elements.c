@@ -37,8 +37,8 @@ int half_from_double_exact(double value, uint16_t *out)
         return 1;
     }
     if (!(a <= 65504.0))
-        return 0; /* too large (NaN and infinities are not numbers here) */
-    frexp(a, &e); /* a = f * 2^e, 0.5 <= f < 1 */
+        return 0;  /* too large (NaN and infinities are not numbers here) */
+    frexp(a, &e);  /* a = f * 2^e, 0.5 <= f < 1 */
     if (e < -13) { /* subnormal range: multiples of 2^-24 */
         double m = ldexp(a, 24);
         if (m != floor(m))
@@ -148,14 +148,14 @@ static uint64_t float_bits_nan(dmlref_tensor_data_type type)
 {
     return type == DMLREF_TENSOR_DATA_TYPE_FLOAT16   ? 0x7E00u
            : type == DMLREF_TENSOR_DATA_TYPE_FLOAT32 ? 0x7FC00000u
-                                                      : 0x7FF8000000000000ull;
+                                                     : 0x7FF8000000000000ull;
 }
 
 static uint64_t float_bits_inf(dmlref_tensor_data_type type)
 {
     return type == DMLREF_TENSOR_DATA_TYPE_FLOAT16   ? 0x7C00u
            : type == DMLREF_TENSOR_DATA_TYPE_FLOAT32 ? 0x7F800000u
-                                                      : 0x7FF0000000000000ull;
+                                                     : 0x7FF0000000000000ull;
 }
 
 static uint64_t float_bits_sign(dmlref_tensor_data_type type)
@@ -183,7 +183,8 @@ const char *decode_element_text(dmlref_tensor_data_type type, const char *text, 
             if (!float_bits_is_nan(type, *bits))
                 return "a hex string must spell a NaN (use a number for other values)";
         } else
-            return "must be a number, \"inf\", \"-inf\", \"nan\" or a hex NaN such as \"0x7fc00001\"";
+            return "must be a number, \"inf\", \"-inf\", \"nan\" or a hex NaN such as "
+                   "\"0x7fc00001\"";
         return NULL;
     }
     if (dmlref_data_type_size(type) == 8) {
@@ -235,9 +236,8 @@ const char *decode_element_number(dmlref_tensor_data_type type, int is_integer, 
     if (dmlref_data_type_size(type) == 8 &&
         (integer > 9007199254740992LL || integer < -9007199254740992LL))
         return "is a JSON integer beyond 2^53: write it as a decimal string";
-    if (!integer_fits(type, integer < 0, integer < 0 ? (uint64_t)0 - (uint64_t)integer
-                                                    : (uint64_t)integer,
-                      bits))
+    if (!integer_fits(type, integer < 0,
+                      integer < 0 ? (uint64_t)0 - (uint64_t)integer : (uint64_t)integer, bits))
         return "is out of the type's range";
     return NULL;
 }
@@ -262,8 +262,7 @@ static double float_value(dmlref_tensor_data_type type, uint64_t bits)
 
 /* Writes a decimal as printf's %.<precision>g would, from its digit string
    and decimal exponent (value = d.ddd x 10^exponent). */
-static void render_g(const char *digits, int precision, int exponent, char *buf,
-                     size_t capacity)
+static void render_g(const char *digits, int precision, int exponent, char *buf, size_t capacity)
 {
     char d[24];
     size_t n, i, used = 0;
@@ -396,8 +395,7 @@ void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size
         snprintf(buf, capacity, "%llu", (unsigned long long)bits);
 }
 
-char *dmlref_format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf,
-                            size_t capacity)
+char *dmlref_format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity)
 {
     if (!buf || !capacity)
         return buf;
@@ -421,20 +419,45 @@ void describe_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, si
 uint64_t load_bits(const unsigned char *p, uint32_t size)
 {
     switch (size) {
-    case 1: return p[0];
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    case 1:
+        return p[0];
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
     }
 }
 
 void store_bits(unsigned char *p, uint32_t size, uint64_t bits)
 {
     switch (size) {
-    case 1: p[0] = (unsigned char)bits; break;
-    case 2: { uint16_t v = (uint16_t)bits; memcpy(p, &v, 2); break; }
-    case 4: { uint32_t v = (uint32_t)bits; memcpy(p, &v, 4); break; }
-    default: memcpy(p, &bits, 8); break;
+    case 1:
+        p[0] = (unsigned char)bits;
+        break;
+    case 2: {
+        uint16_t v = (uint16_t)bits;
+        memcpy(p, &v, 2);
+        break;
+    }
+    case 4: {
+        uint32_t v = (uint32_t)bits;
+        memcpy(p, &v, 4);
+        break;
+    }
+    default:
+        memcpy(p, &bits, 8);
+        break;
     }
 }
 
@@ -451,10 +474,14 @@ uint64_t splitmix64(uint64_t seed, uint64_t i)
 static uint64_t one_bits(dmlref_tensor_data_type type)
 {
     switch (type) {
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: return 0x3C00u;
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return 0x3F800000u;
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: return 0x3FF0000000000000ull;
-    default: return 1;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16:
+        return 0x3C00u;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32:
+        return 0x3F800000u;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64:
+        return 0x3FF0000000000000ull;
+    default:
+        return 1;
     }
 }
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 /* Executes the case into its (zeroed) output buffers. */
-static dmlref_status execute_case(dmlref_vector *v, dmlref_oob_policy policy,
-                                  uint32_t num_threads, dmlref_error *err)
+static dmlref_status execute_case(dmlref_vector *v, dmlref_oob_policy policy, uint32_t num_threads,
+                                  dmlref_error *err)
 {
     dmlref_execute_options options;
     size_t o;
@@ -46,8 +46,7 @@ static int lowest_valid_level(const dmlref_vector *v, dmlref_feature_level *leve
 }
 
 /* For an expect_error case: does dmlref refuse it exactly as the case says? */
-static dmlref_status check_expected_error(dmlref_vector *v, uint32_t num_threads,
-                                          dmlref_error *err)
+static dmlref_status check_expected_error(dmlref_vector *v, uint32_t num_threads, dmlref_error *err)
 {
     dmlref_error got;
     dmlref_status status = dmlref_validate(&v->op, v->level, &got);
@@ -231,33 +230,31 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
         goto done;
     first = taken;
 
-#define FOR_EACH_UPDATE(body)                                                                  \
-    walker_init(&w, upd_l.rank, walk_sizes);                                                   \
-    walker_add(&w, idx_l.strides);                                                             \
-    walker_add(&w, upd_l.strides);                                                             \
-    walker_seek(&w, 0);                                                                        \
-    for (u = 0; u < n_upd; ++u, walker_next(&w)) {                                            \
-        uint64_t index;                                                                        \
-        normalize_index(read_index(idx + w.offset[0] * idx_l.element_size,                    \
-                                   d->IndicesTensor->DataType),                               \
-                        out_l.sizes[axis], 1, &index);                                         \
-        t = index * packed[axis];                                                              \
-        for (i = 0; i < out_l.rank; ++i)                                                       \
-            if (i != axis)                                                                     \
-                t += w.coord[i] * packed[i];                                                   \
-        body                                                                                   \
+#define FOR_EACH_UPDATE(body)                                                                      \
+    walker_init(&w, upd_l.rank, walk_sizes);                                                       \
+    walker_add(&w, idx_l.strides);                                                                 \
+    walker_add(&w, upd_l.strides);                                                                 \
+    walker_seek(&w, 0);                                                                            \
+    for (u = 0; u < n_upd; ++u, walker_next(&w)) {                                                 \
+        uint64_t index;                                                                            \
+        normalize_index(                                                                           \
+            read_index(idx + w.offset[0] * idx_l.element_size, d->IndicesTensor->DataType),        \
+            out_l.sizes[axis], 1, &index);                                                         \
+        t = index * packed[axis];                                                                  \
+        for (i = 0; i < out_l.rank; ++i)                                                           \
+            if (i != axis)                                                                         \
+                t += w.coord[i] * packed[i];                                                       \
+        body                                                                                       \
     }
 
     /* hits[t]: the updates of target t, repeats counted; first[t]: the
        places walked, each a value its list may need.  The walk stops as soon
        as the lists could not fit under the cap. */
     room = b->used < b->cap ? (b->cap - b->used) / sizeof *out->alternatives : 0;
-    FOR_EACH_UPDATE(
-        uint32_t before = hits[t];
-        hits[t] = repeat > UINT32_MAX - before ? UINT32_MAX : before + (uint32_t)repeat;
-        ++first[t];
-        if (hits[t] > 1 && (competing += before > 1 ? 1 : first[t]) > room)
-            break;)
+    FOR_EACH_UPDATE(uint32_t before = hits[t];
+                    hits[t] = repeat > UINT32_MAX - before ? UINT32_MAX : before + (uint32_t)repeat;
+                    ++first[t];
+                    if (hits[t] > 1 && (competing += before > 1 ? 1 : first[t]) > room) break;)
     if (competing > room) {
         status = budget_take(b, competing * sizeof *out->alternatives, at,
                              "the values its any_of entries may take");
@@ -298,13 +295,12 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
         }
     }
     /* a list skips the value it ends with: a broadcast repeats one update */
-    FOR_EACH_UPDATE(
-        if (out->kinds[t] == EXPECT_ANY_OF) {
-            any_of_entry *e = &out->any_of[first[t]];
-            uint64_t bits = load_bits(upd + w.offset[1] * upd_l.element_size, upd_l.element_size);
-            if (e->count == 0 || out->alternatives[e->first + e->count - 1] != bits)
-                out->alternatives[e->first + e->count++] = bits;
-        })
+    FOR_EACH_UPDATE(if (out->kinds[t] == EXPECT_ANY_OF) {
+        any_of_entry *e = &out->any_of[first[t]];
+        uint64_t bits = load_bits(upd + w.offset[1] * upd_l.element_size, upd_l.element_size);
+        if (e->count == 0 || out->alternatives[e->first + e->count - 1] != bits)
+            out->alternatives[e->first + e->count++] = bits;
+    })
 #undef FOR_EACH_UPDATE
     for (t = 0; t < out->any_of_count; ++t)
         most = out->any_of[t].count > most ? out->any_of[t].count : most;
@@ -346,8 +342,7 @@ static uint64_t digest_span(const dmlref_vector *v, size_t tensor, uint64_t coun
 
 /* The digest of each output whose elements are all defined (all but
    NonZero's coordinates: the rows before the count). */
-static void set_digests(const dmlref_vector *v, vtensor *outs,
-                        const unsigned char *const *buffers)
+static void set_digests(const dmlref_vector *v, vtensor *outs, const unsigned char *const *buffers)
 {
     size_t o;
     for (o = 0; o < v->output_count; ++o) {
@@ -358,13 +353,14 @@ static void set_digests(const dmlref_vector *v, vtensor *outs,
         layout_from_desc(&t->desc, &l);
         t->has_xxh3 = !t->any_of_count;
         if (t->has_xxh3)
-            t->xxh3 = digest_prefix(&l, buffers[o], digest_span(v, v->input_count + o, count_value));
+            t->xxh3 =
+                digest_prefix(&l, buffers[o], digest_span(v, v->input_count + o, count_value));
     }
 }
 
-static dmlref_status compare_with(const dmlref_vector *v, const vtensor *expect,
-                                  const char *prefix, const dmlref_binding *outputs,
-                                  size_t count, dmlref_mismatch *first, dmlref_error *err);
+static dmlref_status compare_with(const dmlref_vector *v, const vtensor *expect, const char *prefix,
+                                  const dmlref_binding *outputs, size_t count,
+                                  dmlref_mismatch *first, dmlref_error *err);
 
 /* ---- the variant "subnormals_flushed" (R-NZ-10) ------------------------------ */
 
@@ -405,8 +401,8 @@ static dmlref_status scratch_binding(const vtensor *t, memory_budget *b, uint64_
                                      unsigned char **data, void **block)
 {
     static const char what[] = "a buffer of the case with subnormals flushed";
-    uint64_t bytes = aligned_buffer_bytes(t->desc.TotalTensorSizeInBytes,
-                                          t->desc.GuaranteedBaseOffsetAlignment);
+    uint64_t bytes =
+        aligned_buffer_bytes(t->desc.TotalTensorSizeInBytes, t->desc.GuaranteedBaseOffsetAlignment);
     char at[TENSOR_PATH_CAPACITY];
     CHECK(budget_take(b, bytes, tensor_path(t, at), what));
     *counted += bytes;
@@ -424,8 +420,7 @@ static dmlref_status scratch_binding(const vtensor *t, memory_budget *b, uint64_
    subnormal element; else run->outputs hold the outputs (the caller frees
    them with flushed_run_free). */
 static dmlref_status run_subnormals_flushed(const dmlref_vector *v, uint32_t num_threads,
-                                            memory_budget *b, flushed_run *run,
-                                            dmlref_error *err)
+                                            memory_budget *b, flushed_run *run, dmlref_error *err)
 {
     const vtensor *in = &v->tensors[0];
     unsigned char *flushed = NULL;
@@ -475,8 +470,8 @@ static dmlref_status run_subnormals_flushed(const dmlref_vector *v, uint32_t num
         memset(&options, 0, sizeof options);
         options.oob_policy = v->oob;
         options.num_threads = num_threads;
-        status = dmlref_execute_with_options(&v->op, v->level, &options, &input, 1, outputs, 2,
-                                             err);
+        status =
+            dmlref_execute_with_options(&v->op, v->level, &options, &input, 1, outputs, 2, err);
         if (status != DMLREF_OK)
             prefix_error(err, v->source, "$");
     }
@@ -643,9 +638,9 @@ static int matches(const vtensor *t, uint64_t e, uint64_t got, size_t *cursor)
 
 /* Compares outputs with the expectations `expect` (the case's outputs, or a
    variant's); messages name `prefix`.<Tensor>. */
-static dmlref_status compare_with(const dmlref_vector *v, const vtensor *expect,
-                                  const char *prefix, const dmlref_binding *outputs,
-                                  size_t count, dmlref_mismatch *first, dmlref_error *err)
+static dmlref_status compare_with(const dmlref_vector *v, const vtensor *expect, const char *prefix,
+                                  const dmlref_binding *outputs, size_t count,
+                                  dmlref_mismatch *first, dmlref_error *err)
 {
     dmlref_mismatch m;
     int found = 0;
@@ -692,11 +687,12 @@ static dmlref_status compare_with(const dmlref_vector *v, const vtensor *expect,
                     describe_element(t->desc.DataType, got, got_text, sizeof got_text);
                     snprintf(where, sizeof where, "%s.%s.expected[%llu]", prefix, t->name,
                              (unsigned long long)e);
-                    if (snprintf(detail, sizeof detail, "%s%s: expected %s%s, got %s", t->name, coord,
-                             want_text,
-                             t->kinds && t->kinds[e] == EXPECT_ANY_OF ? " (or another of any_of)"
-                                                                      : "",
-                             got_text) >= (int)sizeof detail)
+                    if (snprintf(detail, sizeof detail, "%s%s: expected %s%s, got %s", t->name,
+                                 coord, want_text,
+                                 t->kinds && t->kinds[e] == EXPECT_ANY_OF
+                                     ? " (or another of any_of)"
+                                     : "",
+                                 got_text) >= (int)sizeof detail)
                         detail[sizeof detail - 1] = '\0'; /* cut short */
                 }
                 ++wrong;
@@ -704,18 +700,18 @@ static dmlref_status compare_with(const dmlref_vector *v, const vtensor *expect,
             m.wrong_elements += wrong;
         }
         if (v->type == DMLREF_OPERATOR_NONZERO_COORDINATES && o == 0)
-            count_value = t->has_expected         ? t->expected[0]
+            count_value = t->has_expected                 ? t->expected[0]
                           : outputs[o].size_in_bytes >= 4 ? load_bits(data, 4)
                                                           : 0; /* a case that must be refused */
         if (t->has_xxh3 && !found) {
-            uint64_t digest = digest_prefix(&l, data,
-                                            digest_span(v, v->input_count + o, count_value));
+            uint64_t digest =
+                digest_prefix(&l, data, digest_span(v, v->input_count + o, count_value));
             if (digest != t->xxh3) {
                 found = 1;
                 m.output = o;
                 snprintf(where, sizeof where, "%s.%s.xxh3", prefix, t->name);
-                snprintf(detail, sizeof detail, "%s: expected digest %016llx, got %016llx",
-                         t->name, (unsigned long long)t->xxh3, (unsigned long long)digest);
+                snprintf(detail, sizeof detail, "%s: expected digest %016llx, got %016llx", t->name,
+                         (unsigned long long)t->xxh3, (unsigned long long)digest);
             }
         }
     }
@@ -742,8 +738,8 @@ dmlref_status dmlref_vector_compare_variant(const dmlref_vector *v, size_t k,
     char prefix[64];
     if (!v || k >= v->variant_count)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                         "%s: variant %zu asked for; the case has %zu",
-                         v ? v->source : "(vector)", k, v ? v->variant_count : 0);
+                         "%s: variant %zu asked for; the case has %zu", v ? v->source : "(vector)",
+                         k, v ? v->variant_count : 0);
     snprintf(prefix, sizeof prefix, "$.variants[%zu].outputs", k);
     return compare_with(v, v->variants[k].outputs, prefix, outputs, count, first, err);
 }

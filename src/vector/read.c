@@ -50,8 +50,8 @@ typedef struct reader {
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static dmlref_status fail(const reader *r, dmlref_status status, const char *path,
-                          const char *format, ...)
+static dmlref_status
+fail(const reader *r, dmlref_status status, const char *path, const char *format, ...)
 {
     char what[DMLREF_ERROR_MESSAGE_CAPACITY];
     va_list args;
@@ -84,7 +84,8 @@ static dmlref_status only_keys(const reader *r, const char *path, json_t *object
 {
     const char *key;
     json_t *value;
-    json_object_foreach(object, key, value) {
+    json_object_foreach(object, key, value)
+    {
         const char *const *a;
         char at[PATH_CAPACITY];
         for (a = allowed; *a; ++a)
@@ -98,8 +99,7 @@ static dmlref_status only_keys(const reader *r, const char *path, json_t *object
     return DMLREF_OK;
 }
 
-static dmlref_status get_string(const reader *r, const char *path, json_t *value,
-                                const char **out)
+static dmlref_status get_string(const reader *r, const char *path, json_t *value, const char **out)
 {
     if (!json_is_string(value))
         return SCHEMA(r, path, "must be a string");
@@ -143,11 +143,11 @@ static dmlref_status get_level(const reader *r, const char *path, json_t *value,
 
 /* budget_allocate() into `lvalue` under the reader's budget, returning from
    the caller on failure. */
-#define TAKE(r, lvalue, bytes, path, what, zeroed)                                             \
-    do {                                                                                       \
-        void *taken_;                                                                          \
-        CHECK(budget_allocate(&(r)->budget, (bytes), (zeroed), (path), (what), &taken_));      \
-        (lvalue) = taken_;                                                                     \
+#define TAKE(r, lvalue, bytes, path, what, zeroed)                                                 \
+    do {                                                                                           \
+        void *taken_;                                                                              \
+        CHECK(budget_allocate(&(r)->budget, (bytes), (zeroed), (path), (what), &taken_));          \
+        (lvalue) = taken_;                                                                         \
     } while (0)
 
 /* ---- elements ---------------------------------------------------------- */
@@ -171,8 +171,8 @@ static dmlref_status decode_element(const reader *r, const char *path, json_t *v
 
 /* ---- shapes ------------------------------------------------------------ */
 
-static dmlref_status read_dims(const reader *r, const char *path, json_t *value,
-                               uint32_t *out, uint32_t *count)
+static dmlref_status read_dims(const reader *r, const char *path, json_t *value, uint32_t *out,
+                               uint32_t *count)
 {
     size_t i;
     json_t *item;
@@ -180,7 +180,8 @@ static dmlref_status read_dims(const reader *r, const char *path, json_t *value,
         return SCHEMA(r, path, "must be an array of integers");
     if (json_array_size(value) < 1 || json_array_size(value) > MAX_RANK)
         return SCHEMA(r, path, "must have 1 to 8 entries, not %zu", json_array_size(value));
-    json_array_foreach(value, i, item) {
+    json_array_foreach(value, i, item)
+    {
         char at[PATH_CAPACITY];
         uint64_t v;
         path_index(at, path, i);
@@ -191,8 +192,7 @@ static dmlref_status read_dims(const reader *r, const char *path, json_t *value,
     return DMLREF_OK;
 }
 
-static dmlref_status read_generator(const reader *r, const char *path, json_t *value,
-                                    vtensor *t)
+static dmlref_status read_generator(const reader *r, const char *path, json_t *value, vtensor *t)
 {
     static const char *const keys[] = {"kind", "seed", "low", "high", "density", NULL};
     char at[PATH_CAPACITY];
@@ -217,8 +217,10 @@ static dmlref_status read_generator(const reader *r, const char *path, json_t *v
         g->kind = strcmp(kind, "bits") == 0 ? GENERATOR_BITS : GENERATOR_SPARSE;
         if (json_object_get(value, "low") || json_object_get(value, "high") ||
             (g->kind == GENERATOR_BITS && json_object_get(value, "density"))) {
-            path_key(at, path, json_object_get(value, "low") ? "low"
-                               : json_object_get(value, "high") ? "high" : extra);
+            path_key(at, path,
+                     json_object_get(value, "low")    ? "low"
+                     : json_object_get(value, "high") ? "high"
+                                                      : extra);
             return SCHEMA(r, at, "is not a key of a \"%s\" generator", kind);
         }
         if (g->kind == GENERATOR_SPARSE) {
@@ -302,10 +304,11 @@ static dmlref_status check_xxh3_text(const reader *r, const char *path, json_t *
 static dmlref_status read_tensor(const reader *r, const char *path, json_t *value, vtensor *t,
                                  uint32_t flags)
 {
-    static const char *const input_keys[] = {"dtype", "sizes", "strides", "total_bytes", "flags",
-                                             "alignment", "data", "generator", NULL};
-    static const char *const output_keys[] = {"dtype", "sizes", "strides", "total_bytes",
-                                              "flags", "alignment", "expected", "xxh3", NULL};
+    static const char *const input_keys[] = {"dtype",       "sizes",     "strides",
+                                             "total_bytes", "flags",     "alignment",
+                                             "data",        "generator", NULL};
+    static const char *const output_keys[] = {
+        "dtype", "sizes", "strides", "total_bytes", "flags", "alignment", "expected", "xxh3", NULL};
     char at[PATH_CAPACITY];
     const char *dtype = NULL;
     json_t *item;
@@ -320,8 +323,9 @@ static dmlref_status read_tensor(const reader *r, const char *path, json_t *valu
         return SCHEMA(r, at, "is missing");
     CHECK(get_string(r, at, item, &dtype));
     if (!dmlref_data_type_from_name(dtype, &t->desc.DataType))
-        return SCHEMA(r, at, "\"%s\" is not a data type (FLOAT32, FLOAT16, UINT32, UINT16, UINT8, "
-                             "INT32, INT16, INT8, FLOAT64, UINT64, INT64)",
+        return SCHEMA(r, at,
+                      "\"%s\" is not a data type (FLOAT32, FLOAT16, UINT32, UINT16, UINT8, "
+                      "INT32, INT16, INT8, FLOAT64, UINT64, INT64)",
                       dtype);
 
     path_key(at, path, "sizes");
@@ -426,17 +430,19 @@ static dmlref_status read_expected(reader *r, const char *path, json_t *array, v
         return SCHEMA(r, path, "has %zu elements, sizes give %llu", json_array_size(array),
                       (unsigned long long)count);
     /* the allocations below are proportional to the array just parsed */
-    TAKE(r, t->expected, (count ? count : 1) * sizeof *t->expected, path,
-         "its expected elements", 1);
-    json_array_foreach(array, i, item) {
+    TAKE(r, t->expected, (count ? count : 1) * sizeof *t->expected, path, "its expected elements",
+         1);
+    json_array_foreach(array, i, item)
+    {
         if (json_is_object(item)) {
             json_t *list = json_object_get(item, "any_of");
             if (!list || json_object_size(item) != 1 || !json_is_array(list) ||
                 json_array_size(list) < 1) {
                 char at[PATH_CAPACITY];
                 path_index(at, path, i);
-                return SCHEMA(r, at, "an object element must be {\"any_of\": [v1, ...]} with at "
-                                     "least one value");
+                return SCHEMA(r, at,
+                              "an object element must be {\"any_of\": [v1, ...]} with at "
+                              "least one value");
             }
             alternatives += json_array_size(list);
             ++entries;
@@ -452,7 +458,8 @@ static dmlref_status read_expected(reader *r, const char *path, json_t *array, v
         TAKE(r, t->alternatives, (uint64_t)alternatives * sizeof *t->alternatives, path,
              "its any_of values", 1);
     }
-    json_array_foreach(array, i, item) {
+    json_array_foreach(array, i, item)
+    {
         char at[PATH_CAPACITY];
         path_index(at, path, i);
         if (json_is_null(item))
@@ -466,10 +473,12 @@ static dmlref_status read_expected(reader *r, const char *path, json_t *array, v
             e->element = i;
             e->first = t->alternatives_count;
             e->count = json_array_size(list);
-            json_array_foreach(list, j, alt) {
+            json_array_foreach(list, j, alt)
+            {
                 char alt_at[PATH_CAPACITY];
                 path_index(alt_at, base, j);
-                CHECK(decode_element(r, alt_at, alt, type, &t->alternatives[t->alternatives_count++]));
+                CHECK(decode_element(r, alt_at, alt, type,
+                                     &t->alternatives[t->alternatives_count++]));
             }
             t->expected[i] = t->alternatives[e->first];
             continue;
@@ -524,14 +533,16 @@ static dmlref_status fill_elementwise(reader *r, const char *path, json_t *data,
                 continue;
             if (data) {
                 path_index(at, path, e);
-                status = SCHEMA(r, at, "differs from an earlier element stored at the same "
-                                       "address (element offset %llu): a broadcast layout holds "
-                                       "one value there",
+                status = SCHEMA(r, at,
+                                "differs from an earlier element stored at the same "
+                                "address (element offset %llu): a broadcast layout holds "
+                                "one value there",
                                 (unsigned long long)off);
             } else {
-                status = SCHEMA(r, path, "element %llu differs from an earlier element stored "
-                                         "at the same address (element offset %llu): a "
-                                         "broadcast layout holds one value there",
+                status = SCHEMA(r, path,
+                                "element %llu differs from an earlier element stored "
+                                "at the same address (element offset %llu): a "
+                                "broadcast layout holds one value there",
                                 (unsigned long long)e, (unsigned long long)off);
             }
             break;
@@ -663,12 +674,13 @@ static dmlref_status fill_periodic(reader *r, const char *path, vtensor *t, cons
                     off - earlier * last_stride <= span &&
                     BIT_IS_SET(reach, off - earlier * last_stride))
                     break;
-            status = SCHEMA(r, path, "an element of last coordinate %llu differs from an "
-                                     "element of last coordinate %llu stored at the same "
-                                     "address (element offset %llu): a broadcast layout holds "
-                                     "one value there",
-                            (unsigned long long)c, (unsigned long long)earlier,
-                            (unsigned long long)off);
+            status =
+                SCHEMA(r, path,
+                       "an element of last coordinate %llu differs from an "
+                       "element of last coordinate %llu stored at the same "
+                       "address (element offset %llu): a broadcast layout holds "
+                       "one value there",
+                       (unsigned long long)c, (unsigned long long)earlier, (unsigned long long)off);
             break;
         }
     }
@@ -759,7 +771,8 @@ static dmlref_status read_variants(const reader *r, json_t *array, dmlref_vector
         return SCHEMA(r, "$.variants", "must be an array");
     if (json_array_size(array) < 1)
         return SCHEMA(r, "$.variants", "must have at least one variant");
-    json_array_foreach(array, k, entry) {
+    json_array_foreach(array, k, entry)
+    {
         char base[PATH_CAPACITY], at[PATH_CAPACITY], out_at[PATH_CAPACITY];
         const char *name = NULL, *rule = NULL;
         json_t *item, *outputs;
@@ -777,8 +790,9 @@ static dmlref_status read_variants(const reader *r, json_t *array, dmlref_vector
             if (strcmp(name, variant_kind_name(kind)) == 0)
                 break;
         if (kind == VARIANT_KINDS)
-            return SCHEMA(r, at, "\"%.40s\" is not a variant this version knows "
-                                 "(\"subnormals_flushed\")",
+            return SCHEMA(r, at,
+                          "\"%.40s\" is not a variant this version knows "
+                          "(\"subnormals_flushed\")",
                           name);
         for (j = 0; j < v->variant_count; ++j)
             if (v->variants[j].kind == kind)
@@ -868,9 +882,9 @@ static dmlref_status read_variant_expectations(reader *r, json_t *root, dmlref_v
 
 static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_t flags)
 {
-    static const char *const keys[] = {"format", "name", "operator", "feature_level",
-                                       "min_feature_level", "attributes", "tensors", "oob",
-                                       "expect_error", "notes", "variants", NULL};
+    static const char *const keys[] = {
+        "format",  "name", "operator",     "feature_level", "min_feature_level", "attributes",
+        "tensors", "oob",  "expect_error", "notes",         "variants",          NULL};
     operator_shape shape;
     json_t *item, *tensors, *attributes;
     const char *text = NULL;
@@ -890,21 +904,25 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
     else if (strcmp(text, "dmlref-vector-2") == 0)
         version = 2;
     else
-        return SCHEMA(r, "$.format", "\"%s\" is not a format this version reads "
-                                     "(\"dmlref-vector-1\", \"dmlref-vector-2\")",
+        return SCHEMA(r, "$.format",
+                      "\"%s\" is not a format this version reads "
+                      "(\"dmlref-vector-1\", \"dmlref-vector-2\")",
                       text);
     /* version 2 is version 1 with variants: each has them, or not */
     if (version == 1 && json_object_get(root, "variants"))
-        return SCHEMA(r, "$.variants", "a \"dmlref-vector-1\" vector has no variants "
-                                       "(they need \"dmlref-vector-2\")");
+        return SCHEMA(r, "$.variants",
+                      "a \"dmlref-vector-1\" vector has no variants "
+                      "(they need \"dmlref-vector-2\")");
     if (version == 2 && !json_object_get(root, "variants"))
-        return SCHEMA(r, "$.variants", "is missing: a \"dmlref-vector-2\" vector states its "
-                                       "variants (without any it is \"dmlref-vector-1\")");
+        return SCHEMA(r, "$.variants",
+                      "is missing: a \"dmlref-vector-2\" vector states its "
+                      "variants (without any it is \"dmlref-vector-1\")");
 
     if (!(item = json_object_get(root, "name")))
         return SCHEMA(r, "$.name", "is missing");
     CHECK(get_string(r, "$.name", item, &text));
-    if (!*text || strlen(text) > 200 || strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789_-./") != strlen(text))
+    if (!*text || strlen(text) > 200 ||
+        strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789_-./") != strlen(text))
         return SCHEMA(r, "$.name", "must be 1 to 200 characters of a-z 0-9 _ - . /");
     TAKE(r, v->name, strlen(text) + 1, "$.name", "its name", 0);
     strcpy(v->name, text);
@@ -952,7 +970,8 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
         CHECK(get_string(r, "$.expect_error.rule", rule, &text));
         if (!is_rule_id(text))
             return SCHEMA(r, "$.expect_error.rule",
-                          "\"%.40s\" is not a rule id of docs/rules.md (R-XX-n, Dn, or \"\")", text);
+                          "\"%.40s\" is not a rule id of docs/rules.md (R-XX-n, Dn, or \"\")",
+                          text);
         strcpy(v->error_rule, text);
         v->expects_error = 1;
     }
@@ -1005,10 +1024,13 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
    attribute ("Axis = 2" -> "$.attributes.Axis"); "$" when it names neither. */
 static void validation_path(const dmlref_vector *v, const char *message, char *path)
 {
-    static const char *const fields[][2] = {
-        {"Sizes", "sizes"}, {"Strides", "strides"}, {"DataType", "dtype"},
-        {"DimensionCount", "sizes"}, {"TotalTensorSizeInBytes", "total_bytes"},
-        {"Flags", "flags"}, {"GuaranteedBaseOffsetAlignment", "alignment"}};
+    static const char *const fields[][2] = {{"Sizes", "sizes"},
+                                            {"Strides", "strides"},
+                                            {"DataType", "dtype"},
+                                            {"DimensionCount", "sizes"},
+                                            {"TotalTensorSizeInBytes", "total_bytes"},
+                                            {"Flags", "flags"},
+                                            {"GuaranteedBaseOffsetAlignment", "alignment"}};
     const char *body = strstr(message, ": "), *best = NULL;
     size_t i, best_tensor = 0, best_field = 0;
     operator_shape shape;
@@ -1038,8 +1060,8 @@ static void validation_path(const dmlref_vector *v, const char *message, char *p
         }
     }
     if (best) {
-        const char *after = best + strlen(shape.tensors[best_tensor]) + 1 +
-                            strlen(fields[best_field][0]);
+        const char *after =
+            best + strlen(shape.tensors[best_tensor]) + 1 + strlen(fields[best_field][0]);
         unsigned index;
         char tensor[PATH_CAPACITY];
         path_key(tensor, "$.tensors", shape.tensors[best_tensor]);
@@ -1069,8 +1091,7 @@ static dmlref_status check_consistency(const reader *r, const dmlref_vector *v)
         if (t->gen.bound_count != want) {
             snprintf(at, sizeof at, "$.tensors.%s.generator.low", t->name);
             return SCHEMA(r, at, "has %u bounds; this tensor takes %u (one per %s)",
-                          t->gen.bound_count, want,
-                          want == 1 ? "tensor" : "tuple coordinate");
+                          t->gen.bound_count, want, want == 1 ? "tensor" : "tuple coordinate");
         }
     }
     return DMLREF_OK;
@@ -1094,7 +1115,8 @@ static dmlref_status check_data_form(reader *r, json_t *tensor, vtensor *t, int 
                       (unsigned long long)count);
     if (keep) /* proportional to the array just parsed */
         TAKE(r, t->elements, count * sizeof *t->elements, at, "the elements of its data", 0);
-    json_array_foreach(data, e, item) {
+    json_array_foreach(data, e, item)
+    {
         path_index(element_at, at, e);
         CHECK(decode_element(r, element_at, item, t->desc.DataType, &bits));
         if (keep)
@@ -1143,8 +1165,8 @@ static uint64_t refused_case_buffer_bytes(const reader *r, const vtensor *t)
         count * dmlref_data_type_size(t->desc.DataType) > left)
         return 0;
     if (count > 0) {
-        minimum = dmlref_calc_buffer_tensor_size(t->desc.DataType, t->desc.DimensionCount,
-                                                 t->sizes, t->desc.Strides);
+        minimum = dmlref_calc_buffer_tensor_size(t->desc.DataType, t->desc.DimensionCount, t->sizes,
+                                                 t->desc.Strides);
         if (minimum == 0)
             return 0; /* does not fit 64 bits */
         if (minimum > bytes)
@@ -1383,9 +1405,8 @@ static void take_census(const char *text, size_t length, text_census *census)
 static uint64_t parse_tree_bytes(const text_census *census)
 {
     return TREE_BYTES_BASE + census->numbers * TREE_BYTES_PER_NUMBER +
-           census->literals * TREE_BYTES_PER_LITERAL +
-           census->strings * TREE_BYTES_PER_STRING + census->string_bytes +
-           census->longest_string * TREE_BYTES_PER_LONGEST_STRING_BYTE +
+           census->literals * TREE_BYTES_PER_LITERAL + census->strings * TREE_BYTES_PER_STRING +
+           census->string_bytes + census->longest_string * TREE_BYTES_PER_LONGEST_STRING_BYTE +
            census->arrays * TREE_BYTES_PER_ARRAY + census->objects * TREE_BYTES_PER_OBJECT +
            census->members * TREE_BYTES_PER_MEMBER;
 }
@@ -1438,8 +1459,8 @@ static dmlref_status parse_vector(const char *text, size_t length, const char *s
     *out = NULL;
     r.source = source_name ? source_name : "(vector)";
     r.err = err;
-    r.budget.cap = options && options->memory_cap ? options->memory_cap
-                                                  : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
+    r.budget.cap =
+        options && options->memory_cap ? options->memory_cap : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
     r.budget.used = held;
     r.budget.source = r.source;
     r.budget.err = err;
@@ -1596,11 +1617,12 @@ dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_opti
     int error = 0;
 
     if (!path || !out)
-        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "dmlref_vector_load: NULL argument");
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "dmlref_vector_load: NULL argument");
     *out = NULL;
     memset(&in, 0, sizeof in);
-    budget.cap = options && options->memory_cap ? options->memory_cap
-                                                : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
+    budget.cap =
+        options && options->memory_cap ? options->memory_cap : DMLREF_VECTOR_DEFAULT_MEMORY_CAP;
     budget.used = 0;
     budget.source = path;
     budget.err = err;
@@ -1678,10 +1700,10 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
     root = json_loadb(line ? line : "", length, JSON_REJECT_DUPLICATES, &jerr);
     if (!root)
         return parse_failure(err, r.source, &jerr, length, 0);
-#define REPLY_CHECK(expr)                                                                       \
-    do {                                                                                       \
-        if ((status = (expr)) != DMLREF_OK)                                                    \
-            goto done;                                                                         \
+#define REPLY_CHECK(expr)                                                                          \
+    do {                                                                                           \
+        if ((status = (expr)) != DMLREF_OK)                                                        \
+            goto done;                                                                             \
     } while (0)
     if (!json_is_object(root)) {
         status = SCHEMA(&r, "$", "a reply must be a JSON object");
@@ -1717,7 +1739,8 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
             REPLY_CHECK(get_string(&r, "$.error.status", field, &text));
             if (!dmlref_status_from_name(text, &reply->refusal_status) ||
                 reply->refusal_status == DMLREF_OK) {
-                status = SCHEMA(&r, "$.error.status", "\"%.60s\" is not a dmlref error status", text);
+                status =
+                    SCHEMA(&r, "$.error.status", "\"%.60s\" is not a dmlref error status", text);
                 goto done;
             }
         }
@@ -1768,14 +1791,13 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
         layout_from_desc(&t->desc, &l);
         n = element_count(t); /* 0 for a size of 0; saturates, never wraps */
         if (json_array_size(array) != n) {
-            status = SCHEMA(&r, at, "has %zu elements, the output has %llu",
-                            json_array_size(array), (unsigned long long)n);
+            status = SCHEMA(&r, at, "has %zu elements, the output has %llu", json_array_size(array),
+                            (unsigned long long)n);
             goto done;
         }
         if (outputs[o].data && outputs[o].size_in_bytes < t->desc.TotalTensorSizeInBytes) {
             status = set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                               "dmlref_vector_read_reply: the buffer of %s is too small",
-                               t->name);
+                               "dmlref_vector_read_reply: the buffer of %s is too small", t->name);
             goto done;
         }
         /* An element is stored only where it lies inside the binding: a case

@@ -91,12 +91,12 @@ dmlref_status budget_take(memory_budget *b, uint64_t bytes, const char *path, co
         b->used += bytes;
         return DMLREF_OK;
     }
-    return set_error(b->err, DMLREF_ERROR_OUT_OF_MEMORY, "",
-                     "%s: %s: the case needs more than the memory cap of %llu bytes: %llu bytes "
-                     "for %s, %llu in all (DMLREF_MEMORY_CAP sets the cap)",
-                     b->source, path, (unsigned long long)b->cap, (unsigned long long)bytes, what,
-                     (unsigned long long)(bytes > UINT64_MAX - b->used ? UINT64_MAX
-                                                                       : b->used + bytes));
+    return set_error(
+        b->err, DMLREF_ERROR_OUT_OF_MEMORY, "",
+        "%s: %s: the case needs more than the memory cap of %llu bytes: %llu bytes "
+        "for %s, %llu in all (DMLREF_MEMORY_CAP sets the cap)",
+        b->source, path, (unsigned long long)b->cap, (unsigned long long)bytes, what,
+        (unsigned long long)(bytes > UINT64_MAX - b->used ? UINT64_MAX : b->used + bytes));
 }
 
 dmlref_status budget_out_of_memory(const memory_budget *b, uint64_t bytes, const char *path,
@@ -231,22 +231,49 @@ void dmlref_vector_free(dmlref_vector *v)
     free(v);
 }
 
-const char *dmlref_vector_name(const dmlref_vector *v) { return v->name; }
-const dmlref_operator_desc *dmlref_vector_operator(const dmlref_vector *v) { return &v->op; }
-dmlref_feature_level dmlref_vector_feature_level(const dmlref_vector *v) { return v->level; }
-dmlref_oob_policy dmlref_vector_oob_policy(const dmlref_vector *v) { return v->oob; }
+const char *dmlref_vector_name(const dmlref_vector *v)
+{
+    return v->name;
+}
+const dmlref_operator_desc *dmlref_vector_operator(const dmlref_vector *v)
+{
+    return &v->op;
+}
+dmlref_feature_level dmlref_vector_feature_level(const dmlref_vector *v)
+{
+    return v->level;
+}
+dmlref_oob_policy dmlref_vector_oob_policy(const dmlref_vector *v)
+{
+    return v->oob;
+}
 void dmlref_vector_set_feature_level(dmlref_vector *v, dmlref_feature_level level)
 {
     if (level == 0)
         level = DMLREF_FEATURE_LEVEL_LATEST; /* D19 */
-    if (dmlref_feature_level_name(level)) /* the vector is written with its level's name */
+    if (dmlref_feature_level_name(level))    /* the vector is written with its level's name */
         v->level = level;
 }
-size_t dmlref_vector_input_count(const dmlref_vector *v) { return v->input_count; }
-size_t dmlref_vector_output_count(const dmlref_vector *v) { return v->output_count; }
-const dmlref_binding *dmlref_vector_inputs(const dmlref_vector *v) { return v->inputs; }
-const dmlref_binding *dmlref_vector_outputs(const dmlref_vector *v) { return v->outputs; }
-int dmlref_vector_has_data(const dmlref_vector *v) { return v->buffers_ready; }
+size_t dmlref_vector_input_count(const dmlref_vector *v)
+{
+    return v->input_count;
+}
+size_t dmlref_vector_output_count(const dmlref_vector *v)
+{
+    return v->output_count;
+}
+const dmlref_binding *dmlref_vector_inputs(const dmlref_vector *v)
+{
+    return v->inputs;
+}
+const dmlref_binding *dmlref_vector_outputs(const dmlref_vector *v)
+{
+    return v->outputs;
+}
+int dmlref_vector_has_data(const dmlref_vector *v)
+{
+    return v->buffers_ready;
+}
 
 int dmlref_vector_min_feature_level(const dmlref_vector *v, dmlref_feature_level *level)
 {
@@ -266,7 +293,10 @@ int dmlref_vector_expects_error(const dmlref_vector *v, dmlref_status *status, c
     return v->expects_error;
 }
 
-size_t dmlref_vector_variant_count(const dmlref_vector *v) { return v ? v->variant_count : 0; }
+size_t dmlref_vector_variant_count(const dmlref_vector *v)
+{
+    return v ? v->variant_count : 0;
+}
 
 const char *dmlref_vector_variant_name(const dmlref_vector *v, size_t k)
 {

@@ -65,7 +65,7 @@ typedef struct generator {
     uint64_t seed;
     uint64_t low[8], high[8]; /* two's-complement bits */
     uint32_t bound_count;
-    uint32_t density;         /* per million */
+    uint32_t density; /* per million */
 } generator;
 
 uint64_t splitmix64(uint64_t seed, uint64_t i);
@@ -91,15 +91,15 @@ typedef struct vtensor {
     uint32_t sizes[MAX_RANK];
     uint32_t strides[MAX_RANK];
     int has_sizes;
-    int total_given;    /* total_bytes was in the file */
+    int total_given; /* total_bytes was in the file */
 
     /* inputs */
-    int has_data;       /* data or generator given */
-    generator gen;      /* kind GENERATOR_NONE: data array */
+    int has_data;  /* data or generator given */
+    generator gen; /* kind GENERATOR_NONE: data array */
 
     /* outputs: what they must hold */
-    int has_expected;   /* an element array */
-    uint64_t *expected; /* logical order, bits */
+    int has_expected;     /* an element array */
+    uint64_t *expected;   /* logical order, bits */
     unsigned char *kinds; /* EXPECT_* per element; NULL: all values */
     any_of_entry *any_of;
     size_t any_of_count;
@@ -108,16 +108,16 @@ typedef struct vtensor {
     int has_xxh3;
     uint64_t xxh3;
 
-    unsigned char *buffer; /* TotalTensorSizeInBytes, host order, aligned to
+    unsigned char *buffer;     /* TotalTensorSizeInBytes, host order, aligned to
                               GuaranteedBaseOffsetAlignment (aligned_buffer_new) */
-    uint64_t buffer_bytes; /* its length: TotalTensorSizeInBytes, or more for a
+    uint64_t buffer_bytes;     /* its length: TotalTensorSizeInBytes, or more for a
                               case that must be refused (see vector_read.c) */
-    void *buffer_block;    /* what was allocated for it: free() this, not buffer */
+    void *buffer_block;        /* what was allocated for it: free() this, not buffer */
     uint64_t buffer_allocated; /* the bytes of that block (the memory cap counts them) */
-    uint64_t fill_work;    /* element offsets the reader visited filling the buffer:
+    uint64_t fill_work;        /* element offsets the reader visited filling the buffer:
                               it stays proportional to the buffer, not to the
                               logical elements of a broadcast (tests check it) */
-    uint64_t *elements;    /* an input of a refused case that got no buffer:
+    uint64_t *elements;        /* an input of a refused case that got no buffer:
                               its "data", logical order, bits; else NULL */
 } vtensor;
 
@@ -128,7 +128,7 @@ typedef struct vtensor {
 enum { VARIANT_SUBNORMALS_FLUSHED = 0, VARIANT_KINDS };
 
 typedef struct variant {
-    int kind;           /* VARIANT_* */
+    int kind;                              /* VARIANT_* */
     vtensor outputs[OPERATOR_MAX_OUTPUTS]; /* in binding order, like the case's outputs */
 } variant;
 
@@ -139,7 +139,7 @@ const char *variant_kind_name(int kind);
 const char *variant_kind_rule(int kind);
 
 struct dmlref_vector {
-    char *source; /* for messages */
+    char *source;        /* for messages */
     uint64_t memory_cap; /* the cap it was read under: eval and replies stay in it */
     char *name;
     char *notes;
@@ -148,18 +148,18 @@ struct dmlref_vector {
     int has_min_level;
     dmlref_feature_level min_level;
     dmlref_oob_policy oob;
-    const operator_info *row; /* the operator's row of the table */
+    const operator_info *row;                     /* the operator's row of the table */
     uint32_t attributes[OPERATOR_MAX_ATTRIBUTES]; /* the row's, in field order */
     size_t input_count, output_count;
-    vtensor tensors[OPERATOR_MAX_TENSORS];        /* inputs, then outputs */
+    vtensor tensors[OPERATOR_MAX_TENSORS]; /* inputs, then outputs */
     dmlref_binding inputs[OPERATOR_MAX_INPUTS], outputs[OPERATOR_MAX_OUTPUTS];
     operator_desc_storage desc; /* the row's descriptor struct */
     dmlref_operator_desc op;
     int expects_error;
     dmlref_status error_status;
     char error_rule[DMLREF_ERROR_RULE_CAPACITY];
-    int buffers_ready; /* inputs filled, outputs allocated */
-    size_t variant_count;  /* a vector with variants is written as format 2 */
+    int buffers_ready;               /* inputs filled, outputs allocated */
+    size_t variant_count;            /* a vector with variants is written as format 2 */
     variant variants[VARIANT_KINDS]; /* at most one of each kind */
 };
 
@@ -167,7 +167,7 @@ struct dmlref_vector {
    order), from its row of the table: the keys of a vector. */
 typedef struct operator_shape {
     size_t input_count, output_count;
-    const char *tensors[OPERATOR_MAX_TENSORS + 1];       /* NULL-terminated */
+    const char *tensors[OPERATOR_MAX_TENSORS + 1]; /* NULL-terminated */
     size_t attribute_count;
     const char *attributes[OPERATOR_MAX_ATTRIBUTES + 1]; /* NULL-terminated */
 } operator_shape;

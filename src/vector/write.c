@@ -18,7 +18,8 @@ typedef struct text {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void put(text *t, const char *format, ...)
+static void
+put(text *t, const char *format, ...)
 {
     va_list args;
     int n;
@@ -129,8 +130,8 @@ static void put_data(text *t, const vtensor *v)
     put(t, "\"data\": [");
     for (e = 0; e < n && !t->failed; ++e, walker_next(&w)) {
         put(t, "%s", e ? ", " : "");
-        put_element(t, v->desc.DataType, load_bits(v->buffer + w.offset[0] * l.element_size,
-                                                   l.element_size));
+        put_element(t, v->desc.DataType,
+                    load_bits(v->buffer + w.offset[0] * l.element_size, l.element_size));
     }
     put(t, "]");
 }
@@ -334,8 +335,8 @@ dmlref_status dmlref_vector_write_with(const dmlref_vector *v, uint32_t flags, c
     put(&t, "}\n");
     if (t.failed) {
         free(t.data);
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory writing the vector",
-                         v->source);
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "",
+                         "%s: out of memory writing the vector", v->source);
     }
     if (flags & DMLREF_VECTOR_WRITE_ONE_LINE) { /* structural newlines only */
         size_t j = 0;

@@ -35,10 +35,12 @@ typedef struct tensor {
     uint64_t bytes;
 } tensor;
 
-static uint32_t dim(fuzz_bytes *b) { return 1u + fb_u8(b) % 4u; }
+static uint32_t dim(fuzz_bytes *b)
+{
+    return 1u + fb_u8(b) % 4u;
+}
 
-static void set_shape(tensor *t, dmlref_tensor_data_type type, uint32_t rank,
-                      const uint32_t *sizes)
+static void set_shape(tensor *t, dmlref_tensor_data_type type, uint32_t rank, const uint32_t *sizes)
 {
     t->desc.DataType = type;
     t->desc.DimensionCount = rank;
@@ -85,8 +87,9 @@ static void fill_input(fuzz_bytes *b, tensor *t, int tame)
     dmlref_tensor_data_type type = t->desc.DataType;
     int is_signed = type == DMLREF_TENSOR_DATA_TYPE_INT32 || type == DMLREF_TENSOR_DATA_TYPE_INT64;
     uint64_t i = 0;
-    if (tame && (size == 4 || size == 8) && (is_signed || type == DMLREF_TENSOR_DATA_TYPE_UINT32 ||
-                                             type == DMLREF_TENSOR_DATA_TYPE_UINT64)) {
+    if (tame && (size == 4 || size == 8) &&
+        (is_signed || type == DMLREF_TENSOR_DATA_TYPE_UINT32 ||
+         type == DMLREF_TENSOR_DATA_TYPE_UINT64)) {
         for (; i + size <= t->bytes; i += size) {
             int64_t v = (int8_t)fb_u8(b) % 5;
             int32_t v32;
@@ -186,8 +189,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         set_shape(&t[3], dtype, D, in);  /* Scatter's output */
         desc.ge = (dmlref_gather_elements_desc){&t[0].desc, &t[1].desc, &t[2].desc, a0};
         if (op.Type == DMLREF_OPERATOR_SCATTER_ELEMENTS)
-            desc.sc = (dmlref_scatter_elements_desc){&t[0].desc, &t[1].desc, &t[2].desc,
-                                                     &t[3].desc, a0};
+            desc.sc =
+                (dmlref_scatter_elements_desc){&t[0].desc, &t[1].desc, &t[2].desc, &t[3].desc, a0};
         break;
     case DMLREF_OPERATOR_GATHER_ND:
     case DMLREF_OPERATOR_GATHER_ND1: { /* m, q, b, k, r as in reference/gather_nd.c */
@@ -237,8 +240,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     }
     op.Desc = op.Type == DMLREF_OPERATOR_GATHER_ND1 ? (const void *)&nd1 : (const void *)&desc;
-    n_in = op.Type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? 3
-           : op.Type == DMLREF_OPERATOR_NONZERO_COORDINATES ? 1 : 2;
+    n_in = op.Type == DMLREF_OPERATOR_SCATTER_ELEMENTS      ? 3
+           : op.Type == DMLREF_OPERATOR_NONZERO_COORDINATES ? 1
+                                                            : 2;
     n_out = op.Type == DMLREF_OPERATOR_NONZERO_COORDINATES ? 2 : 1;
     n = n_in + n_out;
 

@@ -56,12 +56,16 @@ static const char *const case_texts[8] = {
     "{\"format\": \"dmlref-vector-1\", \"name\": \"gather_elements/float32/2d/doc_example\", "
     "\"operator\": \"GATHER_ELEMENTS\", \"feature_level\": \"6_4\", \"attributes\": {\"Axis\": 0}, "
     "\"tensors\": {"
-    "\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [3, 3], \"data\": [1, 2, 3, 4, 5, 6, 7, 8, 9]}, "
+    "\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [3, 3], \"data\": [1, 2, 3, 4, 5, 6, 7, "
+    "8, 9]}, "
     "\"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 3], \"data\": [1, 2, 0, 2, 0, 0]}, "
-    "\"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"expected\": [4, 8, 3, 7, 2, 3]}}}",
+    "\"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"expected\": [4, 8, 3, 7, 2, "
+    "3]}}}",
     /* INT8, Scatter, strided output */
-    "{\"format\": \"dmlref-vector-1\", \"name\": \"scatter_elements/int8/2d/axis0_int64_strided_output\", "
-    "\"operator\": \"SCATTER_ELEMENTS\", \"feature_level\": \"6_4\", \"attributes\": {\"Axis\": 0}, "
+    "{\"format\": \"dmlref-vector-1\", \"name\": "
+    "\"scatter_elements/int8/2d/axis0_int64_strided_output\", "
+    "\"operator\": \"SCATTER_ELEMENTS\", \"feature_level\": \"6_4\", \"attributes\": {\"Axis\": "
+    "0}, "
     "\"tensors\": {"
     "\"InputTensor\": {\"dtype\": \"INT8\", \"sizes\": [2, 1], \"data\": [1, -2]}, "
     "\"IndicesTensor\": {\"dtype\": \"INT64\", \"sizes\": [2, 1], \"data\": [0, 1]}, "
@@ -72,12 +76,14 @@ static const char *const case_texts[8] = {
     "{\"format\": \"dmlref-vector-1\", \"name\": "
     "\"nonzero_coordinates/float16/2d/density250_n2_strided_output\", "
     "\"operator\": \"NONZERO_COORDINATES\", \"feature_level\": \"6_4\", \"tensors\": {"
-    "\"InputTensor\": {\"dtype\": \"FLOAT16\", \"sizes\": [3, 2], \"data\": [0, 0, 0, -2, 2.5, 0]}, "
+    "\"InputTensor\": {\"dtype\": \"FLOAT16\", \"sizes\": [3, 2], \"data\": [0, 0, 0, -2, 2.5, "
+    "0]}, "
     "\"OutputCountTensor\": {\"dtype\": \"UINT32\", \"sizes\": [1], \"expected\": [2]}, "
     "\"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [6, 2], \"strides\": [4, 2], "
     "\"expected\": [1, 1, 2, 0, null, null, null, null, null, null, null, null]}}}",
     /* FLOAT16, strided output */
-    "{\"format\": \"dmlref-vector-1\", \"name\": \"gather_nd/float16/2d/m2_q1_b0_k2_int32_strided_output\", "
+    "{\"format\": \"dmlref-vector-1\", \"name\": "
+    "\"gather_nd/float16/2d/m2_q1_b0_k2_int32_strided_output\", "
     "\"operator\": \"GATHER_ND\", \"feature_level\": \"6_4\", "
     "\"attributes\": {\"InputDimensionCount\": 2, \"IndicesDimensionCount\": 1}, \"tensors\": {"
     "\"InputTensor\": {\"dtype\": \"FLOAT16\", \"sizes\": [2, 2], \"data\": [0.5, -1, 1.5, -2]}, "
@@ -85,17 +91,21 @@ static const char *const case_texts[8] = {
     "\"OutputTensor\": {\"dtype\": \"FLOAT16\", \"sizes\": [1, 1], \"strides\": [2, 2], "
     "\"expected\": [-1]}}}",
     /* FLOAT64, packed */
-    "{\"format\": \"dmlref-vector-1\", \"name\": \"gather_elements/float64/2d/axis0_int64_packed\", "
+    "{\"format\": \"dmlref-vector-1\", \"name\": "
+    "\"gather_elements/float64/2d/axis0_int64_packed\", "
     "\"operator\": \"GATHER_ELEMENTS\", \"feature_level\": \"6_4\", \"attributes\": {\"Axis\": 0}, "
     "\"tensors\": {"
     "\"InputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [3, 1], \"data\": [0.5, -1, 1.5]}, "
     "\"IndicesTensor\": {\"dtype\": \"INT64\", \"sizes\": [3, 1], \"data\": [0, 2, -3]}, "
-    "\"OutputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [3, 1], \"expected\": [0.5, 1.5, 0.5]}}}",
+    "\"OutputTensor\": {\"dtype\": \"FLOAT64\", \"sizes\": [3, 1], \"expected\": [0.5, 1.5, "
+    "0.5]}}}",
     /* UINT64 beyond 2^53 (decimal strings), strided output */
-    "{\"format\": \"dmlref-vector-1\", \"name\": \"gather_elements/uint64/2d/axis1_int32_strided_output\", "
+    "{\"format\": \"dmlref-vector-1\", \"name\": "
+    "\"gather_elements/uint64/2d/axis1_int32_strided_output\", "
     "\"operator\": \"GATHER_ELEMENTS\", \"feature_level\": \"6_4\", \"attributes\": {\"Axis\": 1}, "
     "\"tensors\": {"
-    "\"InputTensor\": {\"dtype\": \"UINT64\", \"sizes\": [1, 3], \"data\": [\"11400714819323198485\", "
+    "\"InputTensor\": {\"dtype\": \"UINT64\", \"sizes\": [1, 3], \"data\": "
+    "[\"11400714819323198485\", "
     "\"4354685564936845354\", \"15755400384260043839\"]}, "
     "\"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [1, 2], \"data\": [0, 2]}, "
     "\"OutputTensor\": {\"dtype\": \"UINT64\", \"sizes\": [1, 2], \"strides\": [4, 2], "
@@ -108,14 +118,16 @@ static const char *const case_texts[8] = {
     "\"InputTensor\": {\"dtype\": \"INT64\", \"sizes\": [1, 4], \"data\": [\"81985529216486895\", "
     "\"163971058432973790\", \"245956587649460685\", \"327942116865947580\"]}, "
     "\"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [1, 1], \"data\": [0]}, "
-    "\"OutputTensor\": {\"dtype\": \"INT64\", \"sizes\": [1, 1], \"expected\": [\"81985529216486895\"]}}}",
+    "\"OutputTensor\": {\"dtype\": \"INT64\", \"sizes\": [1, 1], \"expected\": "
+    "[\"81985529216486895\"]}}}",
     /* must be refused: the output's total size is below the minimum */
     "{\"format\": \"dmlref-vector-1\", \"name\": "
     "\"gather_elements/float32/2d/error_output_total_bytes_below_minimum\", "
     "\"operator\": \"GATHER_ELEMENTS\", \"feature_level\": \"6_4\", \"attributes\": {\"Axis\": 1}, "
     "\"expect_error\": {\"status\": \"DMLREF_ERROR_INVALID_TOTAL_SIZE\", \"rule\": \"R-TD-9\"}, "
     "\"tensors\": {"
-    "\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"data\": [0.5, -1, 1.5, -2, 2.5, -3]}, "
+    "\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"data\": [0.5, -1, 1.5, -2, "
+    "2.5, -3]}, "
     "\"IndicesTensor\": {\"dtype\": \"INT64\", \"sizes\": [2, 3], \"data\": [1, 2, 0, 1, 2, 0]}, "
     "\"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 3], \"total_bytes\": 20}}}",
 };
@@ -240,8 +252,8 @@ static void check_line(const fuzz_case *c, unsigned mode, const char *line, size
     memset(outputs, 0, sizeof outputs);
     memset(none, 0, sizeof none);
     for (o = 0; o < c->outputs; ++o) {
-        uint64_t bytes = mode == 1 ? c->desc[o]->TotalTensorSizeInBytes
-                                   : c->binding[o].size_in_bytes;
+        uint64_t bytes =
+            mode == 1 ? c->desc[o]->TotalTensorSizeInBytes : c->binding[o].size_in_bytes;
         if (mode == 2)
             continue;
         outputs[o].data = malloc((size_t)bytes);

@@ -14,10 +14,10 @@
 #include <string.h>
 
 /* A violated property: trap, so libFuzzer saves the input as a crash. */
-#define FUZZ_ASSERT(cond)                                                                      \
-    do {                                                                                       \
-        if (!(cond))                                                                           \
-            __builtin_trap();                                                                  \
+#define FUZZ_ASSERT(cond)                                                                          \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            __builtin_trap();                                                                      \
     } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -56,8 +56,8 @@ static inline uint64_t fb_u64(fuzz_bytes *b)
  * (2^31 - 1, 2^31, 2^32 - 2, 2^32 - 1, 2^16 - 1, 2^16), rarely anything. */
 static inline uint32_t fb_value32(fuzz_bytes *b)
 {
-    static const uint32_t edges[8] = {0u, 1u, 0x7FFFFFFFu, 0x80000000u,
-                                      0xFFFFFFFEu, 0xFFFFFFFFu, 0xFFFFu, 0x10000u};
+    static const uint32_t edges[8] = {0u,          1u,          0x7FFFFFFFu, 0x80000000u,
+                                      0xFFFFFFFEu, 0xFFFFFFFFu, 0xFFFFu,     0x10000u};
     uint8_t x = fb_u8(b);
     if (x < 0xC0)
         return x & 7u;

@@ -81,13 +81,28 @@ static void make_tensor(fuzz_bytes *b, fuzz_tensor *t, const fuzz_tensor *previo
 
     minimum = dmlref_calc_buffer_tensor_size(t->desc.DataType, n, t->sizes, t->strides);
     switch (fb_u8(b) % 8u) {
-    case 0: case 1: t->desc.TotalTensorSizeInBytes = minimum; break;
-    case 2: t->desc.TotalTensorSizeInBytes = minimum + (fb_u8(b) & 15u); break;
-    case 3: t->desc.TotalTensorSizeInBytes = minimum - 1; break; /* 2^64-1 when 0 */
-    case 4: t->desc.TotalTensorSizeInBytes = 0; break;
-    case 5: t->desc.TotalTensorSizeInBytes = UINT64_MAX; break;
-    case 6: t->desc.TotalTensorSizeInBytes = fb_u64(b); break;
-    default: t->desc.TotalTensorSizeInBytes = fb_u32(b); break;
+    case 0:
+    case 1:
+        t->desc.TotalTensorSizeInBytes = minimum;
+        break;
+    case 2:
+        t->desc.TotalTensorSizeInBytes = minimum + (fb_u8(b) & 15u);
+        break;
+    case 3:
+        t->desc.TotalTensorSizeInBytes = minimum - 1;
+        break; /* 2^64-1 when 0 */
+    case 4:
+        t->desc.TotalTensorSizeInBytes = 0;
+        break;
+    case 5:
+        t->desc.TotalTensorSizeInBytes = UINT64_MAX;
+        break;
+    case 6:
+        t->desc.TotalTensorSizeInBytes = fb_u64(b);
+        break;
+    default:
+        t->desc.TotalTensorSizeInBytes = fb_u32(b);
+        break;
     }
     x = fb_u8(b);
     t->desc.Flags = x < 0xC0 ? x & 3u : fb_u32(b);
@@ -161,20 +176,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(status == DMLREF_ERROR_INVALID_ARGUMENT);
     if (status == DMLREF_OK) /* every tensor the operator has passed the model */
         for (i = 0; i < (type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? 4u : 3u); ++i)
-            FUZZ_ASSERT(p[i] && p[i]->DimensionCount >= 1 && p[i]->DimensionCount <= 8 &&
-                        p[i]->TotalTensorSizeInBytes >=
-                            model_size(p[i]->DataType, p[i]->DimensionCount, p[i]->Sizes,
-                                       p[i]->Strides) &&
-                        model_size(p[i]->DataType, p[i]->DimensionCount, p[i]->Sizes,
-                                   p[i]->Strides) != 0);
+            FUZZ_ASSERT(
+                p[i] && p[i]->DimensionCount >= 1 && p[i]->DimensionCount <= 8 &&
+                p[i]->TotalTensorSizeInBytes >=
+                    model_size(p[i]->DataType, p[i]->DimensionCount, p[i]->Sizes, p[i]->Strides) &&
+                model_size(p[i]->DataType, p[i]->DimensionCount, p[i]->Sizes, p[i]->Strides) != 0);
 
     for (i = 0; i < 4; ++i) {
         const dmlref_tensor_desc *d = &t[i].desc;
         uint32_t ty = (uint32_t)d->DataType;
         FUZZ_ASSERT(dmlref_data_type_size(d->DataType) == (ty < 12 ? element_size[ty] : 0));
-        FUZZ_ASSERT(dmlref_calc_buffer_tensor_size(d->DataType, d->DimensionCount, d->Sizes,
-                                                   d->Strides) ==
-                    model_size(ty, d->DimensionCount, d->Sizes, d->Strides));
+        FUZZ_ASSERT(
+            dmlref_calc_buffer_tensor_size(d->DataType, d->DimensionCount, d->Sizes, d->Strides) ==
+            model_size(ty, d->DimensionCount, d->Sizes, d->Strides));
         free(t[i].sizes);
         free(t[i].strides);
     }
