@@ -101,6 +101,8 @@ if [ -n "$build" ]; then
     trap 'rm -f "$table"' EXIT
     find "$build/obj" -name '*.o' | sort | while read -r o; do
         dir=$(dirname "${o#"$build"/obj/}")
+        # objects of the tests (a test's stand-in for a kernel) are no layer's
+        [ "$(rank_of_folder "$dir")" = - ] && continue
         nm -g "$o" | awk -v dir="$dir" '
             NF == 3 && $2 ~ /^[TDBRCGSVW]$/ { print "D", dir, $3 }
             NF == 2 && $1 == "U" { print "U", dir, $2 }'
