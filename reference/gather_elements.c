@@ -59,7 +59,7 @@ dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
     total = layout_element_count(&out_l); /* == the number of indices (R-GE-4) */
     s = in_l.sizes[axis];
 
-    if (!ctx->clamp) /* D1: every index is checked before anything is written */
+    if (!ctx->clamp) { /* D1: every index is checked before anything is written */
         for (p = 0; p < total; ++p) {
             uint64_t c[MAX_RANK], v;
             coordinates_of(p, idx_l.rank, idx_l.sizes, c);
@@ -67,9 +67,9 @@ dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
                 return report_out_of_range(err, ctx->op_name, &idx_l, indices, type, p, s,
                                            "InputTensor", axis, "D1");
         }
+    }
 
-#pragma omp parallel for num_threads(team_size(ctx->num_threads)) if (total >=                     \
-                                                                      PARALLEL_MIN_ELEMENTS)
+#pragma omp parallel for num_threads(kernel_team(ctx)) if (total >= PARALLEL_MIN_ELEMENTS)
     for (pos = 0; pos < (int64_t)total; ++pos) {
         uint64_t o[MAX_RANK], i[MAX_RANK];
         coordinates_of((uint64_t)pos, out_l.rank, out_l.sizes, o);

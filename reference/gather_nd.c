@@ -76,7 +76,7 @@ dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gath
     total = layout_element_count(&out_l);
     index_count = layout_element_count(&idx_l);
 
-    if (!ctx->clamp) /* D1: every index is checked before anything is written */
+    if (!ctx->clamp) { /* D1: every index is checked before anything is written */
         for (p = 0; p < index_count; ++p) {
             uint64_t c[MAX_RANK], v;
             uint32_t dim; /* the input dimension that t[c[D-1]] indexes */
@@ -86,9 +86,9 @@ dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gath
                 return report_out_of_range(err, ctx->op_name, &idx_l, indices, type, p,
                                            in_l.sizes[dim], "InputTensor", dim, "D1");
         }
+    }
 
-#pragma omp parallel for num_threads(team_size(ctx->num_threads)) if (total >=                     \
-                                                                      PARALLEL_MIN_ELEMENTS)
+#pragma omp parallel for num_threads(kernel_team(ctx)) if (total >= PARALLEL_MIN_ELEMENTS)
     for (pos = 0; pos < (int64_t)total; ++pos) {
         /* o = {0.., beta, g, s}; t at {0.., beta, g, j}; i = {0.., beta, t, s} */
         uint64_t o[MAX_RANK], t[MAX_RANK] = {0}, i[MAX_RANK] = {0};

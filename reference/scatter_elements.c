@@ -70,7 +70,7 @@ dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
     update_count = layout_element_count(&upd_l); /* == the number of indices (R-SC-5) */
     s = out_l.sizes[axis];
 
-    if (!ctx->clamp) /* D2: every index is checked before anything is written */
+    if (!ctx->clamp) { /* D2: every index is checked before anything is written */
         for (p = 0; p < update_count; ++p) {
             uint64_t c[MAX_RANK], v;
             coordinates_of(p, idx_l.rank, idx_l.sizes, c);
@@ -78,10 +78,10 @@ dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
                 return report_out_of_range(err, ctx->op_name, &idx_l, indices, type, p, s,
                                            "OutputTensor", axis, "D2");
         }
+    }
 
-        /* output = input (R-SC-6: the same sizes, perhaps other strides) */
-#pragma omp parallel for num_threads(team_size(ctx->num_threads)) if (total >=                     \
-                                                                      PARALLEL_MIN_ELEMENTS)
+    /* output = input (R-SC-6: the same sizes, perhaps other strides) */
+#pragma omp parallel for num_threads(kernel_team(ctx)) if (total >= PARALLEL_MIN_ELEMENTS)
     for (pos = 0; pos < (int64_t)total; ++pos) {
         uint64_t o[MAX_RANK];
         coordinates_of((uint64_t)pos, out_l.rank, out_l.sizes, o);

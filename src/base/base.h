@@ -223,4 +223,10 @@ typedef struct kernel_context {
     uint32_t num_threads; /* 0: OpenMP default */
 } kernel_context;
 
+/* The team a kernel's parallel loops ask for (team_size of its request). */
+static inline int kernel_team(const kernel_context *ctx)
+{
+    return team_size(ctx->num_threads);
+}
+
 #endif /* DMLREF_BASE_H */
