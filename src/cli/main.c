@@ -117,9 +117,14 @@ static const char *const k_help_bench =
     "Times the library through its public API (index checks included) over a\n"
     "matrix of GatherElements, Scatter, GatherND and NonZeroCoordinates cases: index\n"
     "patterns, layouts, element sizes 1/2/4/8 and INT32/INT64 indices, at 2^24\n"
-    "elements and in cache at 2^16. Each case alternates with a parallel memcpy at\n"
-    "the same thread count; throughput counts logical bytes (every tensor read or\n"
-    "written once) and the ratio is to the copy's rate (2 bytes per byte copied).\n"
+    "elements and in cache at 2^16. Every case runs with the fast kernels\n"
+    "(src/kernels/) and the reference kernels (reference/) side by side, each timed\n"
+    "run after a parallel memcpy at the same thread count; throughput counts logical\n"
+    "bytes (every tensor read or written once) and the ratio is to the copy's rate\n"
+    "(2 bytes per byte copied). Columns: fast_ms, fast_GB/s, fast_ratio, ref_ms,\n"
+    "ref_GB/s, ref_ratio, copy_GB/s, and speedup (the reference's time over the fast\n"
+    "kernels'); --json and --csv keep the fast kernels as median_ms, gbps, ratio and\n"
+    "add reference_median_ms, reference_gbps, reference_ratio and speedup.\n"
     "\n"
     "  --quick         a reduced matrix (2^24, a few in-cache cases), 5 reps\n"
     "  --threads LIST  thread counts, such as 1,2 (default: 1, 2, 4, ... and the maximum)\n"
@@ -131,9 +136,10 @@ static const char *const k_help_bench =
     "  --json FILE, --csv FILE  every result;  --plot FILE.png  a chart (needs gnuplot)\n"
     "  --list          print the case names and exit\n"
     "\n"
-    "The last line is \"worst ratio to copy (sequential cases): R\", over the packed\n"
-    "seq cases of GatherElements and Scatter at the largest size. Exit 0, 2 when a\n"
-    "case cannot run or a file cannot be written, 3 for a usage error.\n";
+    "The last line is \"worst ratio to copy (sequential cases): R\", the fast kernels'\n"
+    "over the packed seq cases of GatherElements and Scatter at the largest size.\n"
+    "Exit 0, 2 when a case cannot run or a file cannot be written, 3 for a usage\n"
+    "error.\n";
 
 static void usage(FILE *f)
 {
