@@ -17,33 +17,12 @@
 # if any check failed.
 
 set -u
+. "$(dirname "$0")/lib.sh"
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BUILD" >&2
-    exit 3
-fi
-bin=$1/dmlref
-if ! [ -x "$bin" ]; then
-    echo "$0: $bin is not an executable" >&2
-    exit 3
-fi
+[ $# -eq 1 ] || usage BUILD
+take_binary "$1/dmlref"
 python=${PYTHON:-/usr/bin/python3}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmlref-bench.XXXXXX") || exit 3
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-    failed=$((failed + 1))
-    printf 'FAIL %s\n' "$1"
-    shift
-    for f in "$@"; do
-        [ -s "$f" ] && sed -n '1,6s/^/    | /p' "$f"
-    done
-}
+make_tmp bench
 
 # run NAME ARGS...: runs the binary, output in $tmp/NAME.out and .err, status in $rc
 run() {
@@ -154,5 +133,4 @@ else
     bad "--list names at least 60 cases, one per line (got $n)" "$tmp/list.err"
 fi
 
-echo "bench: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish bench

@@ -13,14 +13,16 @@
 # fails on it.
 #   test_fuzz.sh DMLREF_BINARY BACKENDS_DIR [FAULTY_DIR]
 set -u
+. "$(dirname "$0")/lib.sh"
+[ $# -ge 2 ] || usage "DMLREF_BINARY BACKENDS_DIR [FAULTY_DIR]"
 dmlref=$1 backends=$2 faulty=${3:-}
-root=$(cd "$(dirname "$0")/.." && pwd)
 python=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; tail -n 5 "$tmp/out" | sed 's/^/    | /'; }
+make_tmp fuzz
+# a failure here shows the end of the last run's output
+bad() {
+    fail "$1"
+    show_tail 5 "$tmp/out"
+}
 
 # the number of elements of a tensor of a vector: elements FILE TENSOR
 elements() {
@@ -226,5 +228,4 @@ if [ $? = 2 ] && grep -q '^0 passed, 0 failed, 20 skipped$' "$tmp/out" &&
     ok "every case skipped: exit 2"
 else bad "every case skipped"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish
