@@ -7,7 +7,7 @@
  *   1. The refusal table: one row per rule and operator.  A row starts
  *      from a small valid descriptor of its operator (ge_valid(),
  *      sc_valid(), ...), breaks exactly one thing, and names the feature
- *      level, the status, the rule id (err.rule, exactly as src/validate.c
+ *      level, the status, the rule id (err.rule, exactly as src/core/validate.c
  *      sets it) and a piece of the message naming the tensor, the field and
  *      the value.  Rows with DMLREF_OK pin what must stay valid (D16, an
  *      injective but unusual output layout, ...).  Each row is its own cmocka

@@ -110,7 +110,7 @@ def load_case(text):
 
 
 def layout_problems(v):
-    """dmlref's output check (D6, src/validate.c): stride 0 on a dimension of
+    """dmlref's output check (D6, src/core/validate.c): stride 0 on a dimension of
     size > 1 aliases; otherwise the layout is injective when, with the
     dimensions sorted by stride, each stride exceeds the span of the smaller
     ones; else the offsets are compared exactly when there are at most 2^24

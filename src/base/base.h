@@ -29,7 +29,7 @@
 #define format_coordinates dmlref__format_coordinates
 #define report_out_of_range dmlref__report_out_of_range
 
-/* ---- errors (src/status.c) ---------------------------------------------- */
+/* ---- errors (status.c) ---------------------------------------------- */
 
 /* Fills err (if not NULL) and returns status.  The message is printf-style
  * and ends with " (rule)" when rule is not empty. */
@@ -43,7 +43,7 @@ set_error(dmlref_error *err, dmlref_status status, const char *rule, const char 
 #define prefix_error dmlref__prefix_error
 void prefix_error(dmlref_error *err, const char *source, const char *path);
 
-/* ---- layouts (src/tensor.c) --------------------------------------------- */
+/* ---- layouts (tensor.c, walker.c) --------------------------------------------- */
 
 /* A tensor as the kernels see it: sizes and strides in elements, always
  * explicit (packed strides filled in when the descriptor has none). */
@@ -124,7 +124,7 @@ static inline void walker_next(walker *w)
  * Call it before walker_seek. */
 void walker_coalesce(walker *w);
 
-/* ---- indices (src/index.c) ---------------------------------------------- */
+/* ---- indices (index.c) ---------------------------------------------- */
 
 /* The raw value of an index element widened without loss: signed types in
  * `value` (negative allowed), unsigned ones in `value` too when they fit

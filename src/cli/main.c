@@ -1,10 +1,12 @@
 /*
- * cli.c - the dmlref command: a thin client of the library.
+ * main.c - the dmlref command: a thin client of the library and of the
+ * layers below (suite, conformance).  This file parses eval, verify and gen
+ * and dispatches the others (check_command.c, fuzz_command.c, bench.c).
  *
  *   dmlref eval CASE.json [-o OUT.json] [--threads N] [--kernels reference|fast]
  *   dmlref verify [--threads N] [--kernels reference|fast] PATH...
  *   dmlref gen [--out DIR] [--seed N] [--profile NAME] [--threads N]
- *   dmlref bench [--quick] [--threads LIST] [--size LOG2] [--filter TEXT] ...
+ *   dmlref check | fuzz | bench ...
  *   dmlref --version | help [COMMAND]
  *
  * Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage.

@@ -8,7 +8,7 @@
  *   output[i, j, k, ...] = input[i, index[i, j, k, ...], k, ...] // if axis == 1
  *   output[i, j, k, ...] = input[i, j, index[i, j, k, ...], ...] // if axis == 2
  *
- * Tensor constraints (checked by dmlref_validate, src/validate.c):
+ * Tensor constraints (checked by dmlref_validate, src/core/validate.c):
  *   R-GE-1  Input, Indices and Output share a DimensionCount D.
  *   R-GE-2  Axis < D.
  *   R-GE-3  Indices.Sizes[d] == Input.Sizes[d] for every d != Axis; the size

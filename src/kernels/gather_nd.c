@@ -13,7 +13,7 @@
  * q = IndicesDimensionCount, b = BatchDimensionCount, k = Indices.Sizes[D-1]
  * (coordinates per tuple), r = m - b - k (input dimensions copied as a slice).
  *
- * Tensor constraints (checked by dmlref_validate, src/validate.c):
+ * Tensor constraints (checked by dmlref_validate, src/core/validate.c):
  *   R-GN-1  Input, Indices and Output share D; Output.DataType == Input's.
  *   R-GN-2  1 <= m <= D and 1 <= q <= D.
  *   R-GN-3  b < m and b < q (GATHER_ND1).

@@ -21,7 +21,7 @@
 /* ---- runs ----------------------------------------------------------------
  * The kernels walk [begin, end) of a shape as runs along its last
  * dimension: an odometer over the other dimensions picks each run's start,
- * and an element-size-specialised loop (src/runs.c) does the run. */
+ * and an element-size-specialised loop (runs.c) does the run. */
 typedef struct runs {
     walker outer;                    /* every dimension but the last */
     uint64_t length;                 /* the last dimension's size */
@@ -77,7 +77,7 @@ static inline void copy_element(unsigned char *dst, const unsigned char *src, ui
     }
 }
 
-/* ---- run loops (src/runs.c) ----------------------------------------------
+/* ---- run loops (runs.c) ----------------------------------------------
  * The innermost loops, one per element size (1, 2, 4, 8 bytes), so the
  * compiler sees fixed-size loads and stores; strides are in elements. */
 

@@ -13,7 +13,7 @@
  *           count += 1
  *   OutputCount = count
  *
- * Tensor constraints (checked by dmlref_validate, src/validate.c):
+ * Tensor constraints (checked by dmlref_validate, src/core/validate.c):
  *   R-NZ-1  OutputCount is UINT32 with every size 1.
  *   R-NZ-2  OutputCoordinates is UINT32 with sizes {1, ..., 1, M, N}.
  *   R-NZ-3  M == the number of input elements (room for all of them).

@@ -13,7 +13,7 @@
  * It is the inverse of GATHER_ELEMENTS (R-SC-13); it has no reduction mode
  * (R-SC-11).
  *
- * Tensor constraints (checked by dmlref_validate, src/validate.c):
+ * Tensor constraints (checked by dmlref_validate, src/core/validate.c):
  *   R-SC-1  Input, Indices, Updates and Output share a DimensionCount D.
  *   R-SC-2  Input, Updates and Output share a DataType.
  *   R-SC-3  Axis < D.

@@ -1,5 +1,5 @@
 /*
- * vector_eval.c - running a golden vector's case on the reference, deciding
+ * eval.c - running a golden vector's case on the reference, deciding
  * what each output must hold (values, "any of" sets, unspecified elements,
  * digests), and comparing outputs against a vector.
  */

@@ -1,5 +1,5 @@
 /*
- * vector_read.c - reading a golden vector (vectors/FORMAT.md) strictly:
+ * read.c - reading a golden vector (vectors/FORMAT.md) strictly:
  * unknown or duplicate keys, wrong types, element counts that disagree with
  * the sizes, values outside a type, and data a broadcast layout cannot hold
  * are refused with the file name and the JSON path.

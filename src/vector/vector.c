@@ -1,8 +1,8 @@
 /*
  * vector.c - the dmlref_vector object: its operator's shape and descriptor
  * (from the operator's row of the table, src/core/operators.c),
- * accessors and lifetime.  Reading is vector_read.c, evaluating and
- * comparing vector_eval.c, writing vector_write.c.
+ * accessors and lifetime.  Reading is read.c, evaluating and
+ * comparing eval.c, writing write.c.
  */
 #include "vector/vector_internal.h"
 

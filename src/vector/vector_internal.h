@@ -27,7 +27,7 @@
 #define generate_element dmlref__generate_element
 #define digest_prefix dmlref__digest_prefix
 
-/* ---- elements (src/elements.c) -------------------------------------------- */
+/* ---- elements (elements.c) -------------------------------------------- */
 
 double half_to_double(uint16_t h);
 /* 1 and the bits when value is exactly a float16 (finite); else 0. */
@@ -111,7 +111,7 @@ typedef struct vtensor {
     unsigned char *buffer;     /* TotalTensorSizeInBytes, host order, aligned to
                               GuaranteedBaseOffsetAlignment (aligned_buffer_new) */
     uint64_t buffer_bytes;     /* its length: TotalTensorSizeInBytes, or more for a
-                              case that must be refused (see vector_read.c) */
+                              case that must be refused (see read.c) */
     void *buffer_block;        /* what was allocated for it: free() this, not buffer */
     uint64_t buffer_allocated; /* the bytes of that block (the memory cap counts them) */
     uint64_t fill_work;        /* element offsets the reader visited filling the buffer:
@@ -195,7 +195,7 @@ void vector_clear_variants(dmlref_vector *v);
 /* ---- the memory cap ----------------------------------------------------------
  * One cap (dmlref_vector_read_options.memory_cap) covers everything a case
  * makes the library allocate: the file's text, jansson's parse tree (bounded
- * from the text before it is parsed, vector_read.c), the buffers and what
+ * from the text before it is parsed, read.c), the buffers and what
  * aligning them takes, the elements and expectations, and the scratch of
  * reading, evaluating and reading replies.  Each allocation is counted before
  * it is made; a budget is per call, never shared between threads. */

@@ -1,5 +1,5 @@
 /*
- * vector_write.c - writing a vector in dmlref's canonical layout: fixed key
+ * write.c - writing a vector in dmlref's canonical layout: fixed key
  * order, one line per tensor, elements as FORMAT.md encodes them, so the
  * same case always gives the same bytes.
  */
@@ -210,7 +210,7 @@ static void put_tensor(text *t, const dmlref_vector *v, const vtensor *x, int di
         put(t, ", \"alignment\": %u", x->desc.GuaranteedBaseOffsetAlignment);
     /* an input's elements: its generator, or its data as its buffer holds
        them, or as the vector gave them when it got no buffer (a case that
-       must be refused, see vector_read.c); an input of such a case may have
+       must be refused, see read.c); an input of such a case may have
        no data at all */
     if (!x->is_output && x->gen.kind != GENERATOR_NONE) {
         put(t, ", ");
