@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+int usage_error(const char *message)
+{
+    fprintf(stderr, "dmlref: %s (dmlref help)\n", message);
+    return EXIT_USAGE;
+}
+
 int parse_arguments(const char *command, int argc, char **argv, const char *short_options,
                     const struct option *long_options, option_taker take, void *context,
                     path_list *operands)

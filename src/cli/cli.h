@@ -9,6 +9,9 @@
 
 #include <getopt.h>
 
+/* "dmlref: <message> (dmlref help)" on stderr; returns EXIT_USAGE. */
+int usage_error(const char *message);
+
 /* Called for each option parse_arguments meets: `option` is the
    struct option's val (or the short option's letter), value its argument or
    NULL.  Returns EXIT_OK to go on, an exit code to stop with, or -1 to stop

@@ -1,6 +1,6 @@
 /*
  * common.h - what the command's layers (the suite, the conformance harness
- * and the command line) share: exit codes, usage errors, whole-or-nothing
+ * and the command line) share: exit codes, counts, whole-or-nothing
  * files, vector walks.  Part of the command, not of the library.
  */
 #ifndef DMLREF_COMMON_H
@@ -60,9 +60,6 @@ const char *file_digest(const char *path, uint64_t *digest);
    makes the library allocate, from the environment variable DMLREF_MEMORY_CAP
    (bytes; unset or invalid: the library's default of 4 GiB). */
 dmlref_vector_read_options read_options(uint32_t flags);
-
-/* "dmlref: <message> (dmlref help)" on stderr; returns EXIT_USAGE. */
-int usage_error(const char *message);
 
 /* A growing list of paths. */
 typedef struct path_list {

@@ -1,6 +1,6 @@
 /*
  * files.c - what the command's layers share (common.h): whole-or-nothing
- * file and folder writes, vector walks, read options, usage errors.
+ * file and folder writes, vector walks, read options, counts.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "common/common.h"
@@ -15,12 +15,6 @@
 #include <sys/types.h>
 #include <unistd.h>
 #include <xxhash.h>
-
-int usage_error(const char *message)
-{
-    fprintf(stderr, "dmlref: %s (dmlref help)\n", message);
-    return EXIT_USAGE;
-}
 
 int parse_count(const char *text, uint64_t max, uint64_t *out)
 {
