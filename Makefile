@@ -37,7 +37,7 @@ Q = $(if $(filter 1,$(V) $(VERBOSE)),,@)
 # layers below it (make check-layers, HACKING.md).
 BASE_SRC = src/base/status.c src/base/tensor.c src/base/walker.c src/base/index.c
 REFERENCE_SRC = reference/gather_elements.c reference/scatter_elements.c reference/gather_nd.c \
-                reference/nonzero_coordinates.c
+                reference/nonzero_coordinates.c reference/trace.c
 KERNEL_SRC = src/kernels/runs.c src/kernels/gather_elements.c \
              src/kernels/scatter_elements.c src/kernels/gather_nd.c src/kernels/nonzero_coordinates.c
 CORE_SRC = src/core/operators.c src/core/validate.c src/core/execute.c
@@ -49,10 +49,10 @@ HEADERS = $(wildcard include/*.h include/dmlref/*.h src/*/*.h reference/*.h conf
 LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm
 
 # The command: the layers above the library.
-CLI_SRC = src/common/files.c src/suite/suite.c conformance/check.c conformance/backend.c \
+CLI_SRC = src/common/files.c src/teach/explain.c src/teach/show.c src/suite/suite.c conformance/check.c conformance/backend.c \
           conformance/line_reader.c conformance/judge.c conformance/fuzz.c src/cli/args.c \
           src/cli/check_command.c src/cli/fuzz_command.c src/cli/bench.c \
-          src/cli/main.c
+          src/cli/teach_command.c src/cli/main.c
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 
 # The suite's hand-written cases (src/suite/cases, in the order of its LIST),

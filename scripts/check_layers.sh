@@ -9,6 +9,7 @@
 #   2     src/core        the operator table, validation, execution
 #   3     src/vector      the vector format (JSON)
 #   4     src/common      what the command's layers share (files, walks)
+#   4     src/teach       explain and show: cases made plain for learners
 #   5     src/suite       the catalogue of golden cases
 #   6     conformance     the harness: backends, check, fuzz (no main)
 #   7     src/cli         the command line: a thin client
@@ -16,7 +17,8 @@
 # The public headers belong to layers too: include/dmlref.h and
 # include/dmlref/backend.h to the base (anyone may use them),
 # include/dmlref/vector.h to src/vector.  Two folders of one rank
-# (reference, src/kernels) do not use each other.
+# (reference and src/kernels, src/common and src/teach) do not use each
+# other.
 #
 # Checked: every #include "..." of every .c and .h; the JSON and hash
 # libraries (<jansson.h>, <xxhash.h>) only from src/vector up, so that
@@ -33,7 +35,7 @@ rank_of_folder() {
     reference | src/kernels) echo 1 ;;
     src/core) echo 2 ;;
     src/vector) echo 3 ;;
-    src/common) echo 4 ;;
+    src/common | src/teach) echo 4 ;;
     src/suite) echo 5 ;;
     conformance) echo 6 ;;
     src/cli) echo 7 ;;

@@ -37,8 +37,12 @@ int option_error(const char *command, int option, const struct option *long_opti
 int command_check(int argc, char **argv);
 int command_fuzz(int argc, char **argv);
 int command_bench(int argc, char **argv);
+int command_explain(int argc, char **argv);
+int command_show(int argc, char **argv);
 
-/* dmlref check's help text. */
+/* The help texts of the commands outside main.c. */
 extern const char *const check_help;
+extern const char *const explain_help;
+extern const char *const show_help;
 
 #endif /* DMLREF_CLI_H */

@@ -6,7 +6,7 @@
  *   dmlref eval CASE.json [-o OUT.json] [--threads N] [--kernels reference|fast]
  *   dmlref verify [--threads N] [--kernels reference|fast] PATH...
  *   dmlref gen [--out DIR] [--seed N] [--profile NAME] [--threads N]
- *   dmlref check | fuzz | bench ...
+ *   dmlref check | fuzz | bench | explain | show ...
  *   dmlref --version | help [COMMAND]
  *
  * Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage.
@@ -155,6 +155,9 @@ static void usage(FILE *f)
             "  fuzz (--backend LIB.so | --exec 'CMD' | --kernels fast) [--seed N] [--cases N]\n"
             "                                 hunt for differences\n"
             "  bench [--quick] [--threads LIST]  time the library against memcpy\n"
+            "  explain CASE.json [--element 'OutputTensor[1,0,2]']\n"
+            "                                 where each output element comes from, in numbers\n"
+            "  show VECTOR.json               every tensor as a nested array\n"
             "  --version                      print the version\n"
             "  help [COMMAND]                 this text, or a command's\n"
             "\n"
@@ -692,6 +695,10 @@ static int run_command(int argc, char **argv)
             fputs(k_help_fuzz, stdout);
         else if (strcmp(topic, "bench") == 0)
             fputs(k_help_bench, stdout);
+        else if (strcmp(topic, "explain") == 0)
+            fputs(explain_help, stdout);
+        else if (strcmp(topic, "show") == 0)
+            fputs(show_help, stdout);
         else
             return usage_error("help: no such command");
         return EXIT_OK;
@@ -708,6 +715,10 @@ static int run_command(int argc, char **argv)
         return command_fuzz(argc - 2, argv + 2);
     if (strcmp(argv[1], "bench") == 0)
         return command_bench(argc - 2, argv + 2);
+    if (strcmp(argv[1], "explain") == 0)
+        return command_explain(argc - 2, argv + 2);
+    if (strcmp(argv[1], "show") == 0)
+        return command_show(argc - 2, argv + 2);
     return usage_error("unknown command");
 }
 

@@ -1,0 +1,33 @@
+/*
+ * teach.h - a case made plain for a person learning the operators:
+ * dmlref explain and dmlref show.  Both turn a loaded vector into text.
+ * What explain says of an output element is derived by the reference's own
+ * rules (reference/trace.c), and tests/test_explain.c checks it against the
+ * reference kernels' output over the whole suite.
+ */
+#ifndef DMLREF_TEACH_H
+#define DMLREF_TEACH_H
+
+#include "vector/vector_internal.h"
+
+/* Explaining every element of a case stops after this many, with a line
+   saying how to name one. */
+#define EXPLAIN_ALL_LIMIT 64
+
+/* The explanation of case v (read with DMLREF_VECTOR_READ_CASE, or a
+   vector): the operator, its attributes and its rule, then the derivation
+   of the output element `element` ("OutputTensor[1,0,2]"; NULL: of every
+   output element, up to EXPLAIN_ALL_LIMIT).  A case that must be refused,
+   or that dmlref refuses, is explained by the rule it breaks and where.
+   Evaluates v.  The text is NUL-terminated, allocated with malloc.  A
+   malformed `element` is DMLREF_ERROR_INVALID_ARGUMENT with a message. */
+dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, size_t *length,
+                           dmlref_error *err);
+
+/* Every tensor of vector v as a nested array with its shape: the memory
+   layout beside the logical view where strides or broadcast make them
+   differ, NonZero's coordinates as rows, undefined and any_of elements
+   marked.  The text is NUL-terminated, allocated with malloc. */
+dmlref_status show_vector(const dmlref_vector *v, char **text, size_t *length, dmlref_error *err);
+
+#endif /* DMLREF_TEACH_H */
