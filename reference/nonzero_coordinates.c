@@ -47,11 +47,11 @@
  * with some bit set besides its sign bit.  So -0.0 is zero, and NaN, the
  * infinities and subnormals are not.  Every input type has 1, 2 or 4
  * bytes (R-NZ-7). */
-static int is_nonzero(const unsigned char *element, dmlref_tensor_data_type type, uint32_t size)
+int nonzero_element(const unsigned char *element, dmlref_tensor_data_type type)
 {
     uint16_t bits16;
     uint32_t bits32;
-    switch (size) {
+    switch (dmlref_data_type_size(type)) {
     case 1:
         return element[0] != 0;
     case 2:
@@ -86,7 +86,7 @@ dmlref_status dmlref_ref_nonzero_coordinates(const kernel_context *ctx,
 
     for (p = 0; p < total; ++p) {
         coordinates_of(p, D, in_l.sizes, c);
-        if (is_nonzero(in + byte_offset(&in_l, c), type, in_l.element_size)) {
+        if (nonzero_element(in + byte_offset(&in_l, c), type)) {
             row[R - 2] = count;
             for (j = 0; j < N; ++j) { /* OutputCoordinates[count, j] = c[D-N+j] */
                 uint32_t value = (uint32_t)c[D - N + j];

@@ -32,6 +32,11 @@ static inline int index_at(const void *indices, const layout *l, dmlref_tensor_d
     return normalize_index(read_index(element, type), size, clamp, out);
 }
 
+/* NONZERO_COORDINATES' test of one input element: 1 when it is not zero
+ * (R-NZ-8, R-NZ-9, D7; reference/nonzero_coordinates.c). */
+#define nonzero_element dmlref__nonzero_element
+int nonzero_element(const unsigned char *element, dmlref_tensor_data_type type);
+
 /* The reference kernels, with the signatures of the fast ones
  * (src/kernels/kernels.h).  Each receives a descriptor that
  * dmlref_validate() accepted and bindings that dmlref_execute() checked. */
