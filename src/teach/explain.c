@@ -1,11 +1,630 @@
 /*
- * explain.c - dmlref explain: where each output element comes from.
+ * explain.c - dmlref explain: where each output element comes from, in
+ * numbers and in the operator's own terms.  Every fact about an element
+ * comes from its trace (reference/trace.c: the reference kernels' loop for
+ * that element); this file only words it.
  */
+#include "reference/trace.h"
 #include "teach/teach.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- words for numbers --------------------------------------------------- */
+
+static void put_coordinates(text_buffer *t, const uint64_t *c, uint32_t rank)
+{
+    uint32_t i;
+    text_put(t, "[");
+    for (i = 0; i < rank; ++i)
+        text_put(t, "%s%llu", i ? ", " : "", (unsigned long long)c[i]);
+    text_put(t, "]");
+}
+
+static void put_sizes(text_buffer *t, const dmlref_tensor_desc *d)
+{
+    uint32_t i;
+    text_put(t, "{");
+    for (i = 0; i < d->DimensionCount; ++i)
+        text_put(t, "%s%u", i ? ", " : "", d->Sizes[i]);
+    text_put(t, "}");
+}
+
+/* An element as vectors/FORMAT.md writes it, without the quotes of the
+   strings ("nan", "0x7fc00001", big integers). */
+static void put_value(text_buffer *t, dmlref_tensor_data_type type, uint64_t bits)
+{
+    char buf[ELEMENT_TEXT_CAPACITY];
+    size_t n;
+    format_element(type, bits, buf, sizeof buf);
+    n = strlen(buf);
+    if (n >= 2 && buf[0] == '"')
+        text_put(t, "%.*s", (int)(n - 2), buf + 1);
+    else
+        text_put(t, "%s", buf);
+}
+
+static const char *ordinal_suffix(uint64_t n)
+{
+    if (n % 100 >= 11 && n % 100 <= 13)
+        return "th";
+    return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+static int is_signed_index(dmlref_tensor_data_type type)
+{
+    return type == DMLREF_TENSOR_DATA_TYPE_INT32 || type == DMLREF_TENSOR_DATA_TYPE_INT64;
+}
+
+/* What a case is made of, for the words. */
+typedef struct case_view {
+    const dmlref_vector *v;
+    const dmlref_operator_desc *op;
+    const vtensor *tensors; /* inputs, then outputs */
+    size_t input_count;
+    int clamp;
+    const char *indexed;       /* the tensor whose dimension an index picks */
+    const char *range_rule;    /* the rule for an index out of range: D1 or D2 */
+    dmlref_tensor_data_type index_type;
+} case_view;
+
+/* "IndicesTensor[1, 0] = -1: negative, so it counts from the end: -1 + 3 = 2
+   (R-IX-2)", and the other outcomes of normalize_index (R-IX-2..4). */
+static void put_index(text_buffer *t, const case_view *c, const traced_index *x)
+{
+    const uint32_t rank = c->tensors[1].desc.DimensionCount;
+    text_put(t, "IndicesTensor");
+    put_coordinates(t, x->at, rank);
+    if (x->value.huge)
+        text_put(t, " = %llu", (unsigned long long)x->bits);
+    else
+        text_put(t, " = %lld", (long long)x->value.value);
+    if (x->in_range && !x->value.huge && x->value.value < 0) {
+        text_put(t, ": negative, so it counts from the end: %lld + %s.Sizes[%u] = %lld + %llu = %llu "
+                    "(R-IX-2)",
+                 (long long)x->value.value, c->indexed, x->dimension, (long long)x->value.value,
+                 (unsigned long long)x->size, (unsigned long long)x->normalized);
+        return;
+    }
+    if (x->in_range) {
+        text_put(t, ", in range for %s.Sizes[%u] = %llu", c->indexed, x->dimension,
+                 (unsigned long long)x->size);
+        return;
+    }
+    text_put(t, ": out of range for %s.Sizes[%u] = %llu (valid: ", c->indexed, x->dimension,
+             (unsigned long long)x->size);
+    if (is_signed_index(c->index_type))
+        text_put(t, "-%llu to %llu, R-IX-4)", (unsigned long long)x->size,
+                 (unsigned long long)(x->size - 1));
+    else
+        text_put(t, "0 to %llu, an unsigned index is never negative, R-IX-3)",
+                 (unsigned long long)(x->size - 1));
+    if (c->clamp)
+        text_put(t, "; the case clamps it to %llu (\"oob\": \"clamp\", %s)",
+                 (unsigned long long)x->normalized, c->range_rule);
+    else
+        text_put(t, ": the case is refused (%s)", c->range_rule);
+}
+
+/* "InputTensor[2, 0] = 7" */
+static void put_element(text_buffer *t, const vtensor *x, const uint64_t *at, uint64_t bits)
+{
+    text_put(t, "%s", x->name);
+    put_coordinates(t, at, x->desc.DimensionCount);
+    text_put(t, " = ");
+    put_value(t, x->desc.DataType, bits);
+}
+
+static uint64_t bits_of(const vtensor *x, const uint64_t *at)
+{
+    layout l;
+    uint64_t offset = 0;
+    uint32_t i;
+    layout_from_desc(&x->desc, &l);
+    for (i = 0; i < l.rank; ++i)
+        offset += at[i] * l.strides[i];
+    return load_bits(x->buffer + offset * l.element_size, l.element_size);
+}
+
+/* ---- the operators' rules, said once at the top ------------------------------ */
+
+/* The operator, its rule and its tensors; the derived GatherND quantities
+   only when the case is valid (they mean nothing otherwise). */
+static void put_header(text_buffer *t, const case_view *c, int valid)
+{
+    const dmlref_vector *v = c->v;
+    size_t i;
+    text_put(t, "%s at feature level %s: %s\n", dmlref_operator_name(v->type),
+             dmlref_feature_level_name(v->level), v->name);
+    if (v->notes)
+        text_put(t, "  notes: %s\n", v->notes);
+    switch (v->type) {
+    case DMLREF_OPERATOR_GATHER_ELEMENTS:
+        text_put(t, "  OutputTensor[o] = InputTensor[o with o[Axis] replaced by IndicesTensor[o]], "
+                    "Axis = %u (R-GE-6)\n",
+                 v->attributes[0]);
+        break;
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
+        text_put(t, "  OutputTensor = InputTensor; then, for each u of UpdatesTensor in row-major "
+                    "order,\n  OutputTensor[u with u[Axis] replaced by IndicesTensor[u]] = "
+                    "UpdatesTensor[u], Axis = %u (R-SC-9, D4)\n",
+                 v->attributes[0]);
+        break;
+    case DMLREF_OPERATOR_GATHER_ND:
+    case DMLREF_OPERATOR_GATHER_ND1: {
+        const uint32_t D = c->tensors[0].desc.DimensionCount, m = v->attributes[0],
+                       q = v->attributes[1],
+                       b = v->type == DMLREF_OPERATOR_GATHER_ND1 ? v->attributes[2] : 0;
+        uint32_t k, r, pad;
+        text_put(t, "  OutputTensor[0.., beta, g, s] = InputTensor[0.., beta, t, s], the tuple t = "
+                    "IndicesTensor[0.., beta, g, 0..k) (R-GN-9)\n");
+        if (!valid)
+            break;
+        k = c->tensors[1].desc.Sizes[D - 1];
+        r = m - b - k;
+        pad = D - (q - 1 + r);
+        text_put(t, "  m = InputDimensionCount = %u, q = IndicesDimensionCount = %u, "
+                    "b = BatchDimensionCount = %u%s,\n",
+                 m, q, b, v->type == DMLREF_OPERATOR_GATHER_ND ? " (GATHER_ND, R-GN-10)" : "");
+        text_put(t, "  k = IndicesTensor.Sizes[%u] = %u coordinates per tuple, r = m - b - k = %u "
+                    "dimensions in each slice\n",
+                 D - 1, k, r);
+        text_put(t, "  an output coordinate is ");
+        if (pad)
+            text_put(t, "%u leading 0s, then ", pad);
+        text_put(t, "beta (%u), g (%u), s (%u)\n", b, q - 1 - b, r);
+        break;
+    }
+    default:
+        text_put(t, "  the coordinates of every non-zero element of InputTensor, in row-major "
+                    "order, one row each;\n  OutputCountTensor holds how many (R-NZ-11, "
+                    "R-NZ-12)\n");
+        break;
+    }
+    text_put(t, "  ");
+    for (i = 0; i < v->input_count + v->output_count; ++i) {
+        const vtensor *x = &v->tensors[i];
+        const char *type = dmlref_data_type_name(x->desc.DataType);
+        text_put(t, "%s%s %s ", i ? "; " : "", x->name, type ? type : "?");
+        if (x->has_sizes)
+            put_sizes(t, &x->desc);
+        else
+            text_put(t, "(no sizes)");
+    }
+    text_put(t, "\n");
+    if (v->type != DMLREF_OPERATOR_NONZERO_COORDINATES)
+        text_put(t, "  an index out of range %s (%s)\n",
+                 c->clamp ? "is clamped into range (\"oob\": \"clamp\")" : "refuses the case",
+                 c->range_rule);
+}
+
+/* ---- one element ---------------------------------------------------------------- */
+
+static void explain_copy(text_buffer *t, const case_view *c, const vtensor *out, const uint64_t *o,
+                         const element_trace *e)
+{
+    uint32_t j;
+    put_element(t, out, o, e->bits);
+    text_put(t, "\n");
+    for (j = 0; j < e->index_count; ++j) {
+        text_put(t, "  ");
+        put_index(t, c, &e->indices[j]);
+        text_put(t, "\n");
+    }
+    text_put(t, "  ");
+    put_element(t, &c->tensors[e->from], e->from_at, e->bits);
+    text_put(t, "\n");
+}
+
+static void explain_gather_nd(text_buffer *t, const case_view *c, const vtensor *out,
+                              const uint64_t *o, const element_trace *e)
+{
+    const dmlref_vector *v = c->v;
+    const uint32_t D = out->desc.DimensionCount, m = v->attributes[0], q = v->attributes[1],
+                   b = v->type == DMLREF_OPERATOR_GATHER_ND1 ? v->attributes[2] : 0;
+    const uint32_t k = c->tensors[1].desc.Sizes[D - 1], r = m - b - k, pad = D - (q - 1 + r);
+    uint32_t j;
+
+    put_element(t, out, o, e->bits);
+    text_put(t, "\n  ");
+    if (b) {
+        text_put(t, "beta = ");
+        put_coordinates(t, o + pad, b);
+        text_put(t, " (the batch), ");
+    }
+    if (q - 1 - b) {
+        text_put(t, "g = ");
+        put_coordinates(t, o + pad + b, q - 1 - b);
+        text_put(t, " (which tuple), ");
+    }
+    if (r) {
+        text_put(t, "s = ");
+        put_coordinates(t, o + pad + q - 1, r);
+        text_put(t, " (inside the slice)");
+    } else {
+        text_put(t, "no s: each tuple addresses one element (r = 0)");
+    }
+    text_put(t, "\n  the tuple t = IndicesTensor[");
+    for (j = 0; j + 1 < D; ++j)
+        text_put(t, "%llu, ", (unsigned long long)e->indices[0].at[j]);
+    text_put(t, "0..%u):\n", k);
+    for (j = 0; j < e->index_count; ++j) {
+        text_put(t, "    t[%u]: ", j);
+        put_index(t, c, &e->indices[j]);
+        text_put(t, "\n");
+    }
+    if (e->kind == TRACE_REFUSED)
+        return;
+    if (r) {
+        text_put(t, "  the slice InputTensor[");
+        for (j = 0; j < D; ++j)
+            text_put(t, j < D - r ? "%s%llu" : "%s:", j ? ", " : "",
+                     (unsigned long long)e->from_at[j]);
+        text_put(t, "], and element s of it:\n");
+    }
+    text_put(t, "  ");
+    put_element(t, &c->tensors[0], e->from_at, e->bits);
+    text_put(t, "\n");
+}
+
+static void explain_scatter(text_buffer *t, const case_view *c, const vtensor *out,
+                            const uint64_t *o, const element_trace *e)
+{
+    const vtensor *updates = &c->tensors[2];
+    const uint32_t rank = out->desc.DimensionCount;
+    uint32_t j;
+
+    put_element(t, out, o, e->bits);
+    text_put(t, "\n");
+    if (e->update_count == 0) {
+        text_put(t, "  no update lands here: it keeps ");
+        put_element(t, &c->tensors[0], o, e->bits);
+        text_put(t, "\n");
+        return;
+    }
+    if (e->update_count == 1) {
+        text_put(t, "  UpdatesTensor");
+        put_coordinates(t, e->from_at, rank);
+        text_put(t, " lands here: ");
+        put_index(t, c, &e->indices[0]);
+        text_put(t, "\n  ");
+        put_element(t, updates, e->from_at, e->bits);
+        text_put(t, "\n");
+        return;
+    }
+    text_put(t, "  %llu updates land here, applied in row-major order of UpdatesTensor:\n",
+             (unsigned long long)e->update_count);
+    for (j = 0; j < e->loser_count; ++j) {
+        text_put(t, "    ");
+        put_element(t, updates, e->losers[j].at, bits_of(updates, e->losers[j].at));
+        text_put(t, ", overwritten: ");
+        put_index(t, c, &e->losers[j]);
+        text_put(t, "\n");
+    }
+    if (e->update_count - 1 > e->loser_count)
+        text_put(t, "    ... %llu more, overwritten\n",
+                 (unsigned long long)(e->update_count - 1 - e->loser_count));
+    text_put(t, "    ");
+    put_element(t, updates, e->from_at, e->bits);
+    text_put(t, ", the last, so it stays (D4): ");
+    put_index(t, c, &e->indices[0]);
+    text_put(t, "\n  DirectML calls two updates of one element invalid and names no winner "
+                "(R-SC-10):\n  the vector accepts any of the competing updates here (any_of)\n");
+}
+
+static void put_nonzero_reason(text_buffer *t, nonzero_class class)
+{
+    static const char *const reasons[] = {
+        "zero: not counted",
+        "negative zero is zero (R-NZ-8): not counted",
+        "NaN is not zero (R-NZ-9): counted",
+        "an infinity is not zero (R-NZ-9): counted",
+        "a subnormal is not zero (D7; a GPU that flushes it to zero would not count it, "
+        "R-NZ-10): counted",
+        "not zero: counted"};
+    text_put(t, "%s", reasons[class]);
+}
+
+static void explain_nonzero_element(text_buffer *t, const case_view *c, const vtensor *out,
+                                    const uint64_t *o, const element_trace *e)
+{
+    const vtensor *input = &c->tensors[0];
+    uint64_t total = 1;
+    uint32_t i, N = out->desc.Sizes[out->desc.DimensionCount - 1];
+    for (i = 0; i < input->desc.DimensionCount; ++i)
+        total *= input->desc.Sizes[i];
+
+    if (e->kind == TRACE_COUNT) {
+        put_element(t, out, o, e->bits);
+        text_put(t, "\n  InputTensor has %llu non-zero elements of %llu (R-NZ-11)\n",
+                 (unsigned long long)e->count, (unsigned long long)total);
+        return;
+    }
+    text_put(t, "%s", out->name);
+    put_coordinates(t, o, out->desc.DimensionCount);
+    if (e->kind == TRACE_UNDEFINED) {
+        text_put(t, " is undefined\n  row %llu is at or past OutputCount = %llu: DirectML leaves it "
+                    "as it was (R-NZ-14),\n  and the vector marks it null\n",
+                 (unsigned long long)e->row, (unsigned long long)e->count);
+        return;
+    }
+    text_put(t, " = %llu\n  row %llu is the %llu%s non-zero element of InputTensor in row-major "
+                "order: ",
+             (unsigned long long)e->bits, (unsigned long long)e->row,
+             (unsigned long long)(e->row + 1), ordinal_suffix(e->row + 1));
+    put_element(t, input, e->from_at, bits_of(input, e->from_at));
+    text_put(t, "\n  column %llu of N = %u is input dimension %u (R-NZ-13): its coordinate there "
+                "is %llu\n",
+             (unsigned long long)o[out->desc.DimensionCount - 1], N, e->column_dimension,
+             (unsigned long long)e->bits);
+}
+
+static void explain_element(text_buffer *t, const case_view *c, size_t output, const uint64_t *o)
+{
+    const vtensor *out = &c->tensors[c->input_count + output];
+    element_trace e;
+    trace_element(c->op, c->clamp, c->v->inputs, (uint32_t)output, o, &e);
+    switch (c->v->type) {
+    case DMLREF_OPERATOR_NONZERO_COORDINATES:
+        explain_nonzero_element(t, c, out, o, &e);
+        break;
+    case DMLREF_OPERATOR_SCATTER_ELEMENTS:
+        explain_scatter(t, c, out, o, &e);
+        break;
+    case DMLREF_OPERATOR_GATHER_ND:
+    case DMLREF_OPERATOR_GATHER_ND1:
+        explain_gather_nd(t, c, out, o, &e);
+        break;
+    default:
+        explain_copy(t, c, out, o, &e);
+        break;
+    }
+}
+
+/* ---- a whole case ------------------------------------------------------------------ */
+
+/* NonZero as a student reads it: each input element and why it was or was
+   not counted, the columns, then what the outputs hold. */
+static void explain_nonzero_case(text_buffer *t, const case_view *c)
+{
+    const vtensor *input = &c->tensors[0], *coordinates = &c->tensors[2];
+    const uint32_t D = input->desc.DimensionCount, R = coordinates->desc.DimensionCount;
+    const uint32_t N = coordinates->desc.Sizes[R - 1], M = coordinates->desc.Sizes[R - 2];
+    uint64_t total = 1, p, at[MAX_RANK], count = 0, zero[MAX_RANK] = {0};
+    element_trace e;
+    uint32_t j;
+
+    for (j = 0; j < D; ++j)
+        total *= input->desc.Sizes[j];
+    text_put(t, "N = %u columns for an input of %u dimensions: ", N, D);
+    for (j = 0; j < N; ++j)
+        text_put(t, "%scolumn %u is input dimension %u", j ? ", " : "", j, D - N + j);
+    if (N < D)
+        text_put(t, "\n  (the last N dimensions, right-aligned, R-NZ-13; the %u left out have size "
+                    "1)",
+                 D - N);
+    text_put(t, "\nInputTensor, element by element in row-major order:\n");
+    for (p = 0; p < total; ++p) {
+        nonzero_class class;
+        layout l;
+        if (p == EXPLAIN_ALL_LIMIT) {
+            text_put(t, "  ... %llu more elements\n", (unsigned long long)(total - p));
+            break;
+        }
+        layout_from_desc(&input->desc, &l);
+        coordinates_of(p, D, l.sizes, at);
+        class = classify_nonzero(input->buffer + byte_offset(&l, at), input->desc.DataType);
+        text_put(t, "  ");
+        put_element(t, input, at, bits_of(input, at));
+        text_put(t, ": ");
+        put_nonzero_reason(t, class);
+        if (class != NONZERO_ZERO && class != NONZERO_NEGATIVE_ZERO) {
+            text_put(t, ", row %llu = ", (unsigned long long)count++);
+            put_coordinates(t, at + D - N, N);
+        }
+        text_put(t, "\n");
+    }
+    trace_element(c->op, 0, c->v->inputs, 0, zero, &e);
+    explain_nonzero_element(t, c, &c->tensors[1], zero, &e);
+    if (e.count)
+        text_put(t, "OutputCoordinatesTensor rows 0 to %llu hold the coordinates above",
+                 (unsigned long long)(e.count - 1));
+    else
+        text_put(t, "OutputCoordinatesTensor holds no coordinates");
+    if (e.count < M)
+        text_put(t, "; rows %llu to %u are undefined (R-NZ-14):\n  DirectML leaves them as they "
+                    "were, and the vector marks them null",
+                 (unsigned long long)e.count, M - 1);
+    text_put(t, "\n");
+}
+
+/* Every element of every output in row-major order, up to EXPLAIN_ALL_LIMIT. */
+static void explain_every_element(text_buffer *t, const case_view *c)
+{
+    uint64_t shown = 0;
+    size_t output;
+    for (output = 0; output < c->v->output_count; ++output) {
+        const vtensor *out = &c->tensors[c->input_count + output];
+        uint64_t total, p, o[MAX_RANK];
+        layout l;
+        layout_from_desc(&out->desc, &l);
+        total = layout_element_count(&l);
+        for (p = 0; p < total; ++p, ++shown) {
+            coordinates_of(p, l.rank, l.sizes, o);
+            if (shown == EXPLAIN_ALL_LIMIT) {
+                text_put(t, "... and %llu more elements of %s: name one with --element '%s",
+                         (unsigned long long)(total - p), out->name, out->name);
+                put_coordinates(t, o, l.rank);
+                text_put(t, "'\n");
+                return;
+            }
+            explain_element(t, c, output, o);
+        }
+    }
+}
+
+/* ---- refusals ------------------------------------------------------------------------ */
+
+/* The rule the case breaks, dmlref's message, and for an index out of range
+   the first output element that reads it, derived up to the index. */
+static dmlref_status explain_refusal(text_buffer *t, const case_view *c)
+{
+    const dmlref_vector *v = c->v;
+    dmlref_status expected_status = DMLREF_OK;
+    const char *expected_rule = NULL;
+    dmlref_execute_options options;
+    dmlref_error e;
+    dmlref_status status = dmlref_validate(c->op, v->level, &e);
+
+    if (status == DMLREF_OK && dmlref_vector_has_data(v)) {
+        memset(&options, 0, sizeof options);
+        options.oob_policy = v->oob;
+        status = dmlref_execute_with_options(c->op, v->level, &options, v->inputs,
+                                             v->input_count, v->outputs, v->output_count, &e);
+    }
+    if (status == DMLREF_OK)
+        return DMLREF_OK;
+    text_put(t, "refused: %s, rule %s (docs/rules.md)\n  %s\n", dmlref_status_name(status),
+             e.rule[0] ? e.rule : "-", e.message);
+    if (dmlref_vector_expects_error(v, &expected_status, &expected_rule))
+        text_put(t, "  the vector expects exactly this refusal (expect_error: %s, %s)\n",
+                 dmlref_status_name(expected_status), expected_rule);
+    if (status == DMLREF_ERROR_INDEX_OUT_OF_RANGE) {
+        /* the first output element whose derivation meets an index out of range */
+        const vtensor *out = &c->tensors[c->input_count];
+        layout l;
+        uint64_t total, p, o[MAX_RANK];
+        layout_from_desc(&out->desc, &l);
+        total = layout_element_count(&l);
+        for (p = 0; p < total; ++p) {
+            element_trace trace;
+            coordinates_of(p, l.rank, l.sizes, o);
+            trace_element(c->op, 0, v->inputs, 0, o, &trace);
+            if (trace.kind != TRACE_REFUSED)
+                continue;
+            text_put(t, "where it sits: %s", out->name);
+            put_coordinates(t, o, l.rank);
+            text_put(t, " would read it:\n  ");
+            put_index(t, c, &trace.indices[trace.index_count - 1]);
+            text_put(t, "\n");
+            break;
+        }
+    }
+    return status;
+}
+
+/* ---- the element asked for --------------------------------------------------------- */
+
+/* "OutputTensor[1, 0, 2]" into the output's index and coordinates. */
+static dmlref_status parse_element(const case_view *c, const char *text, size_t *output,
+                                   uint64_t *at, dmlref_error *err)
+{
+    const char *bracket = strchr(text, '['), *p;
+    const vtensor *out = NULL;
+    uint32_t count = 0, i;
+    size_t k;
+
+    for (k = 0; bracket && k < c->v->output_count; ++k) {
+        const char *name = c->tensors[c->input_count + k].name;
+        if (strlen(name) == (size_t)(bracket - text) && strncmp(text, name, strlen(name)) == 0)
+            out = &c->tensors[c->input_count + (*output = k)];
+    }
+    if (!out)
+        return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "%s: --element '%.80s': name an output element, e.g. '%s[0]' (outputs: "
+                         "%s%s%s)",
+                         c->v->source, text, c->tensors[c->input_count].name,
+                         c->tensors[c->input_count].name, c->v->output_count > 1 ? ", " : "",
+                         c->v->output_count > 1 ? c->tensors[c->input_count + 1].name : "");
+    for (p = bracket + 1;;) {
+        char *end;
+        unsigned long long value;
+        while (*p == ' ')
+            ++p;
+        if (*p < '0' || *p > '9' || count == MAX_RANK)
+            break;
+        value = strtoull(p, &end, 10);
+        at[count++] = value;
+        for (p = end; *p == ' '; ++p)
+            ;
+        if (*p == ',') {
+            ++p;
+            continue;
+        }
+        if (p[0] == ']' && p[1] == '\0') {
+            if (count != out->desc.DimensionCount)
+                return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                                 "%s: --element '%.80s': %s has %u dimensions, not %u",
+                                 c->v->source, text, out->name, out->desc.DimensionCount, count);
+            for (i = 0; i < count; ++i)
+                if (at[i] >= out->desc.Sizes[i])
+                    return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                                     "%s: --element '%.80s': coordinate %u is %llu, but %s.Sizes[%u] "
+                                     "= %u",
+                                     c->v->source, text, i, (unsigned long long)at[i], out->name, i,
+                                     out->desc.Sizes[i]);
+            return DMLREF_OK;
+        }
+        break;
+    }
+    return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                     "%s: --element '%.80s': write it as %s[c0, c1, ...], one decimal coordinate "
+                     "per dimension",
+                     c->v->source, text, out->name);
+}
 
 dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, size_t *length,
                            dmlref_error *err)
 {
-    (void)v, (void)element, (void)text, (void)length;
-    return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "explain: not built yet");
+    text_buffer t = {NULL, 0, 0, 0};
+    case_view c;
+    dmlref_status status = DMLREF_OK;
+    dmlref_error e;
+    size_t output = 0;
+    uint64_t at[MAX_RANK];
+
+    c.v = v;
+    c.op = dmlref_vector_operator(v);
+    c.tensors = v->tensors;
+    c.input_count = v->input_count;
+    c.clamp = v->oob == DMLREF_OOB_CLAMP;
+    c.indexed = v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? "OutputTensor" : "InputTensor";
+    c.range_rule = v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? "D2" : "D1";
+    c.index_type = v->type == DMLREF_OPERATOR_NONZERO_COORDINATES ? DMLREF_TENSOR_DATA_TYPE_UNKNOWN
+                                                                 : v->tensors[1].desc.DataType;
+    if (element && (status = parse_element(&c, element, &output, at, err)) != DMLREF_OK)
+        return status;
+
+    if (!v->expects_error && dmlref_vector_has_data(v) &&
+        dmlref_vector_eval(v, 0, &e) == DMLREF_OK) {
+        put_header(&t, &c, 1);
+        if (element)
+            explain_element(&t, &c, output, at);
+        else if (v->type == DMLREF_OPERATOR_NONZERO_COORDINATES)
+            explain_nonzero_case(&t, &c);
+        else
+            explain_every_element(&t, &c);
+    } else {
+        put_header(&t, &c, 0);
+        if (explain_refusal(&t, &c) == DMLREF_OK) { /* nothing refuses the case */
+            if (v->expects_error)
+                set_error(&e, DMLREF_ERROR_MISMATCH, "",
+                          "%s: the vector expects %s (%s), but dmlref accepts the case", v->source,
+                          dmlref_status_name(v->error_status), v->error_rule);
+            status = e.status; /* else what made eval fail */
+            if (err)
+                *err = e;
+        }
+    }
+    if (status == DMLREF_OK && t.failed)
+        status = set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory explaining the case",
+                           v->source);
+    if (status != DMLREF_OK) {
+        free(t.data);
+        return status;
+    }
+    *text = t.data;
+    *length = t.length;
+    return DMLREF_OK;
 }
