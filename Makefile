@@ -49,7 +49,8 @@ HEADERS = $(wildcard include/*.h include/dmlref/*.h src/*/*.h reference/*.h conf
 LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm
 
 # The command: the layers above the library.
-CLI_SRC = src/common/files.c src/teach/explain.c src/teach/show.c src/suite/suite.c conformance/check.c conformance/backend.c \
+TEACH_SRC = src/teach/explain.c src/teach/show.c
+CLI_SRC = src/common/files.c $(TEACH_SRC) src/suite/suite.c conformance/check.c conformance/backend.c \
           conformance/line_reader.c conformance/judge.c conformance/fuzz.c src/cli/args.c \
           src/cli/check_command.c src/cli/fuzz_command.c src/cli/bench.c \
           src/cli/teach_command.c src/cli/main.c
@@ -63,7 +64,7 @@ CASES_OBJ = $(BUILD)/gen/suite_cases.o
 
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
              test_gather_nd test_nonzero_coordinates test_random test_roundtrip \
-             test_vectors
+             test_vectors test_explain
 TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_SUPPORT = tests/testlib.c
 TEST_HDR = tests/testlib.h
@@ -120,6 +121,14 @@ $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) $(BUILD)/flag
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests \
 	    $< $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
+
+# explain's test links the layer that words the traces, too.
+$(BUILD)/tests/test_explain: tests/test_explain.c $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_SUPPORT) \
+                             $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests $< \
+	    $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) \
+	    $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
 
 # Runs every test program of $(BUILD); the whole log is $(BUILD)/tests.log.
 test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZE)

@@ -50,15 +50,14 @@ static void read_traced(const void *indices, const layout *l, dmlref_tensor_data
 
 /* Output[o] = Input[o with o[Axis] replaced by Indices[o]] (R-GE-6). */
 static void trace_gather_elements(const dmlref_gather_elements_desc *d, int clamp,
-                                  const dmlref_binding *inputs, const uint64_t *o,
-                                  element_trace *t)
+                                  const dmlref_binding *inputs, const uint64_t *o, element_trace *t)
 {
     layout in_l, idx_l;
     layout_from_desc(d->InputTensor, &in_l);
     layout_from_desc(d->IndicesTensor, &idx_l);
     t->index_count = 1;
-    read_traced(inputs[1].data, &idx_l, d->IndicesTensor->DataType, o, d->Axis,
-                in_l.sizes[d->Axis], clamp, &t->indices[0]);
+    read_traced(inputs[1].data, &idx_l, d->IndicesTensor->DataType, o, d->Axis, in_l.sizes[d->Axis],
+                clamp, &t->indices[0]);
     if (!t->indices[0].in_range && !clamp) {
         t->kind = TRACE_REFUSED;
         return;

@@ -64,8 +64,8 @@ typedef struct case_view {
     const vtensor *tensors; /* inputs, then outputs */
     size_t input_count;
     int clamp;
-    const char *indexed;       /* the tensor whose dimension an index picks */
-    const char *range_rule;    /* the rule for an index out of range: D1 or D2 */
+    const char *indexed;    /* the tensor whose dimension an index picks */
+    const char *range_rule; /* the rule for an index out of range: D1 or D2 */
     dmlref_tensor_data_type index_type;
 } case_view;
 
@@ -81,8 +81,9 @@ static void put_index(text_buffer *t, const case_view *c, const traced_index *x)
     else
         text_put(t, " = %lld", (long long)x->value.value);
     if (x->in_range && !x->value.huge && x->value.value < 0) {
-        text_put(t, ": negative, so it counts from the end: %lld + %s.Sizes[%u] = %lld + %llu = %llu "
-                    "(R-IX-2)",
+        text_put(t,
+                 ": negative, so it counts from the end: %lld + %s.Sizes[%u] = %lld + %llu = %llu "
+                 "(R-IX-2)",
                  (long long)x->value.value, c->indexed, x->dimension, (long long)x->value.value,
                  (unsigned long long)x->size, (unsigned long long)x->normalized);
         return;
@@ -141,14 +142,16 @@ static void put_header(text_buffer *t, const case_view *c, int valid)
         text_put(t, "  notes: %s\n", v->notes);
     switch (v->type) {
     case DMLREF_OPERATOR_GATHER_ELEMENTS:
-        text_put(t, "  OutputTensor[o] = InputTensor[o with o[Axis] replaced by IndicesTensor[o]], "
-                    "Axis = %u (R-GE-6)\n",
+        text_put(t,
+                 "  OutputTensor[o] = InputTensor[o with o[Axis] replaced by IndicesTensor[o]], "
+                 "Axis = %u (R-GE-6)\n",
                  v->attributes[0]);
         break;
     case DMLREF_OPERATOR_SCATTER_ELEMENTS:
-        text_put(t, "  OutputTensor = InputTensor; then, for each u of UpdatesTensor in row-major "
-                    "order,\n  OutputTensor[u with u[Axis] replaced by IndicesTensor[u]] = "
-                    "UpdatesTensor[u], Axis = %u (R-SC-9, D4)\n",
+        text_put(t,
+                 "  OutputTensor = InputTensor; then, for each u of UpdatesTensor in row-major "
+                 "order,\n  OutputTensor[u with u[Axis] replaced by IndicesTensor[u]] = "
+                 "UpdatesTensor[u], Axis = %u (R-SC-9, D4)\n",
                  v->attributes[0]);
         break;
     case DMLREF_OPERATOR_GATHER_ND:
@@ -164,11 +167,13 @@ static void put_header(text_buffer *t, const case_view *c, int valid)
         k = c->tensors[1].desc.Sizes[D - 1];
         r = m - b - k;
         pad = D - (q - 1 + r);
-        text_put(t, "  m = InputDimensionCount = %u, q = IndicesDimensionCount = %u, "
-                    "b = BatchDimensionCount = %u%s,\n",
+        text_put(t,
+                 "  m = InputDimensionCount = %u, q = IndicesDimensionCount = %u, "
+                 "b = BatchDimensionCount = %u%s,\n",
                  m, q, b, v->type == DMLREF_OPERATOR_GATHER_ND ? " (GATHER_ND, R-GN-10)" : "");
-        text_put(t, "  k = IndicesTensor.Sizes[%u] = %u coordinates per tuple, r = m - b - k = %u "
-                    "dimensions in each slice\n",
+        text_put(t,
+                 "  k = IndicesTensor.Sizes[%u] = %u coordinates per tuple, r = m - b - k = %u "
+                 "dimensions in each slice\n",
                  D - 1, k, r);
         text_put(t, "  an output coordinate is ");
         if (pad)
@@ -344,18 +349,21 @@ static void explain_nonzero_element(text_buffer *t, const case_view *c, const vt
     text_put(t, "%s", out->name);
     put_coordinates(t, o, out->desc.DimensionCount);
     if (e->kind == TRACE_UNDEFINED) {
-        text_put(t, " is undefined\n  row %llu is at or past OutputCount = %llu: DirectML leaves it "
-                    "as it was (R-NZ-14),\n  and the vector marks it null\n",
+        text_put(t,
+                 " is undefined\n  row %llu is at or past OutputCount = %llu: DirectML leaves it "
+                 "as it was (R-NZ-14),\n  and the vector marks it null\n",
                  (unsigned long long)e->row, (unsigned long long)e->count);
         return;
     }
-    text_put(t, " = %llu\n  row %llu is the %llu%s non-zero element of InputTensor in row-major "
-                "order: ",
+    text_put(t,
+             " = %llu\n  row %llu is the %llu%s non-zero element of InputTensor in row-major "
+             "order: ",
              (unsigned long long)e->bits, (unsigned long long)e->row,
              (unsigned long long)(e->row + 1), ordinal_suffix(e->row + 1));
     put_element(t, input, e->from_at, bits_of(input, e->from_at));
-    text_put(t, "\n  column %llu of N = %u is input dimension %u (R-NZ-13): its coordinate there "
-                "is %llu\n",
+    text_put(t,
+             "\n  column %llu of N = %u is input dimension %u (R-NZ-13): its coordinate there "
+             "is %llu\n",
              (unsigned long long)o[out->desc.DimensionCount - 1], N, e->column_dimension,
              (unsigned long long)e->bits);
 }
@@ -401,8 +409,9 @@ static void explain_nonzero_case(text_buffer *t, const case_view *c)
     for (j = 0; j < N; ++j)
         text_put(t, "%scolumn %u is input dimension %u", j ? ", " : "", j, D - N + j);
     if (N < D)
-        text_put(t, "\n  (the last N dimensions, right-aligned, R-NZ-13; the %u left out have size "
-                    "1)",
+        text_put(t,
+                 "\n  (the last N dimensions, right-aligned, R-NZ-13; the %u left out have size "
+                 "1)",
                  D - N);
     text_put(t, "\nInputTensor, element by element in row-major order:\n");
     for (p = 0; p < total; ++p) {
@@ -433,8 +442,9 @@ static void explain_nonzero_case(text_buffer *t, const case_view *c)
     else
         text_put(t, "OutputCoordinatesTensor holds no coordinates");
     if (e.count < M)
-        text_put(t, "; rows %llu to %u are undefined (R-NZ-14):\n  DirectML leaves them as they "
-                    "were, and the vector marks them null",
+        text_put(t,
+                 "; rows %llu to %u are undefined (R-NZ-14):\n  DirectML leaves them as they "
+                 "were, and the vector marks them null",
                  (unsigned long long)e.count, M - 1);
     text_put(t, "\n");
 }
@@ -480,8 +490,8 @@ static dmlref_status explain_refusal(text_buffer *t, const case_view *c)
     if (status == DMLREF_OK && dmlref_vector_has_data(v)) {
         memset(&options, 0, sizeof options);
         options.oob_policy = v->oob;
-        status = dmlref_execute_with_options(c->op, v->level, &options, v->inputs,
-                                             v->input_count, v->outputs, v->output_count, &e);
+        status = dmlref_execute_with_options(c->op, v->level, &options, v->inputs, v->input_count,
+                                             v->outputs, v->output_count, &e);
     }
     if (status == DMLREF_OK)
         return DMLREF_OK;
@@ -559,11 +569,12 @@ static dmlref_status parse_element(const case_view *c, const char *text, size_t 
                                  c->v->source, text, out->name, out->desc.DimensionCount, count);
             for (i = 0; i < count; ++i)
                 if (at[i] >= out->desc.Sizes[i])
-                    return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                                     "%s: --element '%.80s': coordinate %u is %llu, but %s.Sizes[%u] "
-                                     "= %u",
-                                     c->v->source, text, i, (unsigned long long)at[i], out->name, i,
-                                     out->desc.Sizes[i]);
+                    return set_error(
+                        err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                        "%s: --element '%.80s': coordinate %u is %llu, but %s.Sizes[%u] "
+                        "= %u",
+                        c->v->source, text, i, (unsigned long long)at[i], out->name, i,
+                        out->desc.Sizes[i]);
             return DMLREF_OK;
         }
         break;
@@ -592,7 +603,7 @@ dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, s
     c.indexed = v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? "OutputTensor" : "InputTensor";
     c.range_rule = v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? "D2" : "D1";
     c.index_type = v->type == DMLREF_OPERATOR_NONZERO_COORDINATES ? DMLREF_TENSOR_DATA_TYPE_UNKNOWN
-                                                                 : v->tensors[1].desc.DataType;
+                                                                  : v->tensors[1].desc.DataType;
     if (element && (status = parse_element(&c, element, &output, at, err)) != DMLREF_OK)
         return status;
 
@@ -618,8 +629,8 @@ dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, s
         }
     }
     if (status == DMLREF_OK && t.failed)
-        status = set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "", "%s: out of memory explaining the case",
-                           v->source);
+        status = set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "",
+                           "%s: out of memory explaining the case", v->source);
     if (status != DMLREF_OK) {
         free(t.data);
         return status;

@@ -218,7 +218,7 @@ static void put_variants(text_buffer *t, const dmlref_vector *v, int generated)
                 put_expected(t, e);
             if (e->has_xxh3)
                 text_put(t, "%s\"xxh3\": \"%016llx\"", e->has_expected && !digest_only ? ", " : "",
-                    (unsigned long long)e->xxh3);
+                         (unsigned long long)e->xxh3);
             text_put(t, o + 1 < v->output_count ? "},\n" : "}\n");
         }
         text_put(t, k + 1 < v->variant_count ? "    }},\n" : "    }}\n");
@@ -267,7 +267,7 @@ dmlref_status dmlref_vector_write_with(const dmlref_vector *v, uint32_t flags, c
         text_put(&t, "  \"oob\": \"clamp\",\n");
     if (v->expects_error && !as_case) {
         text_put(&t, "  \"expect_error\": {\"status\": \"%s\", \"rule\": ",
-            dmlref_status_name(v->error_status));
+                 dmlref_status_name(v->error_status));
         put_string(&t, v->error_rule);
         text_put(&t, "},\n");
     }
