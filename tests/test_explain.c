@@ -10,7 +10,8 @@
  * ALL_ELEMENTS is traced; of a larger one, its first and last quarter of a
  * sample of SAMPLE, and the other half spread between (NonZero's: of
  * SAMPLE_NONZERO, since tracing one of its elements scans the input).
- * explain_case must then word every vector, and a refused one by its rule.  The program ends with the line
+ * explain_case must then word every vector, and a refused one by its rule.
+ * The program ends with the line
  *   explain: N vectors, M elements traced, all as the reference kernels computed
  */
 #include <setjmp.h>
