@@ -52,23 +52,24 @@ static const double k_r1_out[] = {14, 10, 12, 14, 10, 11, 13};
 static const int64_t k_r1_neg_idx[] = {-5, -1, -3, 0, 4};
 static const double k_r1_neg_out[] = {10, 14, 12, 10, 14};
 
+/* clang-format off */
 /* a 2x3x2 tensor, gathered along each axis */
 static const double k_3d_in[] = {1, 2, 3, 4, 5, 6, /**/ 7, 8, 9, 10, 11, 12};
-static const int64_t k_3d_axis0_idx[] = {1, 0, 1, 1, 0, 0}; /* {1,3,2} */
+static const int64_t k_3d_axis0_idx[] = {1, 0, 1, 1, 0, 0};       /* {1,3,2} */
 static const double k_3d_axis0_out[] = {7, 2, 9, 10, 5, 6};
-static const int64_t k_3d_axis1_idx[] = {2, 0, /**/ 1, 1}; /* {2,1,2} */
+static const int64_t k_3d_axis1_idx[] = {2, 0, /**/ 1, 1};        /* {2,1,2} */
 static const double k_3d_axis1_out[] = {5, 2, /**/ 9, 10};
-static const int64_t k_3d_axis2_idx[] = {1,      0, 0, 1, 1, 1, /**/ 0, 0, 0, 1, 0, 1,
-                                         /**/ 1, 1, 0, 0, 1, 0, /**/ 0, 1, 1, 0, 0, 1};
+static const int64_t k_3d_axis2_idx[] = {1, 0, 0, 1, 1, 1, /**/ 0, 0, 0, 1, 0, 1, /**/
+                                         1, 1, 0, 0, 1, 0, /**/ 0, 1, 1, 0, 0, 1};
 /* {2,3,4}: indices larger than the input along the axis (R-GE-3) */
-static const double k_3d_axis2_out[] = {2, 1, 1, 2, 4,  4, /**/ 3, 3,  5,  6,  5,  6,
+static const double k_3d_axis2_out[] = {2, 1, 1, 2, 4, 4, /**/ 3, 3, 5, 6, 5, 6,
                                         8, 8, 7, 7, 10, 9, /**/ 9, 10, 12, 11, 11, 12};
 
 /* rank 8 along the first, a middle and the last axis */
-static const double k_8d_in[] = {1, 2, 3, /**/ 4, 5, 6}; /* {2,1,1,1,1,1,1,3} */
-static const int64_t k_8d_axis0_idx[] = {1, 0, 1};       /* {1,1,1,1,1,1,1,3} */
+static const double k_8d_in[] = {1, 2, 3, /**/ 4, 5, 6};                 /* {2,1,1,1,1,1,1,3} */
+static const int64_t k_8d_axis0_idx[] = {1, 0, 1};                       /* {1,1,1,1,1,1,1,3} */
 static const double k_8d_axis0_out[] = {4, 2, 6};
-static const int64_t k_8d_axis7_idx[] = {2, 2, 0, 1, /**/ 0, 0, 1, 2}; /* {2,...,4} */
+static const int64_t k_8d_axis7_idx[] = {2, 2, 0, 1, /**/ 0, 0, 1, 2};   /* {2,...,4} */
 static const double k_8d_axis7_out[] = {3, 3, 1, 2, /**/ 4, 4, 5, 6};
 static const int64_t k_8d_axis4_idx[] = {0, 0, 0, /**/ 0, 0, 0, /**/ 0, 0, 0, /**/ 0, 0, 0};
 static const double k_8d_axis4_out[] = {1, 2, 3, 1, 2, 3, /**/ 4, 5, 6, 4, 5, 6};
@@ -85,110 +86,49 @@ static const uint32_t k_strided_out_2x3[] = {8, 2};
 
 static const ge_case k_cases[] = {
     {"doc_example_axis0_corrected_S1",
-     2,
-     {3, 3},
-     {2, 3},
-     0,
-     k_doc_in,
-     k_doc_idx,
-     k_doc_out,
-     NULL,
-     NULL},
-    {"negative_index_axis1", 2, {2, 3}, {2, 1}, 1, k_neg_in, k_neg_idx, k_neg_out, NULL, NULL},
-    {"webnn_example_axis0", 2, {4, 3}, {2, 3}, 0, k_webnn_in, k_webnn_idx, k_webnn_out, NULL, NULL},
-    {"rank1_boundaries_and_repeats", 1, {5}, {7}, 0, k_r1_in, k_r1_idx, k_r1_out, NULL, NULL},
-    {"rank1_negative_boundaries", 1, {5}, {5}, 0, k_r1_in, k_r1_neg_idx, k_r1_neg_out, NULL, NULL},
+     2, {3, 3},                   {2, 3},                   0,
+     k_doc_in,   k_doc_idx,      k_doc_out,      NULL,             NULL},
+    {"negative_index_axis1",
+     2, {2, 3},                   {2, 1},                   1,
+     k_neg_in,   k_neg_idx,      k_neg_out,      NULL,             NULL},
+    {"webnn_example_axis0",
+     2, {4, 3},                   {2, 3},                   0,
+     k_webnn_in, k_webnn_idx,    k_webnn_out,    NULL,             NULL},
+    {"rank1_boundaries_and_repeats",
+     1, {5},                      {7},                      0,
+     k_r1_in,    k_r1_idx,       k_r1_out,       NULL,             NULL},
+    {"rank1_negative_boundaries",
+     1, {5},                      {5},                      0,
+     k_r1_in,    k_r1_neg_idx,   k_r1_neg_out,   NULL,             NULL},
     {"rank3_axis0_fewer_indices",
-     3,
-     {2, 3, 2},
-     {1, 3, 2},
-     0,
-     k_3d_in,
-     k_3d_axis0_idx,
-     k_3d_axis0_out,
-     NULL,
-     NULL},
+     3, {2, 3, 2},                {1, 3, 2},                0,
+     k_3d_in,    k_3d_axis0_idx, k_3d_axis0_out, NULL,             NULL},
     {"rank3_axis1",
-     3,
-     {2, 3, 2},
-     {2, 1, 2},
-     1,
-     k_3d_in,
-     k_3d_axis1_idx,
-     k_3d_axis1_out,
-     NULL,
-     NULL},
+     3, {2, 3, 2},                {2, 1, 2},                1,
+     k_3d_in,    k_3d_axis1_idx, k_3d_axis1_out, NULL,             NULL},
     {"rank3_axis2_more_indices_than_input",
-     3,
-     {2, 3, 2},
-     {2, 3, 4},
-     2,
-     k_3d_in,
-     k_3d_axis2_idx,
-     k_3d_axis2_out,
-     NULL,
-     NULL},
+     3, {2, 3, 2},                {2, 3, 4},                2,
+     k_3d_in,    k_3d_axis2_idx, k_3d_axis2_out, NULL,             NULL},
     {"rank8_axis0",
-     8,
-     {2, 1, 1, 1, 1, 1, 1, 3},
-     {1, 1, 1, 1, 1, 1, 1, 3},
-     0,
-     k_8d_in,
-     k_8d_axis0_idx,
-     k_8d_axis0_out,
-     NULL,
-     NULL},
+     8, {2, 1, 1, 1, 1, 1, 1, 3}, {1, 1, 1, 1, 1, 1, 1, 3}, 0,
+     k_8d_in,    k_8d_axis0_idx, k_8d_axis0_out, NULL,             NULL},
     {"rank8_axis4",
-     8,
-     {2, 1, 1, 1, 1, 1, 1, 3},
-     {2, 1, 1, 1, 2, 1, 1, 3},
-     4,
-     k_8d_in,
-     k_8d_axis4_idx,
-     k_8d_axis4_out,
-     NULL,
-     NULL},
+     8, {2, 1, 1, 1, 1, 1, 1, 3}, {2, 1, 1, 1, 2, 1, 1, 3}, 4,
+     k_8d_in,    k_8d_axis4_idx, k_8d_axis4_out, NULL,             NULL},
     {"rank8_axis7",
-     8,
-     {2, 1, 1, 1, 1, 1, 1, 3},
-     {2, 1, 1, 1, 1, 1, 1, 4},
-     7,
-     k_8d_in,
-     k_8d_axis7_idx,
-     k_8d_axis7_out,
-     NULL,
-     NULL},
+     8, {2, 1, 1, 1, 1, 1, 1, 3}, {2, 1, 1, 1, 1, 1, 1, 4}, 7,
+     k_8d_in,    k_8d_axis7_idx, k_8d_axis7_out, NULL,             NULL},
     {"transposed_input_layout",
-     2,
-     {3, 3},
-     {2, 3},
-     0,
-     k_doc_in,
-     k_doc_idx,
-     k_doc_out,
-     k_transposed_3x3,
-     NULL},
+     2, {3, 3},                   {2, 3},                   0,
+     k_doc_in,   k_doc_idx,      k_doc_out,      k_transposed_3x3, NULL},
     {"broadcast_input_stride0",
-     2,
-     {2, 3},
-     {2, 3},
-     1,
-     k_bcast_in,
-     k_bcast_idx,
-     k_bcast_out,
-     k_bcast_strides,
-     NULL},
+     2, {2, 3},                   {2, 3},                   1,
+     k_bcast_in, k_bcast_idx,    k_bcast_out,    k_bcast_strides,  NULL},
     {"strided_output",
-     2,
-     {3, 3},
-     {2, 3},
-     0,
-     k_doc_in,
-     k_doc_idx,
-     k_doc_out,
-     NULL,
-     k_strided_out_2x3},
+     2, {3, 3},                   {2, 3},                   0,
+     k_doc_in,   k_doc_idx,      k_doc_out,      NULL,             k_strided_out_2x3},
 };
+/* clang-format on */
 
 /* Runs one row for one data type, index type and layout variant. */
 static void run_variant(const ge_case *c, dmlref_tensor_data_type type,

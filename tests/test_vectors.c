@@ -62,6 +62,7 @@ typedef struct encoding {
     const char *text;
 } encoding;
 
+/* clang-format off */
 static const encoding k_encodings[] = {
     {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x80000000u, "-0.0"},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x00000000u, "0"},
@@ -69,16 +70,16 @@ static const encoding k_encodings[] = {
     {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x7FC00001u, "\"0x7fc00001\""},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0xFF800000u, "\"-inf\""},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x3DCCCCCDu, "0.10000000149011612"}, /* float32 0.1 */
-    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x5D800000u,
-     "1.152921504606847e+18"}, /* 2^60: not an integer text */
+    /* 2^60: not an integer text */
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x5D800000u, "1.152921504606847e+18"},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT32, 0x00000001u, "1.401298464324817e-45"},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x7E00u, "\"nan\""},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0xFC01u, "\"0xfc01\""},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x3555u, "0.333251953125"},
-    {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x0001u,
-     "5.960464477539063e-08"}, /* 2^-24: shortest is the upper neighbour */
-    {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x4340000000000000ull,
-     "9.007199254740992e+15"}, /* 2^53: no integer text */
+    /* 2^-24: shortest is the upper neighbour */
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT16, 0x0001u, "5.960464477539063e-08"},
+    /* 2^53: no integer text */
+    {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x4340000000000000ull, "9.007199254740992e+15"},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x4350000000000000ull, "1.8014398509481984e+16"}, /* 2^54 */
     {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x3FB999999999999Aull, "0.1"},
     {DMLREF_TENSOR_DATA_TYPE_FLOAT64, 0x4034000000000000ull, "20"}, /* integral: no exponent */
@@ -91,6 +92,7 @@ static const encoding k_encodings[] = {
     {DMLREF_TENSOR_DATA_TYPE_INT64, 0x8000000000000000ull, "\"-9223372036854775808\""},
     {DMLREF_TENSOR_DATA_TYPE_UINT64, UINT64_MAX, "\"18446744073709551615\""},
 };
+/* clang-format on */
 
 /* Ensure each element is written as FORMAT.md says: shortest exact decimals,
    -0.0, the NaN and infinity strings, 64-bit integers as strings beyond
@@ -1578,6 +1580,7 @@ typedef struct broadcast_case {
     const char *error; /* what the reader must say instead, or NULL */
 } broadcast_case;
 
+/* clang-format off */
 static const broadcast_case k_broadcast_cases[] = {
     {"65535 x 65535 FLOAT32 zeros over 4 bytes, strides {0, 0}",
      GATHER_OF("{\"dtype\": \"FLOAT32\", \"sizes\": [65535, 65535], \"strides\": [0, 0],"
@@ -1585,60 +1588,28 @@ static const broadcast_case k_broadcast_cases[] = {
                "{\"dtype\": \"UINT32\", \"sizes\": [1, 65535], \"generator\": {\"kind\":"
                " \"index\", \"seed\": 2, \"low\": [0], \"high\": [65534]}}",
                "{\"dtype\": \"FLOAT32\"}"),
-     0,
-     0,
-     4,
-     2,
-     {65535, 65535, 0},
-     {0, 0, 0},
-     {0, 0},
-     1,
-     NULL},
+     0, 0, 4, 2, {65535, 65535, 0}, {0, 0, 0}, {0, 0}, 1, NULL},
     {"65535 x 65535 FLOAT16 ones, strides {1, 0}",
      GATHER_OF("{\"dtype\": \"FLOAT16\", \"sizes\": [65535, 65535], \"strides\": [1, 0],"
                " \"generator\": {\"kind\": \"sparse\", \"seed\": 1, \"density\": 1000000}}",
                "{\"dtype\": \"UINT32\", \"sizes\": [1, 65535], \"generator\": {\"kind\":"
                " \"index\", \"seed\": 2, \"low\": [0], \"high\": [65534]}}",
                "{\"dtype\": \"FLOAT16\"}"),
-     0,
-     0,
-     2,
-     2,
-     {65535, 65535, 0},
-     {1, 0, 0},
-     {0x3C00, 0},
-     1,
-     NULL},
+     0, 0, 2, 2, {65535, 65535, 0}, {1, 0, 0}, {0x3C00, 0}, 1, NULL},
     {"INT8 -7 over strides {0, 5, 1}",
      GATHER_OF("{\"dtype\": \"INT8\", \"sizes\": [3, 4, 5], \"strides\": [0, 5, 1], \"generator\":"
                " {\"kind\": \"index\", \"seed\": 3, \"low\": [-7], \"high\": [-7]}}",
                "{\"dtype\": \"INT32\", \"sizes\": [1, 4, 5], \"generator\": {\"kind\": \"index\","
                " \"seed\": 4, \"low\": [0], \"high\": [2]}}",
                "{\"dtype\": \"INT8\"}"),
-     0,
-     0,
-     1,
-     3,
-     {3, 4, 5},
-     {0, 5, 1},
-     {0xF9, 0},
-     1,
-     NULL},
+     0, 0, 1, 3, {3, 4, 5}, {0, 5, 1}, {0xF9, 0}, 1, NULL},
     {"INT16 ones over overlapping strides {1, 1}",
      GATHER_OF("{\"dtype\": \"INT16\", \"sizes\": [300, 300], \"strides\": [1, 1], \"generator\":"
                " {\"kind\": \"sparse\", \"seed\": 3, \"density\": 1000000}}",
                "{\"dtype\": \"UINT32\", \"sizes\": [1, 300], \"generator\": {\"kind\": \"index\","
                " \"seed\": 4, \"low\": [0], \"high\": [299]}}",
                "{\"dtype\": \"INT16\"}"),
-     0,
-     0,
-     2,
-     2,
-     {300, 300, 0},
-     {1, 1, 0},
-     {1, 0},
-     1,
-     NULL},
+     0, 0, 2, 2, {300, 300, 0}, {1, 1, 0}, {1, 0}, 1, NULL},
     {"UINT64 2^64-1 over strides {9, 0, 1} and padding",
      GATHER_OF("{\"dtype\": \"UINT64\", \"sizes\": [7, 1, 9], \"strides\": [9, 0, 1],"
                " \"total_bytes\": 1000, \"generator\": {\"kind\": \"index\", \"seed\": 3, \"low\":"
@@ -1646,120 +1617,61 @@ static const broadcast_case k_broadcast_cases[] = {
                "{\"dtype\": \"UINT32\", \"sizes\": [1, 1, 9], \"generator\": {\"kind\": \"index\","
                " \"seed\": 4, \"low\": [0], \"high\": [6]}}",
                "{\"dtype\": \"UINT64\"}"),
-     0,
-     0,
-     8,
-     3,
-     {7, 1, 9},
-     {9, 0, 1},
-     {UINT64_MAX, 0},
-     1,
-     NULL},
+     0, 0, 8, 3, {7, 1, 9}, {9, 0, 1}, {UINT64_MAX, 0}, 1, NULL},
     {"GatherND tuples (1, 2) over strides {0, 1}",
-     GATHER_ND_OF("2",
-                  "{\"dtype\": \"FLOAT32\", \"sizes\": [3, 4], \"generator\": {\"kind\":"
-                  " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("2", "{\"dtype\": \"FLOAT32\", \"sizes\": [3, 4], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"INT32\", \"sizes\": [1000, 2], \"strides\": [0, 1], \"generator\":"
                   " {\"kind\": \"index\", \"seed\": 5, \"low\": [1, 2], \"high\": [1, 2]}}",
                   "{\"dtype\": \"FLOAT32\"}", ""),
-     0,
-     1,
-     4,
-     2,
-     {1000, 2, 0},
-     {0, 1, 0},
-     {1, 2},
-     2,
-     NULL},
+     0, 1, 4, 2, {1000, 2, 0}, {0, 1, 0}, {1, 2}, 2, NULL},
     {"GatherND tuples (3, 0) over strides {2, 12, 1}",
-     GATHER_ND_OF("3",
-                  "{\"dtype\": \"INT8\", \"sizes\": [4, 4, 3], \"generator\": {\"kind\":"
-                  " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("3", "{\"dtype\": \"INT8\", \"sizes\": [4, 4, 3], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"UINT32\", \"sizes\": [5, 6, 2], \"strides\": [2, 12, 1],"
                   " \"generator\": {\"kind\": \"index\", \"seed\": 5, \"low\": [3, 0], \"high\":"
                   " [3, 0]}}",
                   "{\"dtype\": \"INT8\"}", ""),
-     0,
-     1,
-     4,
-     3,
-     {5, 6, 2},
-     {2, 12, 1},
-     {3, 0},
-     2,
-     NULL},
+     0, 1, 4, 3, {5, 6, 2}, {2, 12, 1}, {3, 0}, 2, NULL},
     {"GatherND tuples (4, 4) over strides {0, 0}: one value",
-     GATHER_ND_OF("2",
-                  "{\"dtype\": \"FLOAT32\", \"sizes\": [5, 5], \"generator\": {\"kind\":"
-                  " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("2", "{\"dtype\": \"FLOAT32\", \"sizes\": [5, 5], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"INT64\", \"sizes\": [3, 2], \"strides\": [0, 0], \"generator\":"
                   " {\"kind\": \"index\", \"seed\": 5, \"low\": [4, 4], \"high\": [4, 4]}}",
                   "{\"dtype\": \"FLOAT32\"}", ""),
-     0,
-     1,
-     8,
-     2,
-     {3, 2, 0},
-     {0, 0, 0},
-     {4, 0},
-     1,
-     NULL},
+     0, 1, 8, 2, {3, 2, 0}, {0, 0, 0}, {4, 0}, 1, NULL},
     {"a refused case: 2^30 GatherND tuples (3, 1) over 8 bytes",
-     GATHER_ND_OF("3",
-                  "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 4, 4], \"generator\": {\"kind\":"
-                  " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("3", "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 4, 4], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"UINT32\", \"sizes\": [2, 268435455, 2], \"strides\": [0, 0, 1],"
                   " \"generator\": {\"kind\": \"index\", \"seed\": 5, \"low\": [3, 1], \"high\":"
                   " [3, 1]}}",
                   "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 1, 1], \"alignment\": 3}",
                   MUST_FAIL_ALIGNMENT),
-     1,
-     1,
-     4,
-     3,
-     {2, 268435455, 2},
-     {0, 0, 1},
-     {3, 1},
-     2,
-     NULL},
+     1, 1, 4, 3, {2, 268435455, 2}, {0, 0, 1}, {3, 1}, 2, NULL},
     {"GatherND tuples (0, 1) over strides {1, 1}: two values at one address",
-     GATHER_ND_OF("2",
-                  "{\"dtype\": \"FLOAT32\", \"sizes\": [4, 4], \"generator\": {\"kind\":"
-                  " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("2", "{\"dtype\": \"FLOAT32\", \"sizes\": [4, 4], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"INT32\", \"sizes\": [4, 2], \"strides\": [1, 1], \"generator\":"
                   " {\"kind\": \"index\", \"seed\": 5, \"low\": [0, 1], \"high\": [0, 1]}}",
                   "{\"dtype\": \"FLOAT32\"}", ""),
-     0,
-     1,
-     4,
-     2,
-     {4, 2, 0},
-     {1, 1, 0},
-     {0, 1},
-     2,
+     0, 1, 4, 2, {4, 2, 0}, {1, 1, 0}, {0, 1}, 2,
      "case.json: $.tensors.IndicesTensor.generator: an element of last coordinate 1 differs from "
      "an element of last coordinate 0 stored at the same address (element offset 1)"},
     {"a refused case: 2^30 GatherND tuples (5, 6) over strides {1, 0, 1}, two values at one "
      "address only past 2^29 elements",
-     GATHER_ND_OF("3",
-                  "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 8, 8], \"generator\": {\"kind\":"
-                  " \"bits\", \"seed\": 1}}",
+     GATHER_ND_OF("3", "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 8, 8], \"generator\": {\"kind\":"
+                       " \"bits\", \"seed\": 1}}",
                   "{\"dtype\": \"UINT32\", \"sizes\": [2, 268435455, 2], \"strides\": [1, 0, 1],"
                   " \"generator\": {\"kind\": \"index\", \"seed\": 5, \"low\": [5, 6], \"high\":"
                   " [5, 6]}}",
                   "{\"dtype\": \"FLOAT32\", \"sizes\": [1, 1, 1], \"alignment\": 3}",
                   MUST_FAIL_ALIGNMENT),
-     1,
-     1,
-     4,
-     3,
-     {2, 268435455, 2},
-     {1, 0, 1},
-     {5, 6},
-     2,
+     1, 1, 4, 3, {2, 268435455, 2}, {1, 0, 1}, {5, 6}, 2,
      "case.json: $.tensors.IndicesTensor.generator: an element of last coordinate 1 differs from "
      "an element of last coordinate 0 stored at the same address (element offset 1)"},
 };
+/* clang-format on */
 
 /* The buffer the walk of FORMAT.md gives a broadcast case (caller frees),
    or NULL when it has too many elements to walk here. */
