@@ -172,8 +172,8 @@ static void put_header(text_buffer *t, const case_view *c, int valid)
                  "b = BatchDimensionCount = %u%s,\n",
                  m, q, b, v->type == DMLREF_OPERATOR_GATHER_ND ? " (GATHER_ND, R-GN-10)" : "");
         text_put(t,
-                 "  k = IndicesTensor.Sizes[%u] = %u coordinates per tuple, r = m - b - k = %u "
-                 "dimensions in each slice\n",
+                 "  k = IndicesTensor.Sizes[%u] = %u (coordinates in a tuple), r = m - b - k = %u "
+                 "(dimensions of a slice)\n",
                  D - 1, k, r);
         text_put(t, "  an output coordinate is ");
         if (pad)
@@ -318,16 +318,16 @@ static void explain_scatter(text_buffer *t, const case_view *c, const vtensor *o
                 "(R-SC-10):\n  the vector accepts any of the competing updates here (any_of)\n");
 }
 
+/* Why a NonZero input element is or is not counted (classify_nonzero). */
 static void put_nonzero_reason(text_buffer *t, nonzero_class class)
 {
     static const char *const reasons[] = {
-        "zero: not counted",
-        "negative zero is zero (R-NZ-8): not counted",
-        "NaN is not zero (R-NZ-9): counted",
-        "an infinity is not zero (R-NZ-9): counted",
-        "a subnormal is not zero (D7; a GPU that flushes it to zero would not count it, "
-        "R-NZ-10): counted",
-        "not zero: counted"};
+        "zero",
+        "negative zero, which is zero (R-NZ-8)",
+        "NaN, which is not zero (R-NZ-9)",
+        "an infinity, not zero (R-NZ-9)",
+        "a subnormal, not zero (D7; a GPU that flushes subnormals would not count it, R-NZ-10)",
+        "not zero"};
     text_put(t, "%s", reasons[class]);
 }
 
@@ -405,14 +405,17 @@ static void explain_nonzero_case(text_buffer *t, const case_view *c)
 
     for (j = 0; j < D; ++j)
         total *= input->desc.Sizes[j];
-    text_put(t, "N = %u columns for an input of %u dimensions: ", N, D);
+    text_put(t, "N = %u columns, D = %u input dimensions: ", N, D);
     for (j = 0; j < N; ++j)
         text_put(t, "%scolumn %u is input dimension %u", j ? ", " : "", j, D - N + j);
-    if (N < D)
+    if (N == D - 1)
+        text_put(t, "\n  (the last N dimensions, right-aligned, R-NZ-13; dimension 0, left out, "
+                    "has size 1)");
+    else if (N < D)
         text_put(t,
-                 "\n  (the last N dimensions, right-aligned, R-NZ-13; the %u left out have size "
-                 "1)",
-                 D - N);
+                 "\n  (the last N dimensions, right-aligned, R-NZ-13; dimensions 0 to %u, left "
+                 "out, have size 1)",
+                 D - N - 1);
     text_put(t, "\nInputTensor, element by element in row-major order:\n");
     for (p = 0; p < total; ++p) {
         nonzero_class class;
@@ -429,8 +432,10 @@ static void explain_nonzero_case(text_buffer *t, const case_view *c)
         text_put(t, ": ");
         put_nonzero_reason(t, class);
         if (class != NONZERO_ZERO && class != NONZERO_NEGATIVE_ZERO) {
-            text_put(t, ", row %llu = ", (unsigned long long)count++);
+            text_put(t, ": row %llu = ", (unsigned long long)count++);
             put_coordinates(t, at + D - N, N);
+        } else {
+            text_put(t, ": not counted");
         }
         text_put(t, "\n");
     }
