@@ -277,6 +277,7 @@ check-cli: $(BUILD)/dmlref ## the command end to end, its files and walks, and e
 	$(Q)$(SUMMARY) "malformed vectors ($(BUILD))" $(BUILD)/malformed.log \
 	    sh tests/test_malformed.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "dmlref bench ($(BUILD))" $(BUILD)/bench.log sh tests/test_bench.sh $(BUILD)
+	$(Q)$(SUMMARY) "dmlref explain ($(BUILD))" $(BUILD)/explain.log sh tests/test_explain.sh $(BUILD)/dmlref
 
 backends: lib ## the conformance plug-ins: the reference, a naive one and its faulty variants
 	$(Q)sh conformance/backends/build.sh $(BUILD) > /dev/null
