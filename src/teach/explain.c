@@ -52,11 +52,6 @@ static const char *ordinal_suffix(uint64_t n)
     return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
 }
 
-static int is_signed_index(dmlref_tensor_data_type type)
-{
-    return type == DMLREF_TENSOR_DATA_TYPE_INT32 || type == DMLREF_TENSOR_DATA_TYPE_INT64;
-}
-
 /* What a case is made of, for the words. */
 typedef struct case_view {
     const dmlref_vector *v;
@@ -95,7 +90,7 @@ static void put_index(text_buffer *t, const case_view *c, const traced_index *x)
     }
     text_put(t, ": out of range for %s.Sizes[%u] = %llu (valid: ", c->indexed, x->dimension,
              (unsigned long long)x->size);
-    if (is_signed_index(c->index_type))
+    if (is_signed_int_type(c->index_type))
         text_put(t, "-%llu to %llu, R-IX-4)", (unsigned long long)x->size,
                  (unsigned long long)(x->size - 1));
     else
@@ -117,15 +112,12 @@ static void put_element(text_buffer *t, const vtensor *x, const uint64_t *at, ui
     put_value(t, x->desc.DataType, bits);
 }
 
+/* The element of tensor x at coordinates `at`, from its buffer. */
 static uint64_t bits_of(const vtensor *x, const uint64_t *at)
 {
     layout l;
-    uint64_t offset = 0;
-    uint32_t i;
     layout_from_desc(&x->desc, &l);
-    for (i = 0; i < l.rank; ++i)
-        offset += at[i] * l.strides[i];
-    return load_bits(x->buffer + offset * l.element_size, l.element_size);
+    return load_bits(x->buffer + byte_offset(&l, at), l.element_size);
 }
 
 /* ---- the operators' rules, said once at the top ------------------------------ */
@@ -401,6 +393,7 @@ static void explain_nonzero_case(text_buffer *t, const case_view *c)
     const uint32_t N = coordinates->desc.Sizes[R - 1], M = coordinates->desc.Sizes[R - 2];
     uint64_t total = 1, p, at[MAX_RANK], count = 0, zero[MAX_RANK] = {0};
     element_trace e;
+    layout l;
     uint32_t j;
 
     for (j = 0; j < D; ++j)
@@ -417,14 +410,13 @@ static void explain_nonzero_case(text_buffer *t, const case_view *c)
                  "out, have size 1)",
                  D - N - 1);
     text_put(t, "\nInputTensor, element by element in row-major order:\n");
+    layout_from_desc(&input->desc, &l);
     for (p = 0; p < total; ++p) {
         nonzero_class class;
-        layout l;
         if (p == EXPLAIN_ALL_LIMIT) {
             text_put(t, "  ... %llu more elements\n", (unsigned long long)(total - p));
             break;
         }
-        layout_from_desc(&input->desc, &l);
         coordinates_of(p, D, l.sizes, at);
         class = classify_nonzero(input->buffer + byte_offset(&l, at), input->desc.DataType);
         text_put(t, "  ");
@@ -506,21 +498,28 @@ static dmlref_status explain_refusal(text_buffer *t, const case_view *c)
         text_put(t, "  the vector expects exactly this refusal (expect_error: %s, %s)\n",
                  dmlref_status_name(expected_status), expected_rule);
     if (status == DMLREF_ERROR_INDEX_OUT_OF_RANGE) {
-        /* the first output element whose derivation meets an index out of range */
+        /* the first output element whose derivation meets an index out of range
+           (among the first EXPLAIN_SEARCH_LIMIT: the message names the index) */
         const vtensor *out = &c->tensors[c->input_count];
         layout l;
         uint64_t total, p, o[MAX_RANK];
         layout_from_desc(&out->desc, &l);
         total = layout_element_count(&l);
-        for (p = 0; p < total; ++p) {
+        for (p = 0; p < total && p < EXPLAIN_SEARCH_LIMIT; ++p) {
             element_trace trace;
             coordinates_of(p, l.rank, l.sizes, o);
             trace_element(c->op, 0, v->inputs, 0, o, &trace);
             if (trace.kind != TRACE_REFUSED)
                 continue;
-            text_put(t, "where it sits: %s", out->name);
-            put_coordinates(t, o, l.rank);
-            text_put(t, " would read it:\n  ");
+            if (v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS) {
+                text_put(t, "where it sits: it would place UpdatesTensor");
+                put_coordinates(t, trace.indices[0].at, l.rank);
+                text_put(t, " along Axis = %u:\n  ", v->attributes[0]);
+            } else {
+                text_put(t, "where it sits: %s", out->name);
+                put_coordinates(t, o, l.rank);
+                text_put(t, " would read it:\n  ");
+            }
             put_index(t, c, &trace.indices[trace.index_count - 1]);
             text_put(t, "\n");
             break;

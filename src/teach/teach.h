@@ -14,6 +14,10 @@
    saying how to name one. */
 #define EXPLAIN_ALL_LIMIT 64
 
+/* An index out of range is placed by tracing the output elements, the first
+   this many at most. */
+#define EXPLAIN_SEARCH_LIMIT 65536
+
 /* The explanation of case v (read with DMLREF_VECTOR_READ_CASE, or a
    vector): the operator, its attributes and its rule, then the derivation
    of the output element `element` ("OutputTensor[1,0,2]"; NULL: of every
