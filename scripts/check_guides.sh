@@ -149,8 +149,11 @@ check_block() {
     else
         : >"$tmp/expected"
     fi
-    # the characters were checked above: eval only splits the words
+    # the characters were checked above: eval only splits the words, and
+    # with globbing off an unquoted [1,0] stays as it is
+    set -f
     eval "set -- $b_args"
+    set +f
     "$bin" "$@" >"$tmp/actual" 2>"$tmp/stderr" </dev/null
     b_status=$?
     if [ "$b_status" -ne 0 ]; then
