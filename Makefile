@@ -73,6 +73,7 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-cross check-loaders check-schema check-roundtrip check-cli \
+        check-guides \
         check-conformance backends fuzz-smoke check-valgrind \
         install uninstall clean help deps FORCE
 
@@ -153,6 +154,7 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and 
 	$(Q)$(MAKE) --no-print-directory check-roundtrip
 	$(Q)$(MAKE) --no-print-directory check-cross
 	$(Q)$(MAKE) --no-print-directory check-cli
+	$(Q)$(MAKE) --no-print-directory check-guides
 	$(Q)$(MAKE) --no-print-directory check-conformance
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
@@ -278,6 +280,13 @@ check-cli: $(BUILD)/dmlref ## the command end to end, its files and walks, and e
 	    sh tests/test_malformed.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "dmlref bench ($(BUILD))" $(BUILD)/bench.log sh tests/test_bench.sh $(BUILD)
 	$(Q)$(SUMMARY) "dmlref explain ($(BUILD))" $(BUILD)/explain.log sh tests/test_explain.sh $(BUILD)/dmlref
+
+# The guides' `dmlref explain` and `dmlref show` blocks run and compared with
+# the real command (sh scripts/check_guides.sh --fix $(BUILD)/dmlref rewrites
+# them), after the checker has shown it fails on wrong pages.
+check-guides: $(BUILD)/dmlref ## every explain and show block of docs/operators/ prints what the page says, and every vector it names exists
+	$(Q)$(SUMMARY) "check_guides.sh against wrong pages" $(BUILD)/guides-test.log sh tests/test_guides.sh
+	$(Q)$(SUMMARY) "guides (docs/operators/)" $(BUILD)/guides.log sh scripts/check_guides.sh $(BUILD)/dmlref
 
 backends: lib ## the conformance plug-ins: the reference, a naive one and its faulty variants
 	$(Q)sh conformance/backends/build.sh $(BUILD) > /dev/null
