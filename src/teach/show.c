@@ -362,6 +362,7 @@ typedef struct layout_facts {
     uint64_t packed_size; /* DMLCalcBufferTensorSize without strides (0: beyond 64 bits) */
     uint64_t minimum;     /* ... with its strides */
     int memory_differs;   /* not as_packed, or TotalTensorSizeInBytes is not packed_size */
+    int empty;            /* a size is 0 (a case that must be refused): no element */
 } layout_facts;
 
 static void layout_facts_of(const tensor_view *x, layout_facts *f)
@@ -378,6 +379,7 @@ static void layout_facts_of(const tensor_view *x, layout_facts *f)
     f->minimum = dmlref_calc_buffer_tensor_size(desc->DataType, desc->DimensionCount, x->t->sizes,
                                                 desc->Strides);
     f->memory_differs = !f->as_packed || desc->TotalTensorSizeInBytes != f->packed_size;
+    f->empty = x->count == 0;
 }
 
 /* The buffer slot by slot: which coordinate lies on each. */
@@ -445,27 +447,32 @@ static void put_size(shower *s, uint64_t bytes)
     if (bytes)
         text_put(&s->out, "%llu", (unsigned long long)bytes);
     else
-        text_put(&s->out, "beyond 2^64");
+        text_put(&s->out, "more than 2^64");
 }
 
 /* TotalTensorSizeInBytes, where it is not what packed elements take. */
 static void put_total_size(shower *s, uint64_t total, const layout_facts *f)
 {
     uint64_t need = f->strided ? f->minimum : f->packed_size;
-    if (total == f->packed_size && total == need)
+    const char *what = f->strided ? "strides" : "elements";
+    if (f->empty) { /* DMLCalcBufferTensorSize has no answer */
+        if (total)
+            text_put(&s->out, "  TotalTensorSizeInBytes %llu, for no element\n",
+                     (unsigned long long)total);
+        return;
+    }
+    if (total == f->packed_size && total == need && need)
         return;
     text_put(&s->out, "  TotalTensorSizeInBytes %llu: ", (unsigned long long)total);
-    if (total == need)
-        text_put(&s->out, "what its strides need");
-    else if (need && total > need)
-        text_put(&s->out, "%llu more than its %s need", (unsigned long long)(total - need),
-                 f->strided ? "strides" : "elements");
+    if (!need)
+        text_put(&s->out, "its %s need more than 2^64 bytes", what);
+    else if (total == need)
+        text_put(&s->out, "what its %s need", what);
+    else if (total > need)
+        text_put(&s->out, "%llu more than its %s need (%llu)", (unsigned long long)(total - need),
+                 what, (unsigned long long)need);
     else
-        text_put(&s->out, "too small (R-TD-9): its %s need ", f->strided ? "strides" : "elements");
-    if (total != need && (!need || total < need))
-        put_size(s, need);
-    else if (total != need)
-        text_put(&s->out, " (%llu)", (unsigned long long)need);
+        text_put(&s->out, "too small (R-TD-9): its %s need %llu", what, (unsigned long long)need);
     if (f->strided && need != f->packed_size) {
         text_put(&s->out, "; packed it would be ");
         put_size(s, f->packed_size);
@@ -498,7 +505,7 @@ static void put_heading(shower *s, const tensor_view *x, const layout_facts *f, 
     }
 
     /* what the strides mean */
-    for (d = 0; d < x->rank; ++d) {
+    for (d = 0; d < x->rank && f->strided; ++d) {
         if (x->sizes[d] > 1 && x->strides[d] == 0)
             broadcast[broadcast_count++] = d;
         else if (x->sizes[d] > 1)
@@ -543,25 +550,39 @@ static void put_heading(shower *s, const tensor_view *x, const layout_facts *f, 
                  desc->GuaranteedBaseOffsetAlignment);
 }
 
-/* The slots a line of the buffer shows, at most `fit`: the largest stride
-   up to MEMORY_LINE_SLOTS, so that a padded row or a permuted column lines
-   up (or the largest part of it that fits, dividing it evenly); otherwise
-   as many as fit, up to MEMORY_LINE_SLOTS. */
+/* The largest divisor of n up to `most`, when it is at least half of
+   `most` (a line that wide or wider); else 0. */
+static uint64_t wide_divisor(uint64_t n, uint64_t most)
+{
+    uint64_t part = most;
+    while (part > 1 && n % part != 0)
+        --part;
+    return 2 * part >= most ? part : 0;
+}
+
+/* The slots a line of the buffer shows, at most `fit` and
+   MEMORY_LINE_SLOTS, chosen so that the lines follow the strides: the
+   largest stride that fits, so that a padded row or a permuted column lines
+   up, or else a wide part of one that divides it evenly; otherwise as many
+   as fit. */
 static uint64_t memory_line_slots(const tensor_view *x, uint64_t slots, uint64_t fit)
 {
-    uint64_t best = 0, most = fit < MEMORY_LINE_SLOTS ? fit : MEMORY_LINE_SLOTS;
+    uint64_t most = fit < MEMORY_LINE_SLOTS ? fit : MEMORY_LINE_SLOTS, best = 0, above = 0;
     uint32_t d;
-    for (d = 0; d < x->rank; ++d)
-        if (x->sizes[d] > 1 && x->strides[d] > 1 && x->strides[d] <= MEMORY_LINE_SLOTS &&
-            x->strides[d] > best)
-            best = x->strides[d];
-    if (best) {
-        uint64_t part = most;
-        while (best % part != 0)
-            --part;
-        return part;
-    }
     most = most ? most : 1;
+    for (d = 0; d < x->rank; ++d) {
+        uint64_t stride = x->strides[d];
+        if (x->sizes[d] < 2 || stride < 2)
+            continue;
+        if (stride <= most && stride > best)
+            best = stride;
+        else if (stride > most && (!above || stride < above))
+            above = stride;
+    }
+    if (best)
+        return best;
+    if (above && wide_divisor(above, most))
+        return wide_divisor(above, most);
     return slots < most ? slots : most;
 }
 
@@ -682,7 +703,8 @@ static void put_coordinates(shower *s, const tensor_view *x, uint32_t input_rank
     if (columns == 1)
         n = (size_t)snprintf(line, sizeof line, "column: input dimension %u", first);
     else
-        n = (size_t)snprintf(line, sizeof line, "columns: input dimensions %u to %llu", first,
+        n = (size_t)snprintf(line, sizeof line, "columns: input dimensions %u %s %llu", first,
+                             columns == 2 ? "and" : "to",
                              (unsigned long long)(first + columns - 1));
     if (columns < input_rank)
         n += (size_t)snprintf(line + n, sizeof line - n, ", the last %llu of %u (R-NZ-13)",
@@ -831,7 +853,7 @@ static dmlref_status put_tensor(shower *s, size_t i, int outputs_shown)
     layout_facts f;
     memory_map m;
     dmlref_status status = DMLREF_OK;
-    int cells = -1, mapped;
+    int cells = -1, mapped, offsets;
 
     if (!t->is_output && t->buffer)
         cells = CELLS_BUFFER;
@@ -847,25 +869,26 @@ static dmlref_status put_tensor(shower *s, size_t i, int outputs_shown)
         return status;
     put_heading(s, &x, &f, &m, mapped);
 
+    offsets = !f.as_packed && x.count != UINT64_MAX && cells >= 0;
     if (cells < 0) {
         if (!t->is_output)
             text_put(&s->out, "  no data\n");
     } else if (t->is_output) {
-        if (f.memory_differs)
+        if (offsets || mapped)
             text_put(&s->out, "  logical view:\n");
         put_expected_values(s, i, t, t, &x);
     } else {
-        if (f.memory_differs)
+        if (offsets || mapped)
             text_put(&s->out, "  logical view:\n");
         if (x.summarised)
             text_put(&s->out, "  summarised: the first and last elements along each dimension\n");
         put_nested(s, &x, 2);
     }
-    if (!f.as_packed && x.count != UINT64_MAX && cells >= 0) {
-        tensor_view offsets;
-        view_init(&offsets, t, CELLS_OFFSETS, NULL);
+    if (offsets) {
+        tensor_view where;
+        view_init(&where, t, CELLS_OFFSETS, NULL);
         text_put(&s->out, "  element offsets, where each element lies:\n");
-        put_nested(s, &offsets, 2);
+        put_nested(s, &where, 2);
     }
     if (mapped) {
         x.cells = cells; /* the memory shows values, not the view a matrix took */
