@@ -27,7 +27,8 @@
 #define SUMMARY_THRESHOLD 1000u
 #define EDGE_ITEMS 3u
 #define SHOWN_CELLS_LIMIT 1000u
-/* NonZero's coordinate rows in use past this many are summarised. */
+/* NonZero's coordinate rows in use, when more than this many, are summarised
+   by the first and last EDGE_ITEMS. */
 #define ROWS_LIMIT 64u
 /* The buffer is laid out slot by slot when it has at most this many element
    slots and its coordinates take at most this many steps to walk. */
@@ -388,12 +389,14 @@ typedef struct memory_map {
     uint64_t extra;    /* bytes after the last whole element */
     uint64_t *owner;   /* per slot: 1 + the logical position of a coordinate on it, or 0 */
     uint64_t occupied; /* slots some coordinate lies on */
+    int too_large;     /* not mapped: the buffer or the walk is beyond the limits */
 } memory_map;
 
 /* Walks the coordinates of x onto its buffer's slots.  Dimensions of stride
    0 are walked once: every coordinate along one lies on the same slots.
-   Returns 0, with nothing allocated, when the buffer is too large to lay
-   out or x has no buffer; DMLREF_ERROR_OUT_OF_MEMORY as a status in *status. */
+   Returns 0, with nothing allocated, when x has no buffer or no element,
+   or when the buffer is too large to lay out (m->too_large);
+   DMLREF_ERROR_OUT_OF_MEMORY as a status in *status. */
 static int map_memory(const tensor_view *x, memory_map *m, dmlref_status *status)
 {
     uint64_t walk_sizes[MAX_RANK], steps = 1, step;
@@ -408,11 +411,15 @@ static int map_memory(const tensor_view *x, memory_map *m, dmlref_status *status
     for (d = 0; d < x->rank; ++d) {
         walk_sizes[d] = x->strides[d] ? x->sizes[d] : 1;
         steps *= walk_sizes[d];
-        if (steps > MEMORY_WALK_LIMIT)
+        if (steps > MEMORY_WALK_LIMIT) {
+            m->too_large = 1;
             return 0;
+        }
     }
-    if (m->slots == 0 || m->slots > MEMORY_SLOTS_LIMIT)
+    if (m->slots == 0 || m->slots > MEMORY_SLOTS_LIMIT) {
+        m->too_large = m->slots > 0;
         return 0;
+    }
     m->owner = calloc((size_t)m->slots, sizeof *m->owner);
     if (!m->owner) {
         *status = DMLREF_ERROR_OUT_OF_MEMORY;
@@ -751,7 +758,7 @@ static void put_coordinates(shower *s, const tensor_view *x, uint32_t input_rank
             {
                 uint64_t row;
                 for (row = r; row < end; ++row) {
-                    if (rows > ROWS_LIMIT && end - r > 2 * EDGE_ITEMS && row == r + EDGE_ITEMS) {
+                    if (end - r > ROWS_LIMIT && row == r + EDGE_ITEMS) {
                         if (pass)
                             text_put(&s->out, "  %*s\n", (int)label + 1, "...");
                         row = end - EDGE_ITEMS - 1;
@@ -855,6 +862,7 @@ static dmlref_status put_tensor(shower *s, size_t i, int outputs_shown)
     dmlref_status status = DMLREF_OK;
     int cells = -1, mapped, offsets;
 
+    memset(&m, 0, sizeof m);
     if (!t->is_output && t->buffer)
         cells = CELLS_BUFFER;
     else if (!t->is_output && t->elements)
@@ -890,6 +898,9 @@ static dmlref_status put_tensor(shower *s, size_t i, int outputs_shown)
         text_put(&s->out, "  element offsets, where each element lies:\n");
         put_nested(s, &where, 2);
     }
+    if (!mapped && m.too_large)
+        text_put(&s->out, "  memory: %llu element slots, too many to lay out here\n",
+                 (unsigned long long)m.slots);
     if (mapped) {
         x.cells = cells; /* the memory shows values, not the view a matrix took */
         x.expect = t;
