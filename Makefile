@@ -273,8 +273,9 @@ check-cross: $(BUILD)/dmlref ## independent cross-checks: the numpy model, ONNX'
 	$(Q)$(SUMMARY) "ONNX node tests" $(BUILD)/onnx.log \
 	    $(PYTHON) tests/onnx_node_tests.py --dmlref $(BUILD)/dmlref
 
-check-cli: $(BUILD)/dmlref ## the command end to end, its files and walks, and every malformed vector of tests/malformed
+check-cli: $(BUILD)/dmlref ## the command end to end, dmlref show, its files and walks, and every malformed vector of tests/malformed
 	$(Q)$(SUMMARY) "command line ($(BUILD))" $(BUILD)/cli.log sh tests/test_cli.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "dmlref show ($(BUILD))" $(BUILD)/show.log sh tests/test_show.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "files and walks ($(BUILD))" $(BUILD)/files.log sh tests/test_files.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "malformed vectors ($(BUILD))" $(BUILD)/malformed.log \
 	    sh tests/test_malformed.sh $(BUILD)/dmlref

@@ -3,7 +3,7 @@
  * to src/teach, print the text.
  *
  *   dmlref explain CASE.json [--element 'OutputTensor[1,0,2]'] [--level L]
- *   dmlref show VECTOR.json [--level L]
+ *   dmlref show [--level L] PATH...
  */
 #include "cli/cli.h"
 #include "teach/teach.h"
@@ -26,14 +26,28 @@ const char *const explain_help =
     "a usage error.\n";
 
 const char *const show_help =
-    "usage: dmlref show VECTOR.json [--level L]\n"
+    "usage: dmlref show [--level L] PATH...\n"
     "\n"
-    "Prints every tensor of a case or vector as a nested array with its shape and\n"
-    "layout; where strides, padding or broadcast make memory differ from the\n"
-    "logical view, the buffer too.  Outputs show their expected values, with\n"
-    "undefined elements as '?' and any_of elements as {a|b}; without them (a\n"
-    "case), what dmlref computes.\n"
-    "Exit 0, 2 when the file cannot be read, 3 for a usage error.\n";
+    "Shows a case or vector as a person reads it: a header (name, operator,\n"
+    "feature level, attributes, notes; for a case that must be refused, the status\n"
+    "and rule), then every tensor in binding order with its dtype, sizes and\n"
+    "layout (packed, or its strides and what they mean: broadcast, permuted,\n"
+    "padding, TotalTensorSizeInBytes) and its elements as a nested array, numpy's\n"
+    "way, a tensor of more than 1000 elements by its first and last elements along\n"
+    "each dimension.  Where strides, padding or broadcast make memory differ from\n"
+    "that logical view, the element offset of every element and the buffer slot\n"
+    "by slot follow ('.' where no element lies).  Outputs show their expected\n"
+    "values, '?' where any value passes and {a|b} where any one of these does;\n"
+    "NonZero's count as a number and its coordinates as a numbered matrix whose\n"
+    "columns name the input dimensions.  Where a case gives no expected values, or\n"
+    "a vector gives an output by its digest alone, dmlref computes them and says\n"
+    "so; a vector's permitted variants are shown last.  Elements are written as\n"
+    "vectors/FORMAT.md writes them, without quotes.  --level shows the case at\n"
+    "another feature level (2_1, 3_0, ...).\n"
+    "Each PATH is a file, or a folder searched for *.json; several vectors are\n"
+    "separated by a blank line.\n"
+    "Exit 0, 2 when a file cannot be read (the others are still shown), 3 for a\n"
+    "usage error.\n";
 
 enum { OPT_ELEMENT = 256, OPT_LEVEL };
 
@@ -62,43 +76,66 @@ static const struct option k_explain_options[] = {{"element", required_argument,
 static const struct option k_show_options[] = {{"level", required_argument, NULL, OPT_LEVEL},
                                                {NULL, 0, NULL, 0}};
 
-/* Loads the one operand of `command`, renders it with explain or show and
-   prints the text. */
-static int teach_command(const char *command, int argc, char **argv, const struct option *options)
+/* Loads `path` with its options, renders it with explain or show into
+   *text; the message on stderr and EXIT_BAD_INPUT when that fails. */
+static int render(const char *command, const char *path, const teach_options *o, char **text,
+                  size_t *length)
 {
-    teach_options o = {NULL, 0, DMLREF_FEATURE_LEVEL_LATEST};
-    path_list operands = {NULL, 0, 0};
     dmlref_vector_read_options read = read_options(DMLREF_VECTOR_READ_CASE);
     dmlref_vector *v = NULL;
     dmlref_error err;
-    dmlref_status status;
-    char message[128], *text = NULL;
-    size_t length = 0;
+    dmlref_status status = dmlref_vector_load(path, &read, &v, &err);
+    if (status == DMLREF_OK) {
+        if (o->has_level)
+            dmlref_vector_set_feature_level(v, o->level);
+        status = strcmp(command, "show") == 0 ? show_vector(v, text, length, &err)
+                                              : explain_case(v, o->element, text, length, &err);
+    }
+    dmlref_vector_free(v);
+    if (status != DMLREF_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+/* explain: renders its one operand.  show: every vector of its operands,
+   files or folders, one after another; a file that cannot be read is
+   reported and the others are still shown. */
+static int teach_command(const char *command, int argc, char **argv, const struct option *options)
+{
+    teach_options o = {NULL, 0, DMLREF_FEATURE_LEVEL_LATEST};
+    path_list operands = {NULL, 0, 0}, files = {NULL, 0, 0};
+    int show = strcmp(command, "show") == 0, shown = 0;
+    size_t i;
     int code = parse_arguments(command, argc, argv, "", options, take_teach_option, &o, &operands);
 
-    if (code == EXIT_OK && operands.count != 1) {
-        snprintf(message, sizeof message, "%s takes one case file", command);
-        code = usage_error(message);
+    if (code == EXIT_OK && !show && operands.count != 1)
+        code = usage_error("explain takes one case file");
+    if (code == EXIT_OK && show && operands.count == 0)
+        code = usage_error("show needs at least one path");
+    for (i = 0; code == EXIT_OK && i < operands.count; ++i) {
+        if (show ? !collect_vectors(operands.items[i], &files)
+                 : !list_add(&files, operands.items[i]))
+            code = EXIT_BAD_INPUT;
     }
-    if (code != EXIT_OK) {
+    if (code == EXIT_USAGE) {
         list_free(&operands);
         return code;
     }
-    status = dmlref_vector_load(operands.items[0], &read, &v, &err);
-    if (status == DMLREF_OK) {
-        if (o.has_level)
-            dmlref_vector_set_feature_level(v, o.level);
-        status = strcmp(command, "show") == 0 ? show_vector(v, &text, &length, &err)
-                                              : explain_case(v, o.element, &text, &length, &err);
+    for (i = 0; i < files.count; ++i) {
+        char *text = NULL;
+        size_t length = 0;
+        if (render(command, files.items[i], &o, &text, &length) != EXIT_OK) {
+            code = EXIT_BAD_INPUT;
+            continue;
+        }
+        /* a failed write: main says why, as for any write to stdout */
+        if ((shown++ && fputs("\n", stdout) == EOF) || fwrite(text, 1, length, stdout) != length)
+            code = EXIT_BAD_INPUT;
+        free(text);
     }
-    if (status != DMLREF_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        code = EXIT_BAD_INPUT;
-    } else if (fwrite(text, 1, length, stdout) != length) {
-        code = EXIT_BAD_INPUT; /* main says why, as for any write to stdout */
-    }
-    free(text);
-    dmlref_vector_free(v);
+    list_free(&files);
     list_free(&operands);
     return code;
 }

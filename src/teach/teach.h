@@ -28,10 +28,21 @@
 dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, size_t *length,
                            dmlref_error *err);
 
-/* Every tensor of vector v as a nested array with its shape: the memory
-   layout beside the logical view where strides or broadcast make them
-   differ, NonZero's coordinates as rows, undefined and any_of elements
-   marked.  The text is NUL-terminated, allocated with malloc. */
-dmlref_status show_vector(const dmlref_vector *v, char **text, size_t *length, dmlref_error *err);
+/* Every tensor of vector v (a vector, or a case read with
+   DMLREF_VECTOR_READ_CASE) as text: a header (the case, its operator,
+   feature level, attributes, notes, and the error a case that must be
+   refused is refused with), then each tensor in binding order: its dtype,
+   sizes and layout (packed, or its strides and what they mean: broadcast,
+   permuted, padding, TotalTensorSizeInBytes), its elements as a nested
+   array, numpy's way (more than 1000 summarised), and where strides,
+   padding or broadcast make memory differ from that logical view, the
+   element offset of each element and the buffer slot by slot.  Outputs
+   show what they must hold: '?' where any value passes, {a|b} where any one
+   of these does; NonZero's count as a number and its coordinates as a
+   numbered matrix, whose columns name the input dimensions.  Where an
+   output (or a permitted variant's) has no values, the case is evaluated
+   (dmlref_vector_eval) and the text says so.  The text is NUL-terminated,
+   allocated with malloc; it depends on the vector alone. */
+dmlref_status show_vector(dmlref_vector *v, char **text, size_t *length, dmlref_error *err);
 
 #endif /* DMLREF_TEACH_H */

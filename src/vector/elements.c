@@ -5,7 +5,6 @@
 #include "vector/vector_internal.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <xxhash.h>
@@ -550,36 +549,4 @@ uint64_t dmlref_tensor_digest(const dmlref_tensor_desc *desc, const void *data)
     layout l;
     layout_from_desc(desc, &l);
     return digest_prefix(&l, data, layout_element_count(&l));
-}
-
-void text_put(text_buffer *t, const char *format, ...)
-{
-    va_list args;
-    int n;
-    if (t->failed)
-        return;
-    for (;;) {
-        size_t room = t->capacity - t->length;
-        va_start(args, format);
-        n = vsnprintf(t->data ? t->data + t->length : NULL, room, format, args);
-        va_end(args);
-        if (n < 0) {
-            t->failed = 1;
-            return;
-        }
-        if ((size_t)n < room) {
-            t->length += (size_t)n;
-            return;
-        }
-        {
-            size_t capacity = t->capacity * 2 + (size_t)n + 1;
-            char *grown = realloc(t->data, capacity);
-            if (!grown) {
-                t->failed = 1;
-                return;
-            }
-            t->data = grown;
-            t->capacity = capacity;
-        }
-    }
 }

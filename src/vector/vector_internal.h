@@ -52,23 +52,28 @@ void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size
 /* "4.5 (0x40900000)" for messages. */
 void describe_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity);
 
-/* A growing text, NUL-terminated once anything is put; `failed` once an
-   allocation failed (then it stays as it was).  Start from {NULL, 0, 0, 0};
-   free(data) after. */
+/* Host-order element access. */
+uint64_t load_bits(const unsigned char *p, uint32_t size);
+void store_bits(unsigned char *p, uint32_t size, uint64_t bits);
+
+/* ---- text (write.c) ---------------------------------------------------------
+ * A string that grows as it is written, for the writer and for whatever
+ * renders a vector as text (src/teach).  Start it as {NULL, 0, 0, 0}; after
+ * the first text_put() that succeeded, data is NUL-terminated.  A failed
+ * allocation sets `failed`, after which text_put() does nothing: check it
+ * once at the end, then free(data). */
 typedef struct text_buffer {
     char *data;
     size_t length, capacity;
     int failed;
 } text_buffer;
+
 #define text_put dmlref__text_put
+/* Appends printf-style text. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 void text_put(text_buffer *t, const char *format, ...);
-
-/* Host-order element access. */
-uint64_t load_bits(const unsigned char *p, uint32_t size);
-void store_bits(unsigned char *p, uint32_t size, uint64_t bits);
 
 /* ---- generators ----------------------------------------------------------- */
 

@@ -5,8 +5,45 @@
  */
 #include "vector/vector_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+void text_put(text_buffer *t, const char *format, ...)
+{
+    va_list args;
+    int n;
+    if (t->failed)
+        return;
+    for (;;) {
+        size_t room = t->capacity - t->length;
+        if (room > 0) {
+            va_start(args, format);
+            n = vsnprintf(t->data + t->length, room, format, args);
+            va_end(args);
+            if (n < 0) {
+                t->failed = 1;
+                return;
+            }
+            if ((size_t)n < room) {
+                t->length += (size_t)n;
+                return;
+            }
+        } else {
+            n = 0; /* nothing allocated yet */
+        }
+        {
+            size_t capacity = t->capacity * 2 + (size_t)n + 256;
+            char *grown = realloc(t->data, capacity);
+            if (!grown) {
+                t->failed = 1;
+                return;
+            }
+            t->data = grown;
+            t->capacity = capacity;
+        }
+    }
+}
 
 /* A JSON string literal. */
 static void put_string(text_buffer *t, const char *s)
