@@ -7,7 +7,7 @@
 #   - a case without "expected" is explained exactly as its vector;
 #   - one element, by name, and its derivation;
 #   - refusals: a vector that expects an error, a case whose index is out of
-#     range (the rule, and the output element that would read it), and a
+#     range (the rule, and the first output element that reads it), and a
 #     case run at a feature level that lacks its operator;
 #   - a lost standard output is exit 2.
 # (tests/test_explain.c checks the derivations against the kernels over the
@@ -90,7 +90,7 @@ fi
 expect_rc expect_error 0 explain "$oob" &&
     has expect_error out "refused: DMLREF_ERROR_INDEX_OUT_OF_RANGE, rule D1" &&
     has expect_error out "the vector expects exactly this refusal" &&
-    has expect_error out "where it sits: OutputTensor[0, 3, 0] would read it:"
+    has expect_error out "where it sits: the first output element that reads it is OutputTensor[0, 3, 0]:"
 edit "$oob" "$tmp/oob_case.json" 'd.pop("expect_error")'
 expect_rc oob_case 0 explain "$tmp/oob_case.json" &&
     has oob_case out "IndicesTensor[0, 3, 0] = 5: out of range for InputTensor.Sizes[1] = 3 (valid: -3 to 2, R-IX-4): the case is refused (D1)"

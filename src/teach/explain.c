@@ -169,7 +169,7 @@ static void put_header(text_buffer *t, const case_view *c, int valid)
                  D - 1, k, r);
         text_put(t, "  an output coordinate is ");
         if (pad)
-            text_put(t, "%u leading 0s, then ", pad);
+            text_put(t, "%u leading 0%s, then ", pad, pad > 1 ? "s" : "");
         text_put(t, "beta (%u), g (%u), s (%u)\n", b, q - 1 - b, r);
         break;
     }
@@ -342,8 +342,9 @@ static void explain_nonzero_element(text_buffer *t, const case_view *c, const vt
     put_coordinates(t, o, out->desc.DimensionCount);
     if (e->kind == TRACE_UNDEFINED) {
         text_put(t,
-                 " is undefined\n  row %llu is at or past OutputCount = %llu: DirectML leaves it "
-                 "as it was (R-NZ-14),\n  and the vector marks it null\n",
+                 " is undefined\n  row %llu is at or past OutputCount = %llu, and DirectML leaves "
+                 "such rows undefined\n  (R-NZ-14): dmlref does not write them, and the vector "
+                 "marks them null\n",
                  (unsigned long long)e->row, (unsigned long long)e->count);
         return;
     }
@@ -440,8 +441,8 @@ static void explain_nonzero_case(text_buffer *t, const case_view *c)
         text_put(t, "OutputCoordinatesTensor holds no coordinates");
     if (e.count < M)
         text_put(t,
-                 "; rows %llu to %u are undefined (R-NZ-14):\n  DirectML leaves them as they "
-                 "were, and the vector marks them null",
+                 "; rows %llu to %u are undefined (R-NZ-14):\n  dmlref does not write them, "
+                 "and the vector marks them null",
                  (unsigned long long)e.count, M - 1);
     text_put(t, "\n");
 }
@@ -516,9 +517,10 @@ static dmlref_status explain_refusal(text_buffer *t, const case_view *c)
                 put_coordinates(t, trace.indices[0].at, l.rank);
                 text_put(t, " along Axis = %u:\n  ", v->attributes[0]);
             } else {
-                text_put(t, "where it sits: %s", out->name);
+                text_put(t, "where it sits: the first output element that reads it is %s",
+                         out->name);
                 put_coordinates(t, o, l.rank);
-                text_put(t, " would read it:\n  ");
+                text_put(t, ":\n  ");
             }
             put_index(t, c, &trace.indices[trace.index_count - 1]);
             text_put(t, "\n");
