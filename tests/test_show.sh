@@ -458,6 +458,18 @@ IndicesTensor: INT64 [4294967295, 3], 12884901885 elements, packed
 OutputTensor: FLOAT32 [4294967295, 3], 12884901885 elements, packed
 EOF
 
+# slots past the last element (the total size rounded up to 4 bytes) are not padding
+cat >"$tmp/rounded.json" <<'EOF'
+{"format": "dmlref-vector-1", "name": "rounded", "operator": "GATHER_ELEMENTS", "attributes": {"Axis": 0},
+ "tensors": {"InputTensor": {"dtype": "FLOAT16", "sizes": [4], "strides": [0], "data": [1.5, 1.5, 1.5, 1.5]},
+  "IndicesTensor": {"dtype": "INT32", "sizes": [2], "data": [0, -1]},
+  "OutputTensor": {"dtype": "FLOAT16"}}}
+EOF
+if expect_rc rounded 0 show "$tmp/rounded.json"; then
+    has rounded out "  after the last element: 1 slot (the total size rounds up to 4 bytes, R-TD-10, or is given larger)"
+    lacks rounded out "padding:"
+fi
+
 # ---- feature levels ----------------------------------------------------------------------
 
 doc=$vectors/gather_elements/float32/2d/doc_example.json

@@ -157,7 +157,7 @@ static void usage(FILE *f)
             "  bench [--quick] [--threads LIST]  time the library against memcpy\n"
             "  explain CASE.json [--element 'OutputTensor[1,0,2]']\n"
             "                                 where each output element comes from, in numbers\n"
-            "  show VECTOR.json               every tensor as a nested array\n"
+            "  show [--level L] PATH...       every tensor of each vector as a nested array\n"
             "  --version                      print the version\n"
             "  help [COMMAND]                 this text, or a command's\n"
             "\n"

@@ -389,6 +389,7 @@ typedef struct memory_map {
     uint64_t extra;    /* bytes after the last whole element */
     uint64_t *owner;   /* per slot: 1 + the logical position of a coordinate on it, or 0 */
     uint64_t occupied; /* slots some coordinate lies on */
+    uint64_t span;     /* 1 + the last slot a coordinate lies on */
     int too_large;     /* not mapped: the buffer or the walk is beyond the limits */
 } memory_map;
 
@@ -434,6 +435,7 @@ static int map_memory(const tensor_view *x, memory_map *m, dmlref_status *status
         if (slot < m->slots && m->owner[slot] == 0) {
             m->owner[slot] = w.offset[1] + 1;
             ++m->occupied;
+            m->span = slot + 1 > m->span ? slot + 1 : m->span;
         }
     }
     return 1;
@@ -545,10 +547,15 @@ static void put_heading(shower *s, const tensor_view *x, const layout_facts *f, 
             text_put(&s->out, "%s%u", i ? ", " : "", order[i]);
         text_put(&s->out, "\n");
     }
-    if (mapped && m->occupied < m->slots)
+    if (mapped && m->occupied < m->span)
         text_put(&s->out, "  padding: %llu of the %llu element slots hold%s no element\n",
-                 (unsigned long long)(m->slots - m->occupied), (unsigned long long)m->slots,
-                 m->slots - m->occupied == 1 ? "s" : "");
+                 (unsigned long long)(m->span - m->occupied), (unsigned long long)m->span,
+                 m->span - m->occupied == 1 ? "s" : "");
+    if (mapped && m->span < m->slots)
+        text_put(&s->out,
+                 "  after the last element: %llu slot%s (the total size rounds up to 4 "
+                 "bytes, R-TD-10, or is given larger)\n",
+                 (unsigned long long)(m->slots - m->span), m->slots - m->span == 1 ? "" : "s");
     put_total_size(s, desc->TotalTensorSizeInBytes, f);
     if (desc->Flags)
         text_put(&s->out, "  flags 0x%x\n", desc->Flags);
