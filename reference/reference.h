@@ -32,6 +32,22 @@ static inline int index_at(const void *indices, const layout *l, dmlref_tensor_d
     return normalize_index(read_index(element, type), size, clamp, out);
 }
 
+/* GATHER_ND is GATHER_ND1 with BatchDimensionCount = 0 (R-GN-10): the
+ * GATHER_ND1 descriptor that says the same (src/core/operators.c runs
+ * GATHER_ND on GATHER_ND1's validation, shapes and kernels with it). */
+static inline dmlref_gather_nd1_desc gather_nd1_of(const dmlref_gather_nd_desc *nd)
+{
+    dmlref_gather_nd1_desc nd1;
+    memset(&nd1, 0, sizeof nd1);
+    nd1.InputTensor = nd->InputTensor;
+    nd1.IndicesTensor = nd->IndicesTensor;
+    nd1.OutputTensor = nd->OutputTensor;
+    nd1.InputDimensionCount = nd->InputDimensionCount;
+    nd1.IndicesDimensionCount = nd->IndicesDimensionCount;
+    nd1.BatchDimensionCount = 0;
+    return nd1;
+}
+
 /* NONZERO_COORDINATES' test of one input element: 1 when it is not zero
  * (R-NZ-8, R-NZ-9, D7; reference/nonzero_coordinates.c). */
 #define nonzero_element dmlref__nonzero_element

@@ -215,15 +215,8 @@ void trace_element(const dmlref_operator_desc *op, int clamp, const dmlref_bindi
     case DMLREF_OPERATOR_SCATTER_ELEMENTS:
         trace_scatter_elements(op->Desc, clamp, inputs, at, t);
         break;
-    case DMLREF_OPERATOR_GATHER_ND: { /* GATHER_ND1 with BatchDimensionCount 0 (R-GN-10) */
-        const dmlref_gather_nd_desc *nd = op->Desc;
-        dmlref_gather_nd1_desc nd1;
-        nd1.InputTensor = nd->InputTensor;
-        nd1.IndicesTensor = nd->IndicesTensor;
-        nd1.OutputTensor = nd->OutputTensor;
-        nd1.InputDimensionCount = nd->InputDimensionCount;
-        nd1.IndicesDimensionCount = nd->IndicesDimensionCount;
-        nd1.BatchDimensionCount = 0;
+    case DMLREF_OPERATOR_GATHER_ND: {
+        const dmlref_gather_nd1_desc nd1 = gather_nd1_of(op->Desc);
         trace_gather_nd1(&nd1, clamp, inputs, at, t);
         break;
     }

@@ -42,15 +42,7 @@ FITS(dmlref_nonzero_coordinates_desc);
    validation, shapes and kernels are GATHER_ND1's. */
 static void gather_nd_as_nd1(const void *desc, operator_desc_storage *adapted)
 {
-    const dmlref_gather_nd_desc *nd = desc;
-    dmlref_gather_nd1_desc nd1;
-    memset(&nd1, 0, sizeof nd1);
-    nd1.InputTensor = nd->InputTensor;
-    nd1.IndicesTensor = nd->IndicesTensor;
-    nd1.OutputTensor = nd->OutputTensor;
-    nd1.InputDimensionCount = nd->InputDimensionCount;
-    nd1.IndicesDimensionCount = nd->IndicesDimensionCount;
-    nd1.BatchDimensionCount = 0;
+    const dmlref_gather_nd1_desc nd1 = gather_nd1_of(desc);
     memcpy(adapted->bytes, &nd1, sizeof nd1);
 }
 
