@@ -18,32 +18,10 @@
 set -u
 
 # shellcheck source=tests/dmlref_binary.sh
-. "$(dirname "$0")/dmlref_binary.sh" # tests/lib.sh, and $bin
+. "$(dirname "$0")/dmlref_binary.sh" # tests/lib.sh, $bin, run, expect_rc, has, lacks
 
 vectors=$root/vectors
 make_tmp cli
-
-LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp}
-export LSAN_OPTIONS
-
-# run NAME ARGS...: runs the binary, output in $tmp/NAME.out and .err, status in $rc
-run() {
-    name=$1
-    shift
-    run_command "$name" "" "$bin" "$@"
-}
-
-# expect_rc NAME WANT ARGS...: the command exits WANT and says nothing unexpected
-expect_rc() {
-    name=$1 want=$2
-    shift 2
-    run "$name" "$@" && expect_exit "$name" "$want" "$tmp/$name.out" "$tmp/$name.err"
-}
-
-# has NAME STREAM TEXT: $tmp/NAME.STREAM contains TEXT (literally)
-has() {
-    expect_output_contains "$1: std$2" "$tmp/$1.$2" "$3" "$tmp/$1.out" "$tmp/$1.err"
-}
 
 # strip SRC DST [sizes]: DST is SRC without the outputs' "expected" and "xxh3"
 # (and "sizes", with a third argument)
