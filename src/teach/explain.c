@@ -31,18 +31,11 @@ static void put_sizes(text_buffer *t, const dmlref_tensor_desc *d)
     text_put(t, "}");
 }
 
-/* An element as vectors/FORMAT.md writes it, without the quotes of the
-   strings ("nan", "0x7fc00001", big integers). */
 static void put_value(text_buffer *t, dmlref_tensor_data_type type, uint64_t bits)
 {
     char buf[ELEMENT_TEXT_CAPACITY];
-    size_t n;
-    format_element(type, bits, buf, sizeof buf);
-    n = strlen(buf);
-    if (n >= 2 && buf[0] == '"')
-        text_put(t, "%.*s", (int)(n - 2), buf + 1);
-    else
-        text_put(t, "%s", buf);
+    bare_element(type, bits, buf, sizeof buf);
+    text_put(t, "%s", buf);
 }
 
 static const char *ordinal_suffix(uint64_t n)

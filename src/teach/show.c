@@ -113,9 +113,7 @@ static void put_dims(shower *s, const uint32_t *dims, uint32_t count)
 
 /* ---- cells ---------------------------------------------------------------- */
 
-/* An element as vectors/FORMAT.md writes it, without JSON's quotes: nan,
-   inf, 0x7fc00001, 18446744073709551615 stay unambiguous. */
-static void bare_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity)
+void bare_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity)
 {
     size_t n;
     format_element(type, bits, buf, capacity);

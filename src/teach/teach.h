@@ -45,4 +45,9 @@ dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, s
    allocated with malloc; it depends on the vector alone. */
 dmlref_status show_vector(dmlref_vector *v, char **text, size_t *length, dmlref_error *err);
 
+/* An element as vectors/FORMAT.md writes it, without JSON's quotes: nan,
+   inf, 0x7fc00001, 18446744073709551615 stay unambiguous.  capacity:
+   ELEMENT_TEXT_CAPACITY at least. */
+void bare_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity);
+
 #endif /* DMLREF_TEACH_H */
