@@ -7,8 +7,10 @@
 #   - a case without "expected" is explained exactly as its vector;
 #   - one element, by name, and its derivation;
 #   - refusals: a vector that expects an error, a case whose index is out of
-#     range (the rule, and the first output element that reads it), and a
-#     case run at a feature level that lacks its operator;
+#     range (the rule, the first output element that reads it, and the
+#     index's place in the file), an invalid case without expect_error (the
+#     rule and the field's JSON path), and a case run at a feature level that
+#     lacks its operator;
 #   - a lost standard output is exit 2.
 # (tests/test_explain.c checks the derivations against the kernels over the
 # whole suite.)  Ends with "N passed, N failed".
@@ -81,6 +83,11 @@ expect_rc oob_case 0 explain "$tmp/oob_case.json" &&
     has oob_case out "IndicesTensor[0, 3, 0] = 5: out of range for InputTensor.Sizes[1] = 3 (valid: -3 to 2, R-IX-4): the case is refused (D1)"
 expect_rc low_level 0 explain --level 2_1 "$vectors/gather_nd1/float32/4d/doc_example_batch.json" &&
     has low_level out "refused: DMLREF_ERROR_UNSUPPORTED_OPERATOR"
+edit "$vectors/gather_nd1/uint8/3d/error_batch_not_below_m_q.json" "$tmp/invalid_case.json" 'd.pop("expect_error")'
+expect_rc invalid_case 0 explain "$tmp/invalid_case.json" &&
+    has invalid_case out "refused: DMLREF_ERROR_INVALID_ATTRIBUTE, rule R-GN-3 (docs/rules.md)" &&
+    has invalid_case out "  in the case file: \$.attributes.BatchDimensionCount"
+has oob_case out "  in the case file: \$.tensors.IndicesTensor.data[3]"
 edit "$ge" "$tmp/wrong_error.json" 'd["expect_error"] = {"status": "DMLREF_ERROR_INVALID_ATTRIBUTE", "rule": "R-GE-2"}; d["tensors"]["OutputTensor"].pop("expected"); d["tensors"]["OutputTensor"].pop("xxh3")'
 expect_rc wrong_error 2 explain "$tmp/wrong_error.json" &&
     has wrong_error err "but dmlref accepts the case"

@@ -722,6 +722,35 @@ static void test_refused_vectors_survive_every_path(void **state)
                      sizeof k_without_buffers / sizeof k_without_buffers[0]);
 }
 
+/* Ensure DMLREF_VECTOR_READ_REFUSED reads a case that validation refuses
+   and has no expect_error, with its buffers, and that eval then refuses it
+   with the rule; without the flag the reader refuses it, naming the
+   attribute's JSON path. */
+static void test_read_refused_flag(void **state)
+{
+    static const char *invalid =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"b\", \"operator\": \"GATHER_ND1\","
+        " \"attributes\": {\"InputDimensionCount\": 2, \"IndicesDimensionCount\": 2,"
+        " \"BatchDimensionCount\": 2}, \"tensors\": {"
+        " \"InputTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 2], \"data\": [0, 1, 2, 3]},"
+        " \"IndicesTensor\": {\"dtype\": \"UINT32\", \"sizes\": [2, 1], \"data\": [0, 1]},"
+        " \"OutputTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 2]}}}";
+    dmlref_vector_read_options options = {DMLREF_VECTOR_READ_CASE, 0};
+    dmlref_vector *v = NULL;
+    dmlref_error err;
+    (void)state;
+    assert_int_equal(dmlref_vector_parse(invalid, strlen(invalid), "case.json", &options, &v, &err),
+                     DMLREF_ERROR_INVALID_ATTRIBUTE);
+    assert_null(v);
+    assert_non_null(strstr(err.message, "case.json: $.attributes.BatchDimensionCount: "));
+    v = parse(invalid, DMLREF_VECTOR_READ_CASE | DMLREF_VECTOR_READ_REFUSED);
+    assert_false(dmlref_vector_expects_error(v, NULL, NULL));
+    assert_true(dmlref_vector_has_data(v));
+    assert_int_equal(dmlref_vector_eval(v, 1, &err), DMLREF_ERROR_INVALID_ATTRIBUTE);
+    assert_string_equal(err.rule, "R-GN-3");
+    dmlref_vector_free(v);
+}
+
 /* Ensure the buffers of a case that must be refused are memory-safe where
    its TotalTensorSizeInBytes is below the minimum (R-TD-9): the reader's
    buffers hold every element while the bindings say TotalTensorSizeInBytes,
@@ -2016,6 +2045,7 @@ int main(void)
         cmocka_unit_test(test_set_feature_level_writes_a_level),
         cmocka_unit_test(test_refused_vectors_survive_every_path),
         cmocka_unit_test(test_refused_case_buffers),
+        cmocka_unit_test(test_read_refused_flag),
         cmocka_unit_test(test_variant_round_trip),
         cmocka_unit_test(test_variant_strict_refusals),
         cmocka_unit_test(test_eval_adds_variant_when_it_applies),

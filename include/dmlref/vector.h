@@ -23,9 +23,12 @@ extern "C" {
 typedef struct dmlref_vector dmlref_vector;
 
 /* Flags for reading. */
-#define DMLREF_VECTOR_READ_CASE                                                                    \
-    0x1u /* a case for eval: outputs may lack
-                                        expected, xxh3 and sizes */
+/* A case for eval: outputs may lack expected, xxh3 and sizes. */
+#define DMLREF_VECTOR_READ_CASE 0x1u
+/* A case that dmlref_validate() refuses is read even without expect_error,
+   as a case that must be refused is (to explain why it is refused):
+   dmlref_vector_eval() of it then fails with the refusal. */
+#define DMLREF_VECTOR_READ_REFUSED 0x2u
 
 /* The most bytes one case may make the library allocate, unless the options
  * say otherwise: the file's text, the JSON parse tree (charged from the text

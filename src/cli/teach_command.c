@@ -77,11 +77,13 @@ static const struct option k_show_options[] = {{"level", required_argument, NULL
                                                {NULL, 0, NULL, 0}};
 
 /* Loads `path` with its options, renders it with explain or show into
-   *text; the message on stderr and EXIT_BAD_INPUT when that fails. */
+   *text; the message on stderr and EXIT_BAD_INPUT when that fails.  A case
+   that dmlref refuses is read too, so that it can be explained. */
 static int render(const char *command, const char *path, const teach_options *o, char **text,
                   size_t *length)
 {
-    dmlref_vector_read_options read = read_options(DMLREF_VECTOR_READ_CASE);
+    dmlref_vector_read_options read =
+        read_options(DMLREF_VECTOR_READ_CASE | DMLREF_VECTOR_READ_REFUSED);
     dmlref_vector *v = NULL;
     dmlref_error err;
     dmlref_status status = dmlref_vector_load(path, &read, &v, &err);

@@ -488,6 +488,12 @@ static dmlref_status explain_refusal(text_buffer *t, const case_view *c)
         return DMLREF_OK;
     text_put(t, "refused: %s, rule %s (docs/rules.md)\n  %s\n", dmlref_status_name(status),
              e.rule[0] ? e.rule : "-", e.message);
+    if (status != DMLREF_ERROR_INDEX_OUT_OF_RANGE) {
+        char path[JSON_PATH_CAPACITY];
+        validation_path(v, e.message, path);
+        if (strcmp(path, "$") != 0)
+            text_put(t, "  in the case file: %s\n", path);
+    }
     if (dmlref_vector_expects_error(v, &expected_status, &expected_rule))
         text_put(t, "  the vector expects exactly this refusal (expect_error: %s, %s)\n",
                  dmlref_status_name(expected_status), expected_rule);
@@ -517,6 +523,17 @@ static dmlref_status explain_refusal(text_buffer *t, const case_view *c)
             }
             put_index(t, c, &trace.indices[trace.index_count - 1]);
             text_put(t, "\n");
+            if (c->tensors[1].gen.kind == GENERATOR_NONE) {
+                layout idx_l;
+                uint64_t position = 0;
+                uint32_t d;
+                layout_from_desc(&c->tensors[1].desc, &idx_l);
+                for (d = 0; d < idx_l.rank; ++d) /* row-major, as "data" lists it */
+                    position =
+                        position * idx_l.sizes[d] + trace.indices[trace.index_count - 1].at[d];
+                text_put(t, "  in the case file: $.tensors.IndicesTensor.data[%llu]\n",
+                         (unsigned long long)position);
+            }
             break;
         }
     }

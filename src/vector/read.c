@@ -45,7 +45,7 @@ typedef struct reader {
     memory_budget budget;
 } reader;
 
-#define PATH_CAPACITY 160
+#define PATH_CAPACITY JSON_PATH_CAPACITY
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
@@ -1019,10 +1019,7 @@ static dmlref_status read_top(reader *r, json_t *root, dmlref_vector *v, uint32_
     return DMLREF_OK;
 }
 
-/* The JSON path of what a validation message names first: a tensor's field
-   ("IndicesTensor.Sizes[0]" -> "$.tensors.IndicesTensor.sizes[0]") or an
-   attribute ("Axis = 2" -> "$.attributes.Axis"); "$" when it names neither. */
-static void validation_path(const dmlref_vector *v, const char *message, char *path)
+void validation_path(const dmlref_vector *v, const char *message, char *path)
 {
     static const char *const fields[][2] = {{"Sizes", "sizes"},
                                             {"Strides", "strides"},
@@ -1052,10 +1049,16 @@ static void validation_path(const dmlref_vector *v, const char *message, char *p
             }
         }
     }
-    for (i = 0; i < shape.attribute_count; ++i) { /* an attribute named earlier wins */
-        const char *at = strstr(body, shape.attributes[i]);
-        if (at && (!best || at < best)) {
-            path_key(path, "$.attributes", shape.attributes[i]);
+    {
+        const char *first = NULL; /* the attribute named first, if before any tensor field */
+        size_t first_attribute = 0;
+        for (i = 0; i < shape.attribute_count; ++i) {
+            const char *at = strstr(body, shape.attributes[i]);
+            if (at && (!best || at < best) && (!first || at < first))
+                first = at, first_attribute = i;
+        }
+        if (first) {
+            path_key(path, "$.attributes", shape.attributes[first_attribute]);
             return;
         }
     }
@@ -1266,7 +1269,7 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
     tensors = json_object_get(root, "tensors");
     if (dmlref_validate(&v->op, v->level, &verr) != DMLREF_OK) {
         char at[PATH_CAPACITY];
-        if (!v->expects_error) {
+        if (!v->expects_error && !(flags & DMLREF_VECTOR_READ_REFUSED)) {
             validation_path(v, verr.message, at);
             prefix_error(&verr, r->source, at);
             if (r->err)

@@ -52,6 +52,14 @@ void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size
 /* "4.5 (0x40900000)" for messages. */
 void describe_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity);
 
+/* The JSON path of what a validation message names first: a tensor's field
+   ("IndicesTensor.Sizes[0]" -> "$.tensors.IndicesTensor.sizes[0]") or an
+   attribute ("Axis = 2" -> "$.attributes.Axis"); "$" when it names neither.
+   path holds JSON_PATH_CAPACITY bytes (read.c). */
+#define JSON_PATH_CAPACITY 160
+#define validation_path dmlref__validation_path
+void validation_path(const dmlref_vector *v, const char *message, char *path);
+
 /* Host-order element access. */
 uint64_t load_bits(const unsigned char *p, uint32_t size);
 void store_bits(unsigned char *p, uint32_t size, uint64_t bits);
