@@ -55,7 +55,23 @@ typedef struct case_view {
     const char *indexed;    /* the tensor whose dimension an index picks */
     const char *range_rule; /* the rule for an index out of range: D1 or D2 */
     dmlref_tensor_data_type index_type;
+    /* GATHER_ND(1) of a valid case (R-GN-7, R-GN-9): D, m, q, b, k, r, and the
+       output's leading 1s */
+    uint32_t D, m, q, b, k, r, pad;
 } case_view;
+
+/* case_view's GatherND quantities, of a case that validation accepts. */
+static void gather_nd_quantities(case_view *c)
+{
+    const dmlref_vector *v = c->v;
+    c->D = c->tensors[0].desc.DimensionCount;
+    c->m = v->attributes[0];
+    c->q = v->attributes[1];
+    c->b = v->type == DMLREF_OPERATOR_GATHER_ND1 ? v->attributes[2] : 0;
+    c->k = c->tensors[1].desc.Sizes[c->D - 1];
+    c->r = c->m - c->b - c->k;
+    c->pad = c->D - (c->q - 1 + c->r);
+}
 
 /* "IndicesTensor[1, 0] = -1: negative, so it counts from the end: -1 + 3 = 2
    (R-IX-2)", and the other outcomes of normalize_index (R-IX-2..4). */
@@ -140,32 +156,25 @@ static void put_header(text_buffer *t, const case_view *c, int valid)
                  v->attributes[0]);
         break;
     case DMLREF_OPERATOR_GATHER_ND:
-    case DMLREF_OPERATOR_GATHER_ND1: {
-        const uint32_t D = c->tensors[0].desc.DimensionCount, m = v->attributes[0],
-                       q = v->attributes[1],
-                       b = v->type == DMLREF_OPERATOR_GATHER_ND1 ? v->attributes[2] : 0;
-        uint32_t k, r, pad;
+    case DMLREF_OPERATOR_GATHER_ND1:
         text_put(t, "  OutputTensor[0.., beta, g, s] = InputTensor[0.., beta, t, s], the tuple t = "
                     "IndicesTensor[0.., beta, g, 0..k) (R-GN-9)\n");
         if (!valid)
             break;
-        k = c->tensors[1].desc.Sizes[D - 1];
-        r = m - b - k;
-        pad = D - (q - 1 + r);
         text_put(t,
                  "  m = InputDimensionCount = %u, q = IndicesDimensionCount = %u, "
                  "b = BatchDimensionCount = %u%s,\n",
-                 m, q, b, v->type == DMLREF_OPERATOR_GATHER_ND ? " (GATHER_ND, R-GN-10)" : "");
+                 c->m, c->q, c->b,
+                 v->type == DMLREF_OPERATOR_GATHER_ND ? " (GATHER_ND, R-GN-10)" : "");
         text_put(t,
                  "  k = IndicesTensor.Sizes[%u] = %u (coordinates in a tuple), r = m - b - k = %u "
                  "(dimensions of a slice)\n",
-                 D - 1, k, r);
+                 c->D - 1, c->k, c->r);
         text_put(t, "  an output coordinate is ");
-        if (pad)
-            text_put(t, "%u leading 0%s, then ", pad, pad > 1 ? "s" : "");
-        text_put(t, "beta (%u), g (%u), s (%u)\n", b, q - 1 - b, r);
+        if (c->pad)
+            text_put(t, "%u leading 0%s, then ", c->pad, c->pad > 1 ? "s" : "");
+        text_put(t, "beta (%u), g (%u), s (%u)\n", c->b, c->q - 1 - c->b, c->r);
         break;
-    }
     default:
         text_put(t, "  the coordinates of every non-zero element of InputTensor, in row-major "
                     "order, one row each;\n  OutputCountTensor holds how many (R-NZ-11, "
@@ -210,10 +219,7 @@ static void explain_copy(text_buffer *t, const case_view *c, const vtensor *out,
 static void explain_gather_nd(text_buffer *t, const case_view *c, const vtensor *out,
                               const uint64_t *o, const element_trace *e)
 {
-    const dmlref_vector *v = c->v;
-    const uint32_t D = out->desc.DimensionCount, m = v->attributes[0], q = v->attributes[1],
-                   b = v->type == DMLREF_OPERATOR_GATHER_ND1 ? v->attributes[2] : 0;
-    const uint32_t k = c->tensors[1].desc.Sizes[D - 1], r = m - b - k, pad = D - (q - 1 + r);
+    const uint32_t D = c->D, q = c->q, b = c->b, k = c->k, r = c->r, pad = c->pad;
     uint32_t j;
 
     put_element(t, out, o, e->bits);
@@ -611,6 +617,7 @@ dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, s
     size_t output = 0;
     uint64_t at[MAX_RANK];
 
+    memset(&c, 0, sizeof c);
     c.v = v;
     c.op = dmlref_vector_operator(v);
     c.tensors = v->tensors;
@@ -625,6 +632,8 @@ dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, s
 
     if (!v->expects_error && dmlref_vector_has_data(v) &&
         dmlref_vector_eval(v, 0, &e) == DMLREF_OK) {
+        if (v->type == DMLREF_OPERATOR_GATHER_ND || v->type == DMLREF_OPERATOR_GATHER_ND1)
+            gather_nd_quantities(&c);
         put_header(&t, &c, 1);
         if (element)
             explain_element(&t, &c, output, at);
