@@ -72,13 +72,10 @@ static dmlref_vector *load(const char *path)
 static uint64_t output_bits(const vtensor *out, uint64_t p)
 {
     layout l;
-    uint64_t c[MAX_RANK], offset = 0;
-    uint32_t i;
+    uint64_t c[MAX_RANK];
     layout_from_desc(&out->desc, &l);
     coordinates_of(p, l.rank, l.sizes, c);
-    for (i = 0; i < l.rank; ++i)
-        offset += c[i] * l.strides[i];
-    return load_bits(out->buffer + offset * l.element_size, l.element_size);
+    return load_bits(out->buffer + byte_offset(&l, c), l.element_size);
 }
 
 static int any_of_holds(const vtensor *out, uint64_t p, uint64_t bits)

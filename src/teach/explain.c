@@ -13,13 +13,12 @@
 
 /* ---- words for numbers --------------------------------------------------- */
 
+/* "[1, 0, 2]", as the library's messages write coordinates. */
 static void put_coordinates(text_buffer *t, const uint64_t *c, uint32_t rank)
 {
-    uint32_t i;
-    text_put(t, "[");
-    for (i = 0; i < rank; ++i)
-        text_put(t, "%s%llu", i ? ", " : "", (unsigned long long)c[i]);
-    text_put(t, "]");
+    char buf[MAX_RANK * 22 + 2];
+    format_coordinates(c, rank, buf, sizeof buf);
+    text_put(t, "%s", buf);
 }
 
 static void put_sizes(text_buffer *t, const dmlref_tensor_desc *d)
