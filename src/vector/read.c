@@ -522,7 +522,7 @@ static dmlref_status fill_elementwise(reader *r, const char *path, json_t *data,
         ++t->fill_work;
         if (data) {
             path_index(at, path, e);
-            status = decode_element(r, at, json_array_get(data, e), type, &bits);
+            status = decode_element(r, at, json_array_get(data, (size_t)e), type, &bits);
             if (status != DMLREF_OK)
                 break;
         } else {
@@ -1812,7 +1812,7 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
         walker_seek(&w, 0);
         for (e = 0; e < n; ++e, walker_next(&w)) {
             uint64_t bits;
-            element = json_array_get(array, e);
+            element = json_array_get(array, (size_t)e);
             path_index(element_at, at, e);
             REPLY_CHECK(decode_element(&r, element_at, element, t->desc.DataType, &bits));
             if (outputs[o].data && w.offset[0] < slots) /* NULL: check the reply only */
