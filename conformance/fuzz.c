@@ -249,7 +249,7 @@ static int is_plain_zero(json_t *item)
     if (json_is_integer(item))
         return json_integer_value(item) == 0;
     if (json_is_real(item))
-        return json_real_value(item) == 0 && !signbit(json_real_value(item));
+        return json_real_value(item) == 0 && copysign(1.0, json_real_value(item)) > 0; /* +0.0 */
     return json_is_string(item) && strcmp(json_string_value(item), "0") == 0;
 }
 

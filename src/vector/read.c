@@ -47,11 +47,9 @@ typedef struct reader {
 
 #define PATH_CAPACITY JSON_PATH_CAPACITY
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static dmlref_status
-fail(const reader *r, dmlref_status status, const char *path, const char *format, ...)
+PRINTF_LIKE(4, 5)
+static dmlref_status fail(const reader *r, dmlref_status status, const char *path,
+                          const char *format, ...)
 {
     char what[DMLREF_ERROR_MESSAGE_CAPACITY];
     va_list args;
