@@ -7,7 +7,7 @@
 #define DMLREF_PRINTF_LIKE_H
 
 /* printf-style checking of dmlref's own formatting functions.  mingw-w64
-   builds use its C99 stdio (the Makefile sets __USE_MINGW_ANSI_STDIO), whose
+   builds must use its C99 stdio (-D__USE_MINGW_ANSI_STDIO=1), whose
    %zu and %llu GCC checks as gnu_printf; Microsoft's own printf would not
    know them. */
 #if defined(__MINGW32__)
