@@ -28,7 +28,7 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 # and where they hold: the library and the command, not the tests' templates
 STRICT_WARNINGS = -Wconversion -Wcast-qual -Wformat=2
 CFLAGS_ALL = -std=c99 -pedantic $(WARNINGS) $(if $(OPENMP),,-Wno-unknown-pragmas) $(OPT) $(OPENMP) $(SANITIZE) \
-             -fPIC -fvisibility=hidden -Iinclude -Isrc -I. $(CFLAGS)
+             -fPIC -fvisibility=hidden -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc -I. $(CFLAGS)
 LDFLAGS_ALL = $(OPENMP) $(SANITIZE) $(LDFLAGS)
 
 Q = $(if $(filter 1,$(V) $(VERBOSE)),,@)

@@ -225,7 +225,8 @@ static int read_rerun_list(const char *path, path_list *names)
         }
     }
     json_decref(root);
-    qsort(names->items, names->count, sizeof *names->items, compare_names);
+    if (names->count > 1) /* an empty list's items are NULL, which qsort may not take */
+        qsort(names->items, names->count, sizeof *names->items, compare_names);
     return 1;
 }
 
@@ -623,7 +624,8 @@ static void run_in_jobs(run_state *st, const check_options *o, backend *b, const
             waitpid(pids[j], NULL, 0);
         }
     }
-    qsort(st->all.items, st->all.count, sizeof *st->all.items, by_file);
+    if (st->all.count > 1)
+        qsort(st->all.items, st->all.count, sizeof *st->all.items, by_file);
 }
 
 /* ---- reports ----------------------------------------------------------------- */

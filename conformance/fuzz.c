@@ -249,7 +249,7 @@ static int is_plain_zero(json_t *item)
     if (json_is_integer(item))
         return json_integer_value(item) == 0;
     if (json_is_real(item))
-        return json_real_value(item) == 0 && !signbit(json_real_value(item));
+        return json_real_value(item) == 0 && copysign(1.0, json_real_value(item)) > 0; /* +0.0 */
     return json_is_string(item) && strcmp(json_string_value(item), "0") == 0;
 }
 
@@ -961,7 +961,7 @@ static unsigned char *prefilled(uint64_t size, uint32_t alignment, unsigned char
     uint64_t a = alignment > 1 ? alignment : 1, j;
     unsigned char *data;
     if (size > SIZE_MAX - 2 * KERNELS_GUARD - a ||
-        !(*block = malloc((size_t)size + 2 * KERNELS_GUARD + a)))
+        !(*block = malloc((size_t)(size + 2 * KERNELS_GUARD + a))))
         return NULL;
     data = *block + KERNELS_GUARD;
     data += (a - (uintptr_t)data % a) % a;
@@ -1421,7 +1421,7 @@ static void list_moves(json_t *root, const shape *s, moves *l)
         while (block > 0) {
             for (lo = 0; lo < n; lo += block) {
                 uint64_t e, end = lo + block < n ? lo + block : n;
-                for (e = lo; e < end && is_plain_zero(json_array_get(data, e)); ++e)
+                for (e = lo; e < end && is_plain_zero(json_array_get(data, (size_t)e)); ++e)
                     ;
                 if (e < end)
                     add_move(l, MV_ZERO, i, 0, lo, end - lo, 0);
@@ -1565,14 +1565,18 @@ static json_t *make_move(json_t *root, const shape *s, const move *m)
     case MV_ZERO: {
         uint64_t e;
         for (e = m->lo; e < m->lo + m->len && e < json_array_size(data); ++e)
-            json_array_set_new(data, e, json_integer(0));
+            json_array_set_new(data, (size_t)e, json_integer(0));
         break;
     }
     case MV_ONE:
-        json_array_set_new(data, m->lo, json_integer(1));
+        if (m->lo >= json_array_size(data))
+            goto not_applicable;
+        json_array_set_new(data, (size_t)m->lo, json_integer(1));
         break;
     case MV_INDEX:
-        json_array_set_new(data, m->lo, integer_element(type, m->value));
+        if (m->lo >= json_array_size(data))
+            goto not_applicable;
+        json_array_set_new(data, (size_t)m->lo, integer_element(type, m->value));
         break;
     }
     return c;
@@ -1959,7 +1963,8 @@ int fuzz_run(const fuzz_options *o)
         fputc('\n', stderr);
     if (f.b)
         backend_close(f.b);
-    qsort(counts.rules, counts.rule_count, sizeof counts.rules[0], compare_rules);
+    if (counts.rule_count > 1) /* qsort may not be given NULL, even for 0 */
+        qsort(counts.rules, counts.rule_count, sizeof counts.rules[0], compare_rules);
     printf("cases: %lu valid, %lu with an invalid descriptor, %lu with boundary indices, "
            "%lu with out-of-range indices; %lu under \"oob\": \"clamp\"; rules broken:",
            counts.kinds[KIND_VALID], counts.kinds[KIND_INVALID], counts.kinds[KIND_BOUNDARY],

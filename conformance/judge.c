@@ -2,6 +2,7 @@
  * judge.c - what one run of a case by a backend comes to: pass, fail, skip or
  * error, with a one-line message.  Shared by dmlref check and dmlref fuzz.
  */
+#include "base/printf_like.h"
 #include "conformance/conformance.h"
 #include "core/core.h"
 
@@ -52,11 +53,8 @@ static void name_first_wrong_element(dmlref_vector *v, dmlref_error *err)
         free(got[i].data);
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static case_result
-verdict(char *m, size_t capacity, case_result outcome, const char *format, ...)
+PRINTF_LIKE(4, 5)
+static case_result verdict(char *m, size_t capacity, case_result outcome, const char *format, ...)
 {
     va_list args;
     va_start(args, format);

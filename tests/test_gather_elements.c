@@ -213,7 +213,7 @@ static void test_gather_elements_moves_bits_exactly(void **state)
         dmlref_gather_elements_desc d;
         dmlref_error err;
         for (i = 0; i < n; ++i) {
-            memcpy(raw + i * es, &patterns[i], es); /* little-endian low bytes */
+            store_host_bits(raw + i * es, es, patterns[i]); /* the pattern's low bits */
             reverse[i] = n - 1 - i;
         }
         tt_init(&in, type, 1, &n, NULL, 0);

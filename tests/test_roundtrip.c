@@ -103,8 +103,7 @@ static void round_trip(const char *name, dmlref_tensor_data_type type, const uin
         fail_msg("%s", err.message);
     in = dmlref_vector_inputs(back)[0].data;
     for (i = 0; i < n; ++i) {
-        uint64_t got = 0;
-        memcpy(&got, in + (size_t)i * es, es); /* host order = little-endian here */
+        uint64_t got = load_host_bits(in + (size_t)i * es, es);
         if (got != patterns[i])
             fail_msg("%s element %u: wrote 0x%llx, read 0x%llx", name, i,
                      (unsigned long long)patterns[i], (unsigned long long)got);

@@ -430,3 +430,46 @@ int run_table_tests(const char *group, const void *rows, size_t row_size, size_t
     free(tests);
     return failed;
 }
+
+void store_host_bits(void *dst, uint32_t size, uint64_t bits)
+{
+    uint8_t b8 = (uint8_t)bits;
+    uint16_t b16 = (uint16_t)bits;
+    uint32_t b32 = (uint32_t)bits;
+    switch (size) {
+    case 1:
+        memcpy(dst, &b8, 1);
+        break;
+    case 2:
+        memcpy(dst, &b16, 2);
+        break;
+    case 4:
+        memcpy(dst, &b32, 4);
+        break;
+    default:
+        memcpy(dst, &bits, 8);
+        break;
+    }
+}
+
+uint64_t load_host_bits(const void *src, uint32_t size)
+{
+    uint8_t b8;
+    uint16_t b16;
+    uint32_t b32;
+    uint64_t b64;
+    switch (size) {
+    case 1:
+        memcpy(&b8, src, 1);
+        return b8;
+    case 2:
+        memcpy(&b16, src, 2);
+        return b16;
+    case 4:
+        memcpy(&b32, src, 4);
+        return b32;
+    default:
+        memcpy(&b64, src, 8);
+        return b64;
+    }
+}

@@ -51,6 +51,12 @@ int tt_padding_intact(const test_tensor *t);
 /* Encodes a small exact value in a data type (for FLOAT16 the value must be
  * representable; integers wrap as C conversions do). */
 void encode_value(dmlref_tensor_data_type type, double value, void *dst);
+/* An element of `size` bytes (1, 2, 4 or 8) in host byte order, as the
+ * library's buffers hold it: its bits in the low bits of a uint64_t.  Byte
+ * copies of a uint64_t would take the wrong end on a big-endian host. */
+void store_host_bits(void *dst, uint32_t size, uint64_t bits);
+uint64_t load_host_bits(const void *src, uint32_t size);
+
 /* Encodes an index value in an index type. */
 void encode_index(dmlref_tensor_data_type type, int64_t value, void *dst);
 /* Sets tensor data from doubles / index values (logical order). */

@@ -6,6 +6,7 @@
 #ifndef DMLREF_BASE_H
 #define DMLREF_BASE_H
 
+#include "base/printf_like.h"
 #include "dmlref.h"
 
 #include <string.h>
@@ -33,11 +34,9 @@
 
 /* Fills err (if not NULL) and returns status.  The message is printf-style
  * and ends with " (rule)" when rule is not empty. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-dmlref_status
-set_error(dmlref_error *err, dmlref_status status, const char *rule, const char *format, ...);
+PRINTF_LIKE(4, 5)
+dmlref_status set_error(dmlref_error *err, dmlref_status status, const char *rule,
+                        const char *format, ...);
 
 /* Puts "source: path: " before err's message, keeping its status and rule. */
 #define prefix_error dmlref__prefix_error

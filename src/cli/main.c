@@ -12,6 +12,7 @@
  * Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include "base/printf_like.h"
 #include "cli/cli.h"
 
 #include <dirent.h>
@@ -319,11 +320,8 @@ typedef struct tally {
     int bad_input;
 } tally;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static dmlref_status
-mismatch(dmlref_error *err, const char *format, ...)
+PRINTF_LIKE(2, 3)
+static dmlref_status mismatch(dmlref_error *err, const char *format, ...)
 {
     va_list args;
     va_start(args, format);

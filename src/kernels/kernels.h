@@ -52,8 +52,9 @@ static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
 
 /* prefetch_line(p + bytes), where p + bytes may lie past p's buffer: the
  * sum is formed as an integer, since pointer arithmetic may not leave its
- * object, and a prefetch of any address is harmless. */
-#define prefetch_ahead(p, bytes) prefetch_line((const void *)((uintptr_t)(p) + (bytes)))
+ * object, and a prefetch of any address is harmless (on a 32-bit host an
+ * offset past 4 GiB wraps: still a harmless hint). */
+#define prefetch_ahead(p, bytes) prefetch_line((const void *)((uintptr_t)(p) + (uintptr_t)(bytes)))
 
 /* ---- element moves -----------------------------------------------------
  * Gathers and scatters move bits, never values (D12): an element is 1, 2, 4

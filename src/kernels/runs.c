@@ -36,7 +36,7 @@ void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src, u
 {
     uint64_t j;
     if (dst_step == 1 && src_step == 1) {
-        memcpy(dst, src, n * element_size);
+        memcpy(dst, src, (size_t)(n * element_size)); /* a run lies in one buffer */
         return;
     }
     FOR_ELEMENT_SIZE(element_size, {

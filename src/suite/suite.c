@@ -22,6 +22,7 @@
  *     case_files.h), so gen needs no source tree; each file's path must be
  *     its case's name.
  */
+#include "base/printf_like.h"
 #include "suite/suite.h"
 
 #include "suite/case_files.h"
@@ -39,11 +40,8 @@ typedef struct builder {
     size_t length, capacity;
 } builder;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void
-put(builder *b, const char *format, ...)
+PRINTF_LIKE(2, 3)
+static void put(builder *b, const char *format, ...)
 {
     va_list args;
     int n;
@@ -616,11 +614,9 @@ static void apply_layout(rng *r, tspec *t, enum layout_kind kind)
 }
 
 /* Names are lower case: `<operator>/<dtype>/<rank>d/<scenario>`. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static void
-case_name(case_spec *c, dmlref_tensor_data_type type, uint32_t rank, const char *format, ...)
+PRINTF_LIKE(4, 5)
+static void case_name(case_spec *c, dmlref_tensor_data_type type, uint32_t rank, const char *format,
+                      ...)
 {
     char op[32], ty[16], raw[128], scenario[128];
     va_list args;
@@ -881,7 +877,8 @@ static int write_manifest(suite *s)
     char path[4096];
     size_t i;
     int ok;
-    qsort(s->entries, s->entry_count, sizeof *s->entries, compare_entries);
+    if (s->entry_count > 1) /* qsort may not be given NULL, even for 0 */
+        qsort(s->entries, s->entry_count, sizeof *s->entries, compare_entries);
     put(&b, "%s", "");
     for (i = 0; i < s->entry_count; ++i)
         put(&b, "%016llx  %s\n", (unsigned long long)s->entries[i].digest, s->entries[i].path);

@@ -28,7 +28,8 @@ int half_from_double_exact(double value, uint16_t *out)
 {
     /* every finite half is m * 2^(e) with |m| < 2048 and -24 <= e <= 5:
        scale to an integer and check it survives the round trip */
-    uint16_t sign = signbit(value) ? 0x8000 : 0;
+    /* copysign, not signbit: mingw-w64's classification macros convert to float */
+    uint16_t sign = copysign(1.0, value) < 0 ? 0x8000 : 0;
     double a = fabs(value);
     int e;
     uint16_t h;
@@ -351,10 +352,10 @@ void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size
                 snprintf(buf, capacity, "\"nan\"");
             else
                 snprintf(buf, capacity, "\"0x%0*llx\"", (int)(2 * size), (unsigned long long)bits);
-        } else if (isinf(v)) {
+        } else if (fabs(v) == HUGE_VAL) { /* an infinity (mingw-w64's isinf converts to float) */
             snprintf(buf, capacity, v < 0 ? "\"-inf\"" : "\"inf\"");
         } else if (v == 0.0) {
-            snprintf(buf, capacity, signbit(v) ? "-0.0" : "0");
+            snprintf(buf, capacity, copysign(1.0, v) < 0 ? "-0.0" : "0");
         } else if (v == floor(v) && fabs(v) < 9007199254740992.0) {
             snprintf(buf, capacity, "%.0f", v); /* an integer: "20", not "2e+01" */
         } else {

@@ -47,11 +47,9 @@ typedef struct reader {
 
 #define PATH_CAPACITY JSON_PATH_CAPACITY
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static dmlref_status
-fail(const reader *r, dmlref_status status, const char *path, const char *format, ...)
+PRINTF_LIKE(4, 5)
+static dmlref_status fail(const reader *r, dmlref_status status, const char *path,
+                          const char *format, ...)
 {
     char what[DMLREF_ERROR_MESSAGE_CAPACITY];
     va_list args;
@@ -522,7 +520,7 @@ static dmlref_status fill_elementwise(reader *r, const char *path, json_t *data,
         ++t->fill_work;
         if (data) {
             path_index(at, path, e);
-            status = decode_element(r, at, json_array_get(data, e), type, &bits);
+            status = decode_element(r, at, json_array_get(data, (size_t)e), type, &bits);
             if (status != DMLREF_OK)
                 break;
         } else {
@@ -1812,7 +1810,7 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
         walker_seek(&w, 0);
         for (e = 0; e < n; ++e, walker_next(&w)) {
             uint64_t bits;
-            element = json_array_get(array, e);
+            element = json_array_get(array, (size_t)e);
             path_index(element_at, at, e);
             REPLY_CHECK(decode_element(&r, element_at, element, t->desc.DataType, &bits));
             if (outputs[o].data && w.offset[0] < slots) /* NULL: check the reply only */

@@ -78,9 +78,7 @@ typedef struct text_buffer {
 
 #define text_put dmlref__text_put
 /* Appends printf-style text. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+PRINTF_LIKE(2, 3)
 void text_put(text_buffer *t, const char *format, ...);
 
 /* ---- generators ----------------------------------------------------------- */
