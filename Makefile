@@ -48,9 +48,14 @@ LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 HEADERS = $(wildcard include/*.h include/dmlref/*.h src/*/*.h reference/*.h conformance/*.h)
 LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm
 
+# The operating system's side of the command (src/platform): POSIX, or Windows
+# when CC builds for it (mingw-w64).
+PLATFORM ?= $(if $(findstring mingw,$(shell $(CC) -dumpmachine 2>/dev/null)),windows,posix)
+PLATFORM_SRC = $(wildcard src/platform/*_$(PLATFORM).c)
+
 # The command: the layers above the library.
 TEACH_SRC = src/teach/explain.c src/teach/show.c
-CLI_SRC = src/common/files.c $(TEACH_SRC) src/suite/suite.c conformance/check.c conformance/backend.c \
+CLI_SRC = $(PLATFORM_SRC) src/common/files.c $(TEACH_SRC) src/suite/suite.c conformance/check.c conformance/backend.c \
           conformance/line_reader.c conformance/judge.c conformance/fuzz.c src/cli/args.c \
           src/cli/check_command.c src/cli/fuzz_command.c src/cli/bench.c \
           src/cli/teach_command.c src/cli/main.c

@@ -8,6 +8,8 @@
 #   1     src/kernels     the fast kernels (proven equal to reference/)
 #   2     src/core        the operator table, validation, execution
 #   3     src/vector      the vector format (JSON)
+#   3     src/platform    the operating system: files, folders, processes,
+#                         plug-ins (a POSIX side and a Windows side)
 #   4     src/common      what the command's layers share (files, walks)
 #   4     src/teach       explain and show: cases made plain for learners
 #   5     src/suite       the catalogue of golden cases
@@ -17,8 +19,8 @@
 # The public headers belong to layers too: include/dmlref.h and
 # include/dmlref/backend.h to the base (anyone may use them),
 # include/dmlref/vector.h to src/vector.  Two folders of one rank
-# (reference and src/kernels, src/common and src/teach) do not use each
-# other.
+# (reference and src/kernels, src/vector and src/platform, src/common and
+# src/teach) do not use each other.
 #
 # Checked: every #include "..." of every .c and .h; the JSON and hash
 # libraries (<jansson.h>, <xxhash.h>) only from src/vector up, so that
@@ -34,7 +36,7 @@ rank_of_folder() {
     src/base) echo 0 ;;
     reference | src/kernels) echo 1 ;;
     src/core) echo 2 ;;
-    src/vector) echo 3 ;;
+    src/vector | src/platform) echo 3 ;;
     src/common | src/teach) echo 4 ;;
     src/suite) echo 5 ;;
     conformance) echo 6 ;;
