@@ -77,7 +77,7 @@ CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
-        check-symbols vectors check-vectors check-cross check-loaders check-schema check-roundtrip check-cli \
+        check-symbols vectors check-vectors check-checkout check-cross check-loaders check-schema check-roundtrip check-cli \
         check-guides \
         check-conformance backends fuzz-smoke check-valgrind \
         install uninstall clean help deps FORCE
@@ -154,6 +154,7 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and 
 	$(Q)$(MAKE) --no-print-directory check-example
 	$(Q)$(MAKE) --no-print-directory check-symbols
 	$(Q)$(MAKE) --no-print-directory check-vectors
+	$(Q)$(MAKE) --no-print-directory check-checkout
 	$(Q)$(MAKE) --no-print-directory check-loaders
 	$(Q)$(MAKE) --no-print-directory check-schema
 	$(Q)$(MAKE) --no-print-directory check-roundtrip
@@ -240,6 +241,10 @@ check-vectors: $(BUILD)/dmlref ## the suite regenerates byte for byte, and verif
 	$(Q)$(SUMMARY) "dmlref verify vectors" $(BUILD)/verify.log $(BUILD)/dmlref verify vectors
 	$(Q)$(SUMMARY) "dmlref verify --kernels fast vectors" $(BUILD)/verify-fast.log \
 	    $(BUILD)/dmlref verify --kernels fast vectors
+
+check-checkout: $(BUILD)/dmlref ## a Windows-style checkout (core.autocrlf=true) keeps the suite byte for byte (.gitattributes)
+	$(Q)$(SUMMARY) "checkout with core.autocrlf=true" $(BUILD)/checkout.log \
+	    sh tests/test_checkout.sh $(BUILD)/dmlref
 
 PYTHON = /usr/bin/python3
 SUMMARY = sh scripts/last_line.sh

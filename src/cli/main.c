@@ -462,6 +462,15 @@ static int read_manifest(const char *manifest, manifest_entry **entries, size_t 
             continue;
         }
         line[strcspn(line, "\n")] = '\0';
+        if (line[0] && line[strlen(line) - 1] == '\r') {
+            /* the whole suite was converted, most likely: one reason, not "missing" */
+            fprintf(stderr,
+                    "FAIL %s: line %lu: ends in a carriage return (CRLF): the suite must be "
+                    "checked out byte for byte (git: .gitattributes, core.autocrlf)\n",
+                    manifest, number);
+            ++t->failed, t->bad_input = 1;
+            continue;
+        }
         if (strlen(line) < 19 || line[16] != ' ' || line[17] != ' ' ||
             sscanf(line, "%16llx", &want) != 1) {
             fprintf(stderr, "FAIL %s: line %lu: expected \"<16 hex digits>  <path>\"\n", manifest,
