@@ -76,7 +76,7 @@ TEST_HDR = tests/testlib.h
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-.PHONY: all lib check test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
+.PHONY: all lib check check-lane-units check-lane-command test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-schema check-roundtrip check-cli \
         check-guides \
         check-conformance backends fuzz-smoke check-valgrind \
@@ -142,12 +142,32 @@ test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZ
 	    $(BUILD)/tests.summary $(TEST_BIN)
 
 check check-%: export WERROR = -Werror
+# The checks run in lanes side by side (CHECK_LANES at once; each lane's steps
+# one after another, each building its own folder), after the default build
+# they share is made once.  Much of a lane waits (timeouts, emulators, one
+# thread), so two cores carry three lanes.
+CHECK_LANES ?= 3
 check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and the command), TSan, rule coverage
+	$(Q)$(MAKE) --no-print-directory all backends $(TEST_BIN) $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_LANES) check-lane-units check-lane-command
+	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
+	    build/sanitize/tests.summary build/tsan/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
+
+# The unit tests of every build, and the command under the sanitizers.
+check-lane-units:
 	$(Q)$(MAKE) --no-print-directory test
+	$(Q)$(MAKE) --no-print-directory check-roundtrip
 	$(Q)$(MAKE) --no-print-directory check-clang
 	$(Q)$(MAKE) --no-print-directory check-noopenmp
 	$(Q)$(MAKE) --no-print-directory check-sanitize
+	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
+	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	$(Q)ASAN_OPTIONS=detect_leaks=1 $(SUMMARY) "dmlref check with misbehaving processes (build/sanitize)" \
+	    build/sanitize/check.log sh tests/test_check.sh build/sanitize/dmlref build/backends
 	$(Q)$(MAKE) --no-print-directory check-tsan
+
+# The command, the suite, the docs and the harness, on the default build.
+check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-rules
 	$(Q)$(MAKE) --no-print-directory check-layers
 	$(Q)$(MAKE) --no-print-directory check-style
@@ -157,18 +177,11 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and 
 	$(Q)$(MAKE) --no-print-directory check-checkout
 	$(Q)$(MAKE) --no-print-directory check-loaders
 	$(Q)$(MAKE) --no-print-directory check-schema
-	$(Q)$(MAKE) --no-print-directory check-roundtrip
 	$(Q)$(MAKE) --no-print-directory check-cross
 	$(Q)$(MAKE) --no-print-directory check-cli
 	$(Q)$(MAKE) --no-print-directory check-guides
 	$(Q)$(MAKE) --no-print-directory check-conformance
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
-	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
-	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-	$(Q)ASAN_OPTIONS=detect_leaks=1 $(SUMMARY) "dmlref check with misbehaving processes (build/sanitize)" \
-	    build/sanitize/check.log sh tests/test_check.sh build/sanitize/dmlref build/backends
-	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
-	    build/sanitize/tests.summary build/tsan/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
 check-clang: ## the tests built with clang -fopenmp
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang
