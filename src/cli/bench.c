@@ -22,17 +22,14 @@
  *     and the copy 2 bytes per byte copied; ratio = GB/s / copy GB/s.
  */
 #include "cli/cli.h"
+#include "platform/files.h"
+#include "platform/system.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -344,13 +341,6 @@ static int thread_count(void)
 #endif
 }
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Bytes [lo, hi) of `n` that thread t of `count` owns: equal parts, cut at 64 B. */
 static void thread_part(size_t n, int t, int count, size_t *lo, size_t *hi)
 {
@@ -363,16 +353,16 @@ static void thread_part(size_t n, int t, int count, size_t *lo, size_t *hi)
         *hi = n;
 }
 
-/* 2 MiB aligned; when `touch`, first-touched (zeroed) by T threads with a
-   static split.  A buffer filled by a parallel static loop right after is left
-   untouched: the fill is its first touch. */
+/* 2 MiB aligned (freed with free_aligned); when `touch`, first-touched
+   (zeroed) by T threads with a static split.  A buffer filled by a parallel
+   static loop right after is left untouched: the fill is its first touch. */
 static void *bench_alloc(size_t bytes, uint32_t threads, int touch)
 {
-    void *p = NULL;
+    void *p;
     size_t size = (bytes + 4095) / 4096 * 4096;
     if (size == 0)
         size = 4096;
-    if (posix_memalign(&p, (size_t)2 << 20, size) != 0)
+    if (!(p = allocate_aligned(size, (size_t)2 << 20)))
         return NULL;
     if (!touch)
         return p;
@@ -571,7 +561,7 @@ static void release(prepared *p)
 {
     int i;
     for (i = 0; i < 4; ++i) {
-        free(p->buf[i]);
+        free_aligned(p->buf[i]);
         p->buf[i] = NULL;
     }
 }
@@ -815,7 +805,7 @@ typedef struct copy_buffers {
 
 static void copy_release(copy_buffers *b)
 {
-    free(b->src), free(b->dst);
+    free_aligned(b->src), free_aligned(b->dst);
     memset(b, 0, sizeof *b);
 }
 
@@ -844,11 +834,11 @@ static int first_run(const bench_case *c, prepared *p, const dmlref_execute_opti
 {
     dmlref_error err;
     dmlref_status status;
-    double t0 = now_seconds(), t1;
+    double t0 = monotonic_seconds(), t1;
     uint32_t k;
     status = dmlref_execute_with_options(&p->op, (dmlref_feature_level)0, options, p->in,
                                          p->input_count, p->out, p->output_count, &err);
-    t1 = now_seconds();
+    t1 = monotonic_seconds();
     if (status != DMLREF_OK) {
         fprintf(stderr, "dmlref: bench: %s: %s kernels: %s: %s\n", c->name,
                 options->kernels == DMLREF_KERNELS_FAST ? "the fast" : "the reference",
@@ -857,11 +847,11 @@ static int first_run(const bench_case *c, prepared *p, const dmlref_execute_opti
     }
     if (t1 - t0 < 2e-3) /* short: the fastest of a few more calls sets the repeat count */
         for (k = 0; k < 3; ++k) {
-            double t2 = now_seconds();
+            double t2 = monotonic_seconds();
             dmlref_execute_with_options(&p->op, (dmlref_feature_level)0, options, p->in,
                                         p->input_count, p->out, p->output_count, &err);
-            if (now_seconds() - t2 < t1 - t0)
-                t1 = t0 + (now_seconds() - t2);
+            if (monotonic_seconds() - t2 < t1 - t0)
+                t1 = t0 + (monotonic_seconds() - t2);
         }
     *calls = calls_for(t1 - t0);
     return 1;
@@ -873,12 +863,12 @@ static double timed_run(const bench_case *c, prepared *p, const dmlref_execute_o
 {
     dmlref_error err;
     dmlref_status status = DMLREF_OK;
-    double t0 = now_seconds();
+    double t0 = monotonic_seconds();
     uint32_t k;
     for (k = 0; k < calls; ++k)
         status = dmlref_execute_with_options(&p->op, (dmlref_feature_level)0, options, p->in,
                                              p->input_count, p->out, p->output_count, &err);
-    t0 = (now_seconds() - t0) / calls;
+    t0 = (monotonic_seconds() - t0) / calls;
     if (status != DMLREF_OK) {
         fprintf(stderr, "dmlref: bench: %s: %s\n", c->name, err.message);
         return 0;
@@ -952,9 +942,9 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
     r->copy_bytes = copy_bytes;
     t1 = 1e9;
     for (k = 0; k < 3; ++k) {
-        t0 = now_seconds();
+        t0 = monotonic_seconds();
         parallel_copy(dst, src, copy_bytes, threads);
-        t0 = now_seconds() - t0;
+        t0 = monotonic_seconds() - t0;
         t1 = t0 < t1 ? t0 : t1;
         if (t1 >= 2e-3)
             break;
@@ -964,10 +954,10 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
     for (i = 0; i < reps; ++i) { /* copy, fast, copy, reference */
         int side;
         for (side = 0; side < 2; ++side) {
-            t0 = now_seconds();
+            t0 = monotonic_seconds();
             for (k = 0; k < r->copy_calls; ++k)
                 parallel_copy(dst, src, copy_bytes, threads);
-            copies[2 * i + (uint32_t)side] = (now_seconds() - t0) / r->copy_calls;
+            copies[2 * i + (uint32_t)side] = (monotonic_seconds() - t0) / r->copy_calls;
             if (side == 0)
                 fast_times[i] = timed_run(c, &p, &fast, r->fast.calls);
             else
@@ -1009,23 +999,12 @@ static const char *compiler_text(void)
 #endif
 }
 
+/* The processor's name, as a JSON string's contents: cut at a quote or a
+   backslash. */
 static void cpu_model(char *text, size_t size)
 {
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[512];
-    snprintf(text, size, "unknown");
-    if (!f)
-        return;
-    while (fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (strncmp(line, "model name", 10) == 0 && colon) {
-            colon += 1 + (colon[1] == ' ');
-            colon[strcspn(colon, "\n\"\\")] = '\0';
-            snprintf(text, size, "%s", colon);
-            break;
-        }
-    }
-    fclose(f);
+    processor_model(text, size);
+    text[strcspn(text, "\"\\")] = '\0';
 }
 
 static void write_json(FILE *f, const result *r, size_t count, const uint32_t *threads,
@@ -1035,7 +1014,7 @@ static void write_json(FILE *f, const result *r, size_t count, const uint32_t *t
     size_t i;
     cpu_model(cpu, sizeof cpu);
     fprintf(f, "{\n  \"machine\": {\"cpus\": %ld, \"cpu_model\": \"%s\", \"threads\": [",
-            sysconf(_SC_NPROCESSORS_ONLN), cpu);
+            processor_count(), cpu);
     for (i = 0; i < thread_count_; ++i)
         fprintf(f, "%s%u", i ? ", " : "", threads[i]);
     fprintf(f,
@@ -1103,24 +1082,6 @@ static void write_csv(FILE *f, const result *r, size_t count)
     }
 }
 
-/* gnuplot on PATH? */
-static int have_gnuplot(void)
-{
-    const char *path = getenv("PATH");
-    char dir[4096];
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        if (n > 0 && n + sizeof "/gnuplot" <= sizeof dir) {
-            memcpy(dir, path, n);
-            strcpy(dir + n, "/gnuplot");
-            if (access(dir, X_OK) == 0)
-                return 1;
-        }
-        path += n + (path[n] == ':');
-    }
-    return 0;
-}
-
 /* A gnuplot single-quoted string: quotes doubled. */
 static void put_gnuplot_string(FILE *f, const char *s)
 {
@@ -1138,25 +1099,23 @@ static void put_gnuplot_string(FILE *f, const char *s)
 static int write_plot(const char *png, const result *r, size_t count, const uint32_t *threads,
                       size_t nthreads, uint32_t size_log2)
 {
-    char data[] = "/tmp/dmlref-bench-data-XXXXXX", script[] = "/tmp/dmlref-bench-plot-XXXXXX";
-    int fd_data = mkstemp(data), fd_script = fd_data >= 0 ? mkstemp(script) : -1, status = -1;
+    char folder[4000], data[4096], script[4096], program[] = "gnuplot", *arguments[3];
     FILE *fd = NULL, *fs = NULL;
     size_t i, j, rows = 0;
-    pid_t child;
+    int reason = temporary_files_folder(folder, sizeof folder), status;
 
-    if (fd_data < 0 || fd_script < 0 || !(fd = fdopen(fd_data, "w")) ||
-        !(fs = fdopen(fd_script, "w"))) {
-        fprintf(stderr, "dmlref: bench: cannot write temporary files for the plot\n");
-        if (fd)
+    if (!reason) {
+        snprintf(data, sizeof data, "%s/dmlref-bench-data-XXXXXX", folder);
+        snprintf(script, sizeof script, "%s/dmlref-bench-plot-XXXXXX", folder);
+        if ((reason = make_temporary_file(data, &fd)) == 0 &&
+            (reason = make_temporary_file(script, &fs)) != 0) {
             fclose(fd);
-        else if (fd_data >= 0)
-            close(fd_data);
-        if (fd_script >= 0)
-            close(fd_script);
-        if (fd_data >= 0)
-            remove(data);
-        if (fd_script >= 0)
-            remove(script);
+            remove_path(data);
+        }
+    }
+    if (reason) {
+        fprintf(stderr, "dmlref: bench: cannot write temporary files for the plot: %s\n",
+                strerror(reason));
         return 0;
     }
     /* rows: name, then GB/s and copy GB/s per thread count ("?" when missing) */
@@ -1209,17 +1168,11 @@ static int write_plot(const char *png, const result *r, size_t count, const uint
     fputc('\n', fs);
     fclose(fs);
 
-    fflush(stdout);
-    child = fork();
-    if (child == 0) {
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        _exit(127);
-    }
-    if (child > 0)
-        waitpid(child, &status, 0);
-    remove(data);
-    remove(script);
-    if (child < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    arguments[0] = program, arguments[1] = script, arguments[2] = NULL;
+    reason = run_program(arguments, &status);
+    remove_path(data);
+    remove_path(script);
+    if (reason || status != 0) {
         fprintf(stderr, "dmlref: bench: gnuplot failed to draw %s\n", png);
         return 0;
     }
@@ -1418,13 +1371,13 @@ int command_bench(int argc, char **argv)
         reps = quick ? 5 : 11;
 
     /* everything that can fail before the timing fails now */
-    if (plot && !have_gnuplot()) {
+    if (plot && !program_on_path("gnuplot")) {
         fprintf(stderr, "dmlref: bench: --plot needs gnuplot, which is not on PATH "
                         "(apt-get install gnuplot-nox)\n");
         free(chosen.items);
         return EXIT_BAD_INPUT;
     }
-    if ((json && !(fjson = fopen(json, "w"))) || (csv && !(fcsv = fopen(csv, "w")))) {
+    if ((json && !(fjson = fopen(json, "wb"))) || (csv && !(fcsv = fopen(csv, "wb")))) {
         fprintf(stderr, "dmlref: bench: %s: cannot write: %s\n", json && !fjson ? json : csv,
                 strerror(errno));
         if (fjson)

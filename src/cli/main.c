@@ -11,21 +11,16 @@
  *
  * Exit codes: 0 success, 1 a comparison failed, 2 bad input, 3 usage.
  */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include "base/printf_like.h"
 #include "cli/cli.h"
+#include "platform/console.h"
+#include "platform/files.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
-#include <xxhash.h>
 
 static const char *const k_help_eval =
     "usage: dmlref eval CASE.json [-o OUT.json] [--threads N] [--kernels reference|fast]\n"
@@ -251,12 +246,12 @@ static int eval_file(const char *input, const command_options *o)
     dmlref_vector *v;
     dmlref_error err;
     dmlref_status status;
-    struct stat st;
+    file_facts facts;
     char *text;
     size_t length;
     int code = EXIT_OK;
 
-    if (stat(input, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (path_facts(input, &facts) == 0 && facts.kind != FILE_KIND_REGULAR) {
         /* the loader would wait on a FIFO forever */
         fprintf(stderr, "%s: cannot open: not a regular file\n", input);
         return EXIT_BAD_INPUT;
@@ -402,14 +397,17 @@ typedef struct manifest_entry {
 } manifest_entry;
 
 /* A name that stays inside the suite: relative, and no part of it empty,
-   "." or ".." (so that every file has one spelling, and a duplicate shows). */
+   "." or ".." (so that every file has one spelling, and a duplicate shows);
+   parts end at a separator of the system's (on Windows \ too). */
 static int is_inside_suite(const char *name)
 {
     const char *part = name;
-    if (*name == '/')
+    if (path_root_length(name) > 0) /* "/x"; on Windows "C:x" and "\\x" too */
         return 0;
     for (;;) {
-        size_t length = strcspn(part, "/");
+        size_t length = 0;
+        while (part[length] && !is_path_separator(part[length]))
+            ++length;
         if (length == 0 || (length == 1 && part[0] == '.') ||
             (length == 2 && part[0] == '.' && part[1] == '.'))
             return 0;
@@ -436,15 +434,12 @@ static int read_manifest(const char *manifest, manifest_entry **entries, size_t 
     unsigned long number = 0;
     size_t capacity = 0, i;
     manifest_entry **by_name;
-    const char *why;
-    int fd, ok = 1;
-    FILE *f = NULL;
+    int reason, ok = 1;
+    FILE *f;
 
     *entries = NULL, *count = 0;
-    if ((why = open_regular_file(manifest, &fd)) != NULL || !(f = fdopen(fd, "r"))) {
-        fprintf(stderr, "FAIL %s: cannot open: %s\n", manifest, why ? why : strerror(errno));
-        if (!why)
-            close(fd);
+    if ((reason = open_regular_file(manifest, &f)) != 0) {
+        fprintf(stderr, "FAIL %s: cannot open: %s\n", manifest, reason_text(reason));
         ++t->failed, t->bad_input = 1;
         return 0;
     }
@@ -543,7 +538,7 @@ static void verify_suite(const char *dir, const char *manifest, uint32_t threads
     for (i = 0; i < count; ++i) {
         const manifest_entry *e = &entries[i];
         char path[MANIFEST_LINE_MAX + 4096];
-        const char *why;
+        int reason;
         uint64_t got;
         if (e->first_line) {
             fprintf(stderr, "FAIL %s: line %lu: %s is listed again (first on line %lu)\n", manifest,
@@ -557,12 +552,12 @@ static void verify_suite(const char *dir, const char *manifest, uint32_t threads
             continue;
         }
         list_add(&listed, path); /* listed, whatever its digest */
-        if ((why = file_digest(path, &got)) != NULL) {
-            if (errno == ENOENT) {
+        if ((reason = file_digest(path, &got)) != 0) {
+            if (reason == ENOENT) {
                 fprintf(stderr, "FAIL %s: line %lu: %s is missing\n", manifest, e->line, path);
             } else {
                 fprintf(stderr, "FAIL %s: line %lu: %s: cannot read: %s\n", manifest, e->line, path,
-                        why);
+                        reason_text(reason));
                 t->bad_input = 1;
             }
             ++t->failed;
@@ -612,25 +607,30 @@ static int command_verify(int argc, char **argv)
     threads = o.threads;
     kernels = o.kernels;
     for (i = 0; i < operands.count; ++i) {
-        struct stat st;
+        file_facts facts;
         char *path = operands.items[i];
+        int reason;
         ++paths;
-        if (stat(path, &st) != 0) {
-            fprintf(stderr, "FAIL %s: cannot open: %s\n", path, strerror(errno));
+        if ((reason = path_facts(path, &facts)) != 0) {
+            fprintf(stderr, "FAIL %s: cannot open: %s\n", path, strerror(reason));
             ++t.failed, t.bad_input = 1;
-        } else if (S_ISDIR(st.st_mode)) {
+        } else if (facts.kind == FILE_KIND_FOLDER) {
             char manifest[4096];
-            size_t length = strlen(path);
+            size_t length = strlen(path), root = path_root_length(path);
             if (length + sizeof "/MANIFEST" > sizeof manifest) {
                 fprintf(stderr, "FAIL %s: the path is too long\n", path);
                 ++t.failed, t.bad_input = 1;
                 continue;
             }
-            while (length > 1 && path[length - 1] == '/')
+            while (length > 1 && length > root && is_path_separator(path[length - 1]))
                 path[--length] = '\0';
             snprintf(manifest, sizeof manifest, "%s/MANIFEST", path);
-            if (stat(manifest, &st) == 0) {
+            if ((reason = path_facts(manifest, &facts)) == 0) {
                 verify_suite(path, manifest, (uint32_t)threads, kernels, &t);
+            } else if (reason != ENOENT) {
+                /* a MANIFEST that cannot be looked at may still be there */
+                fprintf(stderr, "FAIL %s: cannot open: %s\n", manifest, strerror(reason));
+                ++t.failed, t.bad_input = 1;
             } else {
                 path_list files = {NULL, 0, 0};
                 size_t k;
@@ -640,7 +640,7 @@ static int command_verify(int argc, char **argv)
                     verify_file(files.items[k], (uint32_t)threads, kernels, &t);
                 list_free(&files);
             }
-        } else if (!S_ISREG(st.st_mode)) {
+        } else if (facts.kind != FILE_KIND_REGULAR) {
             /* the loader would wait on a FIFO forever */
             fprintf(stderr, "FAIL %s: cannot open: not a regular file\n", path);
             ++t.failed, t.bad_input = 1;
@@ -677,6 +677,8 @@ static int command_gen(int argc, char **argv)
 
 static int run_command(int argc, char **argv)
 {
+    /* before any output: the same bytes on every system (no "\r\n") */
+    use_binary_standard_streams();
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -39,22 +39,22 @@ int write_file(const char *path, const char *data, size_t length);
  * refuses a target that exists and is not an empty folder, creates the
  * target's parent folders and returns a temporary folder beside the target
  * (caller passes it on); finish_new_folder renames it onto the target when
- * `complete` (an empty folder is replaced atomically; one that a concurrent
- * writer filled meanwhile is not, and that is a failure), and otherwise, or
+ * `complete` (an empty folder is replaced, in one step on POSIX:
+ * platform/files.h's replace_empty_folder; one that a concurrent writer
+ * filled meanwhile is not, and that is a failure), and otherwise, or
  * when the rename fails, removes it and everything in it.  Both say why they
  * fail on stderr; finish_new_folder returns 1 when the folder is in place. */
 char *begin_new_folder(const char *target);
 int finish_new_folder(char *temporary, const char *target, int complete);
 
-/* Opens a regular file for reading without ever waiting on it: a FIFO, a
- * device or a folder is refused before it is opened (and re-checked after,
- * in case it was swapped in meanwhile).  NULL with *fd open, or the reason
- * (errno: the cause, or 0 for "not a regular file"). */
-const char *open_regular_file(const char *path, int *fd);
+/* What a reason of src/platform/files.h says, for a message: strerror, or
+   "not a regular file" for FILE_NOT_REGULAR. */
+const char *reason_text(int reason);
 
-/* XXH3-64 of a regular file's bytes into *digest: NULL, or why it could not
- * be read (errno is ENOENT when it does not exist). */
-const char *file_digest(const char *path, uint64_t *digest);
+/* XXH3-64 of a regular file's bytes into *digest, read without waiting on a
+   FIFO (platform/files.h's open_regular_file): 0, or the reason it could not
+   be read (ENOENT when it does not exist, FILE_NOT_REGULAR). */
+int file_digest(const char *path, uint64_t *digest);
 
 /* Options for reading vectors: `flags`, and the memory cap on what one case
    makes the library allocate, from the environment variable DMLREF_MEMORY_CAP
@@ -75,7 +75,10 @@ int compare_strings(const void *a, const void *b);
 /* Sorts l's items from index `first` on. */
 void sort_paths(path_list *l, size_t first);
 
-/* Every vector below a folder (as collect_vectors walks it), sorted. */
+/* Every vector below a folder (as collect_vectors walks it), sorted.  0 when
+   any folder below cannot be listed or any entry looked at (a dangling link
+   aside): each said on stderr, never taken for an empty folder, and what the
+   walk found elsewhere still added. */
 int walk_vectors(const char *dir, path_list *out);
 
 /* Adds a file, or every vector (*.json but a suite's schema.json) below a

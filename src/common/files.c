@@ -1,19 +1,15 @@
 /*
  * files.c - what the command's layers share (common.h): whole-or-nothing
- * file and folder writes, vector walks, read options, counts.
+ * file and folder writes, vector walks, read options, counts.  What it asks
+ * of the operating system goes through src/platform/files.h.
  */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include "common/common.h"
+#include "platform/files.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 int parse_count(const char *text, uint64_t max, uint64_t *out)
@@ -32,14 +28,9 @@ int parse_count(const char *text, uint64_t max, uint64_t *out)
 
 /* ---- files ------------------------------------------------------------- */
 
-/* The permission bits that open(path, O_CREAT, `requested`) would give under
-   the process's umask: mkstemp and mkdtemp make 0600 and 0700, which a file
-   or folder that replaces another must not keep. */
-static mode_t under_umask(mode_t requested)
+const char *reason_text(int reason)
 {
-    mode_t mask = umask(0);
-    umask(mask);
-    return requested & ~mask;
+    return reason == FILE_NOT_REGULAR ? "not a regular file" : strerror(reason);
 }
 
 static int make_parents(const char *path)
@@ -48,118 +39,108 @@ static int make_parents(const char *path)
     if (!copy)
         return 0;
     strcpy(copy, path);
-    for (p = copy + 1; *p; ++p) {
-        if (*p != '/')
+    for (p = copy + path_root_length(copy); *p; ++p) {
+        char separator = *p;
+        int reason;
+        if (!is_path_separator(separator))
             continue;
         *p = '\0';
-        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "dmlref: %s: cannot create: %s\n", copy, strerror(errno));
+        if ((reason = make_folder(copy)) != 0 && reason != EEXIST) {
+            fprintf(stderr, "dmlref: %s: cannot create: %s\n", copy, strerror(reason));
             free(copy);
             return 0;
         }
-        *p = '/';
+        *p = separator;
     }
     free(copy);
     return 1;
 }
 
-/* A copy of path without trailing slashes ("/" stays), or NULL when out of
-   memory: "out/" names the folder "out", whose temporary twin is "./.out.*",
-   not "out/..*". */
+/* A copy of path without trailing separators (a root, such as "/", stays),
+   or NULL when out of memory: "out/" names the folder "out", whose temporary
+   twin is "./.out.*", not "out/..*". */
 static char *without_trailing_slashes(const char *path)
 {
-    size_t length = strlen(path);
+    size_t length = strlen(path), root = path_root_length(path);
     char *copy = malloc(length + 1);
     if (!copy)
         return NULL;
     strcpy(copy, path);
-    while (length > 1 && copy[length - 1] == '/')
+    while (length > 1 && length > root && is_path_separator(copy[length - 1]))
         copy[--length] = '\0';
     return copy;
 }
 
-/* "<folder>/.<name>.XXXXXX" beside path, for mkstemp or mkdtemp: in the same
-   folder, so that rename() moves it into place in one step (and hidden, so
-   that a walk never takes it for a vector).  The caller frees it. */
+/* "<folder>/.<name>.XXXXXX" beside path, for make_temporary_file or
+   make_temporary_folder: in the same folder, so that replacing moves it into
+   place in one step (and hidden, so that a walk never takes it for a
+   vector).  The caller frees it. */
 static char *temporary_beside(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    size_t folder = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t folder = strlen(path), root = path_root_length(path);
     char *name = malloc(strlen(path) + sizeof "..XXXXXX");
     if (!name)
         return NULL;
+    while (folder > root && !is_path_separator(path[folder - 1]))
+        --folder;
     memcpy(name, path, folder);
     sprintf(name + folder, ".%s.XXXXXX", path + folder);
     return name;
 }
 
-/* Runs writer on fd (which it takes over and closes): 0, or the errno of the
-   first failure; `sync` also waits for the bytes to reach the disk. */
-static int write_through(int fd, file_writer writer, const void *context, int sync)
+/* Runs writer on f, then closes it: 0, or the reason of the first failure;
+   `sync` also waits for the bytes to reach the disk. */
+static int write_through(FILE *f, file_writer writer, const void *context, int sync)
 {
-    FILE *f = fdopen(fd, "wb");
     int reason = 0;
-    if (!f) {
-        reason = errno;
-        close(fd);
-        return reason;
-    }
     errno = 0;
     if (!writer(f, context) || fflush(f) != 0 || ferror(f))
         reason = errno ? errno : EIO;
-    else if (sync && fsync(fd) != 0)
-        reason = errno;
+    else if (sync)
+        reason = flush_to_disk(f);
     if (fclose(f) != 0 && !reason)
-        reason = errno;
+        reason = errno ? errno : EIO;
     return reason;
 }
 
 int write_file_with(const char *path, file_writer writer, const void *context)
 {
-    struct stat existing;
+    file_facts existing;
     char *resolved = NULL, *temporary = NULL;
     const char *target = path;
-    mode_t mode = under_umask(0666);
-    int fd, reason;
+    unsigned permissions = permissions_under_umask(0666);
+    FILE *f;
+    int reason;
 
-    if (stat(path, &existing) == 0) {
-        if (!S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode)) {
-            /* a device or a pipe cannot be replaced, only written; O_NONBLOCK:
-               a FIFO without a reader fails (ENXIO) instead of waiting */
-            fd = open(path, O_WRONLY | O_NONBLOCK);
-            if (fd < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
-                reason = errno;
-                if (fd >= 0)
-                    close(fd);
-            } else {
-                reason = write_through(fd, writer, context, 0);
-            }
+    if (path_facts(path, &existing) == 0) {
+        if (existing.kind == FILE_KIND_OTHER) {
+            /* a device or a pipe cannot be replaced, only written */
+            if ((reason = open_device_for_writing(path, &f)) == 0)
+                reason = write_through(f, writer, context, 0);
             goto done;
         }
-        mode = existing.st_mode & 07777;
+        permissions = existing.permissions;
         /* through a symbolic link: the file it names is replaced, not the link */
-        if ((resolved = realpath(path, NULL)) != NULL)
+        if (real_path(path, &resolved) == 0)
             target = resolved;
     }
     if (!(temporary = temporary_beside(target))) {
         reason = ENOMEM;
         goto done;
     }
-    if ((fd = mkstemp(temporary)) < 0) {
-        reason = errno;
+    if ((reason = make_temporary_file(temporary, &f)) != 0) {
         free(temporary);
         temporary = NULL; /* nothing to remove */
         goto done;
     }
-    reason = fchmod(fd, mode) != 0 ? errno : 0;
-    if (reason)
-        close(fd);
+    if ((reason = set_file_permissions(f, permissions)) != 0)
+        fclose(f);
     else
-        reason = write_through(fd, writer, context, 1);
-    if (!reason && rename(temporary, target) != 0)
-        reason = errno;
+        reason = write_through(f, writer, context, 1);
+    if (!reason)
+        reason = replace_file(temporary, target);
     if (reason)
-        remove(temporary);
+        remove_path(temporary);
 done:
     if (reason)
         fprintf(stderr, "dmlref: %s: cannot write: %s\n", path, strerror(reason));
@@ -186,56 +167,63 @@ int write_file(const char *path, const char *data, size_t length)
     return make_parents(path) && write_file_with(path, write_bytes, &b);
 }
 
+/* "folder/name", malloc'd, or NULL when out of memory. */
+static char *joined(const char *folder, const char *name)
+{
+    char *path = malloc(strlen(folder) + strlen(name) + 2);
+    if (path)
+        sprintf(path, "%s/%s", folder, name);
+    return path;
+}
+
 /* Removes a folder that this process built, and all it holds (links are
-   removed, never followed). */
+   removed, never followed); says what it could not remove. */
 static void remove_tree(const char *path)
 {
-    struct stat st;
-    DIR *d;
-    struct dirent *entry;
-    if (lstat(path, &st) != 0)
+    file_facts facts;
+    folder_listing listing;
+    size_t i;
+    int reason = link_facts(path, &facts);
+    if (reason == ENOENT)
         return;
-    if (S_ISDIR(st.st_mode) && (d = opendir(path)) != NULL) {
-        while ((entry = readdir(d)) != NULL) {
-            char *inner;
-            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-                continue;
-            inner = malloc(strlen(path) + strlen(entry->d_name) + 2);
-            if (!inner)
+    if (!reason && facts.kind == FILE_KIND_FOLDER && (reason = list_folder(path, &listing)) == 0) {
+        for (i = 0; i < listing.count; ++i) {
+            char *inner = joined(path, listing.names[i]);
+            if (!inner) {
+                reason = ENOMEM;
                 break;
-            sprintf(inner, "%s/%s", path, entry->d_name);
+            }
             remove_tree(inner);
             free(inner);
         }
-        closedir(d);
+        free_folder_listing(&listing);
     }
-    remove(path);
+    if (!reason)
+        reason = remove_path(path);
+    if (reason)
+        fprintf(stderr, "dmlref: %s: cannot remove: %s\n", path, strerror(reason));
 }
 
 /* 1 when path does not exist or is an empty folder; else 0, saying why. */
 static int is_new_or_empty_folder(const char *path)
 {
-    struct stat st;
-    DIR *d;
-    struct dirent *entry;
-    int empty = 1;
-    if (stat(path, &st) != 0) {
-        if (errno == ENOENT)
-            return 1;
-        fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(errno));
-        return 0;
-    }
-    if (!S_ISDIR(st.st_mode)) {
+    file_facts facts;
+    folder_listing listing;
+    int empty, reason = path_facts(path, &facts);
+    if (reason == ENOENT)
+        return 1;
+    if (reason == 0 && facts.kind != FILE_KIND_FOLDER) {
         fprintf(stderr, "dmlref: %s: exists and is not a folder\n", path);
         return 0;
     }
-    if (!(d = opendir(path))) {
-        fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(errno));
+    if (reason == 0)
+        reason = list_folder(path, &listing);
+    if (reason) {
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(reason));
         return 0;
     }
-    while (empty && (entry = readdir(d)) != NULL)
-        empty = strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0;
-    closedir(d);
+    empty = listing.count == 0;
+    free_folder_listing(&listing);
     if (!empty)
         fprintf(stderr,
                 "dmlref: %s: the folder is not empty: a new suite goes into a new or "
@@ -247,13 +235,14 @@ static int is_new_or_empty_folder(const char *path)
 char *begin_new_folder(const char *target)
 {
     char *folder = without_trailing_slashes(target), *temporary = NULL;
+    int reason;
     if (!folder || !is_new_or_empty_folder(folder) || !make_parents(folder))
         goto done;
     if (!(temporary = temporary_beside(folder)))
         goto done;
-    if (!mkdtemp(temporary)) {
+    if ((reason = make_temporary_folder(temporary)) != 0) {
         fprintf(stderr, "dmlref: %s: cannot create a folder beside it: %s\n", folder,
-                strerror(errno));
+                strerror(reason));
         free(temporary);
         temporary = NULL;
     }
@@ -265,21 +254,21 @@ done:
 int finish_new_folder(char *temporary, const char *target, int complete)
 {
     char *folder = without_trailing_slashes(target);
-    int in_place = 0;
+    int in_place = 0, reason;
     if (complete && folder) {
-        if (chmod(temporary, under_umask(0777)) != 0)
+        if ((reason = set_path_permissions(temporary, permissions_under_umask(0777))) != 0)
             fprintf(stderr, "dmlref: %s: cannot set its permissions: %s\n", temporary,
-                    strerror(errno));
-        else if (rename(temporary, folder) == 0)
+                    strerror(reason));
+        else if ((reason = replace_empty_folder(temporary, folder)) == 0)
             in_place = 1;
-        else if (errno == ENOTEMPTY || errno == EEXIST)
+        else if (reason == ENOTEMPTY || reason == EEXIST)
             fprintf(stderr,
                     "dmlref: %s: the folder is no longer empty (written by another "
                     "process meanwhile)\n",
                     folder);
         else
             fprintf(stderr, "dmlref: %s: cannot put the new folder in place: %s\n", folder,
-                    strerror(errno));
+                    strerror(reason));
     }
     if (!in_place)
         remove_tree(temporary);
@@ -288,56 +277,29 @@ int finish_new_folder(char *temporary, const char *target, int complete)
     return in_place;
 }
 
-const char *open_regular_file(const char *path, int *fd)
-{
-    struct stat st;
-    *fd = -1;
-    if (stat(path, &st) != 0)
-        return strerror(errno);
-    if (!S_ISREG(st.st_mode)) {
-        errno = 0;
-        return "not a regular file";
-    }
-    /* the path may have become a FIFO since: O_NONBLOCK opens one without
-       waiting for a writer, and fstat then refuses it */
-    if ((*fd = open(path, O_RDONLY | O_NONBLOCK)) < 0)
-        return strerror(errno);
-    if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(*fd);
-        *fd = -1;
-        errno = 0;
-        return "not a regular file";
-    }
-    return NULL;
-}
-
-const char *file_digest(const char *path, uint64_t *digest)
+int file_digest(const char *path, uint64_t *digest)
 {
     XXH3_state_t *state;
     unsigned char chunk[65536];
-    ssize_t got;
-    int fd;
-    const char *why = open_regular_file(path, &fd);
-    if (why)
-        return why;
+    size_t got;
+    FILE *f;
+    int reason = open_regular_file(path, &f);
+    if (reason)
+        return reason;
     if (!(state = XXH3_createState())) {
-        close(fd);
-        return "out of memory";
+        fclose(f);
+        return ENOMEM;
     }
     XXH3_64bits_reset(state);
-    while ((got = read(fd, chunk, sizeof chunk)) != 0) {
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            why = strerror(errno);
-            break;
-        }
-        XXH3_64bits_update(state, chunk, (size_t)got);
-    }
-    close(fd);
+    errno = 0;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        XXH3_64bits_update(state, chunk, got);
+    if (ferror(f))
+        reason = errno ? errno : EIO;
+    fclose(f);
     *digest = XXH3_64bits_digest(state);
     XXH3_freeState(state);
-    return why;
+    return reason;
 }
 
 int list_add(path_list *l, const char *path)
@@ -383,117 +345,139 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* The folders a walk has entered, by device and inode: a link that leads
-   back to one of them (a loop: two links to "." make the walk exponential) or
-   a second link to a folder already walked is not entered again. */
-typedef struct folder_id {
-    dev_t device;
-    ino_t inode;
-} folder_id;
-
-typedef struct folder_set {
-    folder_id *items;
-    size_t count, capacity;
-} folder_set;
+/* A walk below a folder: the folders it has entered, by their identity,
+   so that a link that leads back to one of them (a loop: two links to "."
+   make the walk exponential) or a second link to a folder already walked is
+   not entered again. */
+typedef struct walk {
+    file_identity *entered;
+    size_t entered_count, entered_capacity;
+    size_t root_length; /* of the top folder's path and its separator */
+    path_list *out;
+    int failed;        /* a folder or an entry could not be read (said) */
+    int out_of_memory; /* the walk stopped */
+} walk;
 
 /* 1 if the folder was entered before, else records it: 0, or -1 when out
    of memory. */
-static int entered_before(folder_set *s, const struct stat *st)
+static int entered_before(walk *w, const file_identity *folder)
 {
     size_t i;
-    for (i = 0; i < s->count; ++i)
-        if (s->items[i].device == st->st_dev && s->items[i].inode == st->st_ino)
+    for (i = 0; i < w->entered_count; ++i)
+        if (same_file(&w->entered[i], folder))
             return 1;
-    if (s->count == s->capacity) {
-        size_t capacity = s->capacity ? 2 * s->capacity : 64;
-        folder_id *grown = realloc(s->items, capacity * sizeof *grown);
+    if (w->entered_count == w->entered_capacity) {
+        size_t capacity = w->entered_capacity ? 2 * w->entered_capacity : 64;
+        file_identity *grown = realloc(w->entered, capacity * sizeof *grown);
         if (!grown)
             return -1;
-        s->items = grown;
-        s->capacity = capacity;
+        w->entered = grown;
+        w->entered_capacity = capacity;
     }
-    s->items[s->count].device = st->st_dev;
-    s->items[s->count++].inode = st->st_ino;
+    w->entered[w->entered_count++] = *folder;
     return 0;
 }
 
-/* Every *.json regular file below dir (recursively), relative to `root`;
+/* Every *.json regular file below dir (recursively) into w->out;
    schema.json at the top of a suite is the format's schema, not a vector.
    The entries are taken in name order, so that which of two links to one
-   folder is walked does not depend on the file system. */
-static int find_vectors(const char *dir, size_t root_length, folder_set *entered, path_list *out)
+   folder is walked does not depend on the file system.  A folder that cannot
+   be listed, or an entry that cannot be looked at (but a dangling link), is
+   said and marks the walk failed; the walk goes on beside it. */
+static void find_vectors(walk *w, const char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *entry;
+    folder_listing listing;
     path_list names = {NULL, 0, 0};
     size_t i;
-    int ok = 1;
-    if (!d) {
-        fprintf(stderr, "dmlref: %s: cannot open: %s\n", dir, strerror(errno));
-        return 0;
+    int reason = list_folder(dir, &listing);
+    if (reason) {
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", dir, strerror(reason));
+        w->failed = 1;
+        return;
     }
-    while (ok && (entry = readdir(d)) != NULL)
-        if (entry->d_name[0] != '.')
-            ok = list_add(&names, entry->d_name);
-    closedir(d);
+    for (i = 0; i < listing.count && !w->out_of_memory; ++i)
+        if (listing.names[i][0] != '.' && !list_add(&names, listing.names[i]))
+            w->out_of_memory = 1;
+    free_folder_listing(&listing);
     sort_paths(&names, 0);
-    for (i = 0; ok && i < names.count; ++i) {
+    for (i = 0; i < names.count && !w->out_of_memory; ++i) {
         char path[4096];
-        struct stat st;
+        file_facts facts;
         int seen;
         if (snprintf(path, sizeof path, "%s/%s", dir, names.items[i]) >= (int)sizeof path) {
             fprintf(stderr, "dmlref: %s/%s: skipped: the path is too long\n", dir, names.items[i]);
             continue;
         }
-        if (stat(path, &st) != 0) /* a dangling link */
+        if ((reason = path_facts(path, &facts)) != 0) {
+            /* a dangling link, or one that leads to itself, names nothing */
+            if (reason != ENOENT && reason != ELOOP) {
+                fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(reason));
+                w->failed = 1;
+            }
             continue;
-        if (S_ISDIR(st.st_mode)) {
-            if ((seen = entered_before(entered, &st)) < 0)
-                ok = 0;
+        }
+        if (facts.kind == FILE_KIND_FOLDER) {
+            if ((seen = entered_before(w, &facts.identity)) < 0)
+                w->out_of_memory = 1;
             else if (seen)
                 fprintf(stderr,
                         "dmlref: %s: skipped: a folder already walked (a link loop, "
                         "or a second link to it)\n",
                         path);
             else
-                ok = find_vectors(path, root_length, entered, out);
+                find_vectors(w, path);
         } else if (ends_with(names.items[i], ".json") &&
-                   strcmp(path + root_length, "schema.json") != 0) {
-            if (S_ISREG(st.st_mode))
-                ok = list_add(out, path);
-            else
+                   strcmp(path + w->root_length, "schema.json") != 0) {
+            if (facts.kind != FILE_KIND_REGULAR)
                 fprintf(stderr, "dmlref: %s: skipped: not a regular file\n", path);
+            else if (!list_add(w->out, path))
+                w->out_of_memory = 1;
         }
     }
     list_free(&names);
-    return ok;
 }
 
 /* find_vectors from a top folder (trailing slashes ignored), sorted. */
 int walk_vectors(const char *dir, path_list *out)
 {
-    folder_set entered = {NULL, 0, 0};
-    struct stat st;
+    walk w;
+    file_facts facts;
     size_t first = out->count;
     char *top = without_trailing_slashes(dir);
-    int ok = top && stat(top, &st) == 0 && entered_before(&entered, &st) == 0 &&
-             find_vectors(top, strlen(top) + 1, &entered, out);
+    int reason;
+
+    memset(&w, 0, sizeof w);
+    w.out = out;
+    if (!top) {
+        w.out_of_memory = 1;
+    } else if ((reason = path_facts(top, &facts)) != 0) {
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", top, strerror(reason));
+        w.failed = 1;
+    } else if (entered_before(&w, &facts.identity) < 0) {
+        w.out_of_memory = 1;
+    } else {
+        w.root_length = strlen(top) + 1;
+        find_vectors(&w, top);
+    }
+    if (w.out_of_memory)
+        fprintf(stderr, "dmlref: %s: out of memory listing the vectors\n", dir);
     sort_paths(out, first);
-    free(entered.items);
+    free(w.entered);
     free(top);
-    return ok;
+    return !w.failed && !w.out_of_memory;
 }
 
 int collect_vectors(const char *path, path_list *out)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(errno));
+    file_facts facts;
+    int reason = path_facts(path, &facts);
+    if (reason) {
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(reason));
         return 0;
     }
-    if (S_ISDIR(st.st_mode))
+    if (facts.kind == FILE_KIND_FOLDER)
         return walk_vectors(path, out);
-    if (!S_ISREG(st.st_mode)) {
+    if (facts.kind != FILE_KIND_REGULAR) {
         fprintf(stderr, "dmlref: %s: cannot open: not a regular file\n", path);
         return 0;
     }
