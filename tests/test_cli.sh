@@ -11,7 +11,11 @@
 #   - verify names the first wrong element of a vector, with both values;
 #   - verify of a suite folder: a good one passes; an altered MANIFEST digest,
 #     an unlisted .json file and a deleted listed file each fail (exit 1);
-#   - verify of the committed suite, vectors/, passes.
+#   - verify of an empty folder or of a suite whose MANIFEST is empty, and
+#     show of an empty folder: exit 2, "no vector under the paths";
+#   - verify of the committed suite, vectors/, passes;
+#   - standard output is bytes as they are: eval prints what -o writes, no
+#     output holds a carriage return.
 # Uses python3 to edit JSON; temporary files live in one mktemp folder.
 # Ends with "N passed, N failed"; exits 1 if any check failed.
 
@@ -233,9 +237,41 @@ cp "$vectors/scatter_elements/float32/1d/doc_example1_duplicate.json" "$tmp/plai
 cp "$vectors/nonzero_coordinates/float32/4d/doc_example.json" "$tmp/plain/a/"
 expect_rc plain_folder 0 verify "$tmp/plain" && has plain_folder out "2 passed, 0 failed, 0 skipped"
 
+# nothing to verify or show is bad input, whatever the folder looks like: an
+# empty folder, or a suite whose MANIFEST lists nothing
+mkdir -p "$tmp/empty_folder" "$tmp/empty_manifest"
+: >"$tmp/empty_manifest/MANIFEST"
+expect_rc verify_empty_folder 2 verify "$tmp/empty_folder" &&
+    has verify_empty_folder out "0 passed, 0 failed, 0 skipped" &&
+    has verify_empty_folder err "no vector under the paths"
+expect_rc verify_empty_manifest 2 verify "$tmp/empty_manifest" &&
+    has verify_empty_manifest out "0 passed, 0 failed, 0 skipped" &&
+    has verify_empty_manifest err "no vector under the paths"
+expect_rc show_empty_folder 2 show "$tmp/empty_folder" &&
+    has show_empty_folder err "no vector under the paths"
+
 # the committed suite
 vectors_count=$(wc -l <"$vectors/MANIFEST" | tr -d ' ')
 expect_rc committed_suite 0 verify "$vectors" &&
     has committed_suite out "$vectors_count passed, 0 failed, 0 skipped"
+
+# ---- bytes as they are -------------------------------------------------------------------
+
+# What dmlref writes is the same bytes on every system: standard output is
+# binary (no "\r\n", on Windows neither), and eval writes to it exactly what
+# -o writes to a file.
+doc_example=$vectors/gather_elements/float32/2d/doc_example.json
+cr=$(printf '\r')
+expect_rc bytes_eval 0 eval "$doc_example" && lacks bytes_eval out "$cr"
+expect_rc bytes_eval_o 0 eval "$doc_example" -o "$tmp/bytes_eval_o.json"
+if cmp -s "$tmp/bytes_eval.out" "$tmp/bytes_eval_o.json" && cmp -s "$tmp/bytes_eval.out" "$doc_example"; then
+    ok
+else
+    bad "eval of $doc_example: standard output, -o and the suite's file differ"
+fi
+expect_rc bytes_show 0 show "$doc_example" && lacks bytes_show out "$cr"
+expect_rc bytes_explain 0 explain "$doc_example" && lacks bytes_explain out "$cr"
+expect_rc bytes_verify 0 verify "$doc_example" && lacks bytes_verify out "$cr"
+expect_rc bytes_help 0 help && lacks bytes_help out "$cr"
 
 finish

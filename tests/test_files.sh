@@ -16,6 +16,9 @@
 #     with a FIFO named *.json, end at once; a FIFO named MANIFEST, listed in
 #     a MANIFEST or named on the command line (verify, eval, check) is
 #     refused, never opened;
+#   - verify, show and gen of folders that cannot be listed, or whose entries
+#     cannot be looked at: each named with the reason, exit 2, never taken
+#     for an empty folder (root drops its capabilities with setpriv);
 #   - MANIFEST entries: a path outside the suite (.., absolute), a duplicate
 #     and a line longer than 4096 bytes are each a FAIL naming the line, exit 2.
 # The full disks are small tmpfs mounts (root, or `unshare -rm` otherwise; when
@@ -335,6 +338,55 @@ if run check_fifo_named 20 check --list "$tmp/named.json"; then
     check check_fifo_named 2 'has check_fifo_named "named.json: cannot open: not a regular file" err' \
         "check --list FIFO: exit 2, not a hang"
 fi
+
+# ---- folders that cannot be read --------------------------------------------------------
+
+# A folder that cannot be listed, or whose entries cannot be looked at, is
+# said with its path and the reason, and is exit 2: never an empty folder,
+# never a vector silently left out; the walk still takes the vectors beside
+# it.  Root reads any folder, so its runs drop the capabilities that let it
+# (setpriv), and the permission bits hold.
+unreadable=$tmp/unreadable
+mkdir -p "$unreadable/locked" "$unreadable/unsearchable" "$unreadable/readable"
+for d in locked unsearchable readable; do
+    cp "$vector" "$unreadable/$d/"
+done
+chmod 000 "$unreadable/locked"
+chmod 644 "$unreadable/unsearchable" # listed, but its entries cannot be looked at
+as_user=""
+if ls "$unreadable/locked" >/dev/null 2>&1; then
+    as_user="setpriv --bounding-set -dac_override,-dac_read_search"
+fi
+# shellcheck disable=SC2086 # $as_user: a command and its arguments, or nothing
+if $as_user true 2>/dev/null && ! $as_user ls "$unreadable/locked" >/dev/null 2>&1; then
+    locked_why="$unreadable/locked: cannot open: Permission denied"
+    unsearchable_why="$unreadable/unsearchable/axis0_uint64_packed.json: cannot open: Permission denied"
+    # shellcheck disable=SC2086
+    if run_command verify_unreadable 20 $as_user "$bin" verify "$unreadable"; then
+        check verify_unreadable 2 'has verify_unreadable "$locked_why" err && has verify_unreadable "$unsearchable_why" err &&
+             has verify_unreadable "1 passed, 1 failed, 0 skipped" out' \
+            "verify of a folder holding folders that cannot be read: each named with the reason, the readable vector verified, exit 2"
+    fi
+    # shellcheck disable=SC2086
+    if run_command verify_unsearchable 20 $as_user "$bin" verify "$unreadable/unsearchable"; then
+        check verify_unsearchable 2 'has verify_unsearchable "$unreadable/unsearchable/MANIFEST: cannot open: Permission denied" err' \
+            "verify of a folder whose entries cannot be looked at: its MANIFEST named with the reason, exit 2"
+    fi
+    # shellcheck disable=SC2086
+    if run_command show_unreadable 20 $as_user "$bin" show "$unreadable"; then
+        check show_unreadable 2 'has show_unreadable "$locked_why" err && has show_unreadable "$unsearchable_why" err &&
+             has show_unreadable "axis0_uint64_packed" out' \
+            "show of a folder holding folders that cannot be read: each named, the readable vector shown, exit 2"
+    fi
+    # shellcheck disable=SC2086
+    if run_command gen_unreadable 120 $as_user "$bin" gen --out "$unreadable/locked"; then
+        check gen_unreadable 2 'has gen_unreadable "$locked_why" err' \
+            "gen into a folder that cannot be read: refused with the reason, not taken for an empty one"
+    fi
+else
+    bad "folders that cannot be read: cannot deny this user a folder (chmod 000${as_user:+, then $as_user})"
+fi
+chmod 755 "$unreadable/locked" "$unreadable/unsearchable"
 
 # ---- MANIFEST entries -------------------------------------------------------------------
 

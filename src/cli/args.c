@@ -36,7 +36,10 @@ int parse_arguments(const char *command, int argc, char **argv, const char *shor
     /* ':' first: a missing value is ':', not '?', and getopt stays silent */
     snprintf(optstring, sizeof optstring, ":%s", short_options);
     opterr = 0;
-    optind = 1;
+    /* 0, not 1: a whole restart, whatever a parse before left half done, in
+       glibc's getopt_long and in the BSD one of mingw-w64 (and macOS), which
+       keeps its place in a cluster of short options until optind is 0 */
+    optind = 0;
     while (code == EXIT_OK &&
            (c = getopt_long(argc + 1, args, optstring, long_options, NULL)) != -1) {
         /* a short option's letter, else the word getopt_long stopped at */

@@ -46,8 +46,8 @@ const char *const show_help =
     "another feature level (2_1, 3_0, ...).\n"
     "Each PATH is a file, or a folder searched for *.json; several vectors are\n"
     "separated by a blank line.\n"
-    "Exit 0, 2 when a file cannot be read (the others are still shown), 3 for a\n"
-    "usage error.\n";
+    "Exit 0, 2 when a file or folder cannot be read (the others are still shown)\n"
+    "or no vector is found under the paths, 3 for a usage error.\n";
 
 enum { OPT_ELEMENT = 256, OPT_LEVEL };
 
@@ -136,6 +136,10 @@ static int teach_command(const char *command, int argc, char **argv, const struc
         if ((shown++ && fputs("\n", stdout) == EOF) || fwrite(text, 1, length, stdout) != length)
             code = EXIT_BAD_INPUT;
         free(text);
+    }
+    if (show && code == EXIT_OK && files.count == 0) {
+        fprintf(stderr, "dmlref show: no vector under the paths: nothing was shown\n");
+        code = EXIT_BAD_INPUT;
     }
     list_free(&files);
     list_free(&operands);

@@ -112,25 +112,32 @@ static HANDLE open_for_attributes(const char *path, DWORD flags)
 int real_path(const char *path, char **resolved)
 {
     HANDLE h = open_for_attributes(path, 0);
-    DWORD size, got;
+    DWORD size = MAX_PATH, got = 0;
     const char *start;
-    char *name;
-    int reason = 0;
+    char *name = NULL;
+    int tries, reason = ENAMETOOLONG;
 
     *resolved = NULL;
     if (h == INVALID_HANDLE_VALUE)
         return last_reason();
-    size = GetFinalPathNameByHandleA(h, NULL, 0, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
-    if (size == 0 || !(name = malloc(size))) {
-        reason = size == 0 ? last_reason() : ENOMEM;
-        CloseHandle(h);
-        return reason;
-    }
-    got = GetFinalPathNameByHandleA(h, name, size, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
-    CloseHandle(h);
-    if (got == 0 || got >= size) {
+    /* a buffer too small gives the size wanted, with its NUL or (wine)
+       without: a byte more than that is offered each time */
+    for (tries = 0; tries < 3 && reason == ENAMETOOLONG; ++tries) {
         free(name);
-        return got == 0 ? last_reason() : EIO;
+        if (!(name = malloc((size_t)size + 1)))
+            reason = ENOMEM;
+        else if (!(got = GetFinalPathNameByHandleA(h, name, size + 1,
+                                                   FILE_NAME_NORMALIZED | VOLUME_NAME_DOS)))
+            reason = last_reason();
+        else if (got <= size)
+            reason = 0;
+        else
+            size = got;
+    }
+    CloseHandle(h);
+    if (reason) {
+        free(name);
+        return reason;
     }
     /* \\?\C:\dir as C:\dir, and \\?\UNC\server\share as \\server\share */
     start = name;
