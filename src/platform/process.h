@@ -151,8 +151,9 @@ enum {
     CHILD_STOP_KILL = 0, /* at once: SIGKILL to its group, TerminateJobObject */
     /* POSIX: first SIGTERM to the child alone, for a worker that starts
        children of its own (in groups of their own) and ends them on
-       SIGTERM; SIGKILL to its group after a second, or at once when dmlref
-       dies of a signal.  Windows: as CHILD_STOP_KILL (jobs nest). */
+       SIGTERM (as every process that started a child does); SIGKILL to
+       its group after a second.  When dmlref dies of a signal, such a
+       child gets SIGTERM only.  Windows: as CHILD_STOP_KILL (jobs nest). */
     CHILD_STOP_TERMINATE_FIRST = 1
 };
 
