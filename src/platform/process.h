@@ -113,8 +113,9 @@ typedef struct child child;
    from *to_child, its standard output written to *from_child, its
    standard error into `errors` (or dmlref's own when NULL):
      POSIX    /bin/sh -c COMMAND
-     Windows  cmd.exe /d /s /c "COMMAND" (through CreateProcessW; COMMAND is
-              UTF-8, or the ANSI code page when it is not valid UTF-8)
+     Windows  cmd.exe /d /s /c "COMMAND" (%ComSpec%, through CreateProcessW;
+              COMMAND in the ANSI code page, as main()'s argv has it): cmd
+              runs the text between the first and the last quote as typed
    NULL (nothing open) when it cannot be started; a command the shell
    cannot find ends at once instead. */
 child *child_start_command(const char *command, capture *errors, channel **to_child,
