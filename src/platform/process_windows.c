@@ -192,23 +192,6 @@ static int operation_done(channel *c, DWORD milliseconds, size_t *moved)
     return 1;
 }
 
-/* Reads: starts a read into the buffer unless one is under way, bytes are
-   held, or the end came. */
-static void read_start(channel *c)
-{
-    DWORD n = 0;
-    if (c->pending || c->closed || c->offset < c->held)
-        return;
-    c->offset = c->held = 0;
-    if (ReadFile(c->pipe, c->buffer, (DWORD)sizeof c->buffer, &n, &c->io)) {
-        c->held = (size_t)n; /* done at once (0 bytes: a write of none) */
-    } else if (GetLastError() == ERROR_IO_PENDING) {
-        c->pending = 1;
-    } else {
-        c->closed = 1;
-    }
-}
-
 /* Reads: takes a finished read's bytes in (waiting up to `milliseconds`). */
 static void read_collect(channel *c, DWORD milliseconds)
 {
@@ -217,6 +200,23 @@ static void read_collect(channel *c, DWORD milliseconds)
         c->offset = 0;
         c->held = moved;
     }
+}
+
+/* Reads: starts a read into the buffer unless one is under way, bytes are
+   held, or the end came; a read done at once is taken in.  (Its count comes
+   from GetOverlappedResult either way: ReadFile's own is not to be trusted
+   on an overlapped handle.) */
+static void read_start(channel *c)
+{
+    if (c->pending || c->closed || c->offset < c->held)
+        return;
+    c->offset = c->held = 0;
+    if (ReadFile(c->pipe, c->buffer, (DWORD)sizeof c->buffer, NULL, &c->io) ||
+        GetLastError() == ERROR_IO_PENDING)
+        c->pending = 1;
+    else
+        c->closed = 1; /* ERROR_BROKEN_PIPE: the child's end is closed */
+    read_collect(c, 0);
 }
 
 static size_t read_take(channel *c, void *data, size_t capacity)
@@ -229,23 +229,6 @@ static size_t read_take(channel *c, void *data, size_t capacity)
     return n;
 }
 
-/* Writes: starts writing (a copy of) data[*written, length) unless a write
-   is under way; one done at once counts in *written. */
-static void write_start(channel *c, const void *data, size_t length, size_t *written)
-{
-    DWORD n = 0;
-    if (c->pending || c->closed || *written >= length)
-        return;
-    c->held = length - *written < sizeof c->buffer ? length - *written : sizeof c->buffer;
-    memcpy(c->buffer, (const char *)data + *written, c->held);
-    if (WriteFile(c->pipe, c->buffer, (DWORD)c->held, &n, &c->io))
-        *written += (size_t)n;
-    else if (GetLastError() == ERROR_IO_PENDING)
-        c->pending = 1;
-    else
-        c->closed = 1; /* ERROR_NO_DATA, ERROR_BROKEN_PIPE: the reader is gone */
-}
-
 /* Writes: counts a finished write in *written (waiting up to
    `milliseconds`). */
 static void write_collect(channel *c, DWORD milliseconds, size_t *written)
@@ -253,6 +236,22 @@ static void write_collect(channel *c, DWORD milliseconds, size_t *written)
     size_t moved;
     if (c->pending && operation_done(c, milliseconds, &moved))
         *written += moved;
+}
+
+/* Writes: starts writing (a copy of) data[*written, length) unless a write
+   is under way; one done at once counts in *written. */
+static void write_start(channel *c, const void *data, size_t length, size_t *written)
+{
+    if (c->pending || c->closed || *written >= length)
+        return;
+    c->held = length - *written < sizeof c->buffer ? length - *written : sizeof c->buffer;
+    memcpy(c->buffer, (const char *)data + *written, c->held);
+    if (WriteFile(c->pipe, c->buffer, (DWORD)c->held, NULL, &c->io) ||
+        GetLastError() == ERROR_IO_PENDING)
+        c->pending = 1;
+    else
+        c->closed = 1; /* ERROR_NO_DATA, ERROR_BROKEN_PIPE: the reader is gone */
+    write_collect(c, 0, written);
 }
 
 channel_result channel_write(channel *c, const void *data, size_t size, const deadline *d)
