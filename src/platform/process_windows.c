@@ -30,6 +30,12 @@
  * back byte for byte whatever the code pages.  worker_run maps the memory
  * (at dmlref's address when it is free there too), makes crashes end the
  * process with their exception code, and calls the kind's function.
+ *
+ * Under wine (8): the handle list is honoured; the error mode is not looked
+ * at when a process crashes, so a crashing shell command starts winedbg,
+ * whose report goes to the command's standard output (a worker, with its
+ * own unhandled-exception filter, ends with its exception code as on
+ * Windows).
  */
 #include "platform/fault.h"
 #include "platform/process.h"
