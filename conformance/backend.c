@@ -652,7 +652,8 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
         run->damaged_tensor =
             (size_t)(r.tensor >= 0 && (uint32_t)r.tensor < q.layout.count ? r.tensor : 0);
         run->damage_offset = r.offset;
-        child_wait(p->worker, EXIT_GRACE_SECONDS);
+        if (p->worker) /* (check_worker_quiet stops one that already ended) */
+            child_wait(p->worker, EXIT_GRACE_SECONDS);
         worker_stop(p);
     } else if (r.kind == REPLY_CREATE_FAILED) {
         r.message[sizeof r.message - 1] = '\0';
