@@ -1,48 +1,40 @@
 /*
  * backend.c - how dmlref check and dmlref fuzz reach an implementation:
- *   - a plug-in (include/dmlref/backend.h), run for each case in a fresh
- *     child process forked for it: its buffers lie in memory shared with
- *     dmlref, each between pages the child cannot touch (an access there
- *     faults and is reported as such) and with the rest of its last page
- *     checked byte for byte; whatever the case leaves behind (a thread, a
- *     second reply, a crash in destroy(), a changed working folder) dies
- *     with its process and is charged to it;
+ *   - a plug-in (include/dmlref/backend.h), run for each case in a worker
+ *     process of its own (src/platform/process.h): its buffers lie in
+ *     memory shared with dmlref, each between pages the worker cannot touch
+ *     (an access there faults and is reported as such) and with the rest of
+ *     its last page checked byte for byte; whatever the case leaves behind
+ *     (a thread, a second reply, a crash in destroy(), a changed working
+ *     folder) dies with its process and is charged to it;
  *   - a process speaking JSON Lines (docs/conformance.md): one case per line
  *     on its stdin, one reply per line on its stdout, restarted after a
  *     crash, a hang or a malformed reply.
  *
- * Every wait is bounded.  Each backend runs in a process group of its own,
- * and a case's deadline (--timeout) covers writing the request, running and
- * replying; when it passes, or the backend stops reading or writing, the
- * whole group is killed.  Time dmlref spends itself (writing the request's
- * text, reading the reply's) is not charged.  A backend's stdout (plug-in)
- * and stderr go to a file of their own, never into dmlref's report: the
- * last line is quoted when a case ends in an error.
+ * Every wait is bounded.  Each backend runs with everything it starts as
+ * one child (a process group, a Job object), and a case's deadline
+ * (--timeout) covers writing the request, running and replying; when it
+ * passes, or the backend stops reading or writing, the whole child is
+ * killed.  Time dmlref spends itself (writing the request's text, reading
+ * the reply's) is not charged.  A backend's stdout (plug-in) and stderr go
+ * to a file of their own, never into dmlref's report: the last line is
+ * quoted when a case ends in an error.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, strsignal */
 #include "conformance/conformance.h"
 #include "conformance/line_reader.h"
 #include "core/core.h"
+#include "platform/clock.h"
+#include "platform/fault.h"
+#include "platform/library.h"
+#include "platform/memory.h"
+#include "platform/process.h"
 
-#include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#if defined(__linux__)
-#include <sys/syscall.h> /* SYS_close_range */
-#endif
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #define GUARD_FILL 0xFDu
@@ -52,216 +44,28 @@
    least, to exit before it is killed. */
 #define EXIT_GRACE_SECONDS 1.0
 
-/* ---- time ---------------------------------------------------------------------- */
+/* The worker's exit status after it reported a touch of a guard page. */
+#define WORKER_FAULT_EXIT 70
 
-typedef struct deadline {
-    struct timespec start;
-    double seconds; /* negative: none */
-} deadline;
-
-static deadline deadline_in(double seconds)
+/* How a child's exit reads in a message. */
+static void describe_exit(const child *c, char *buf, size_t capacity)
 {
-    deadline d;
-    clock_gettime(CLOCK_MONOTONIC, &d.start);
-    d.seconds = seconds;
-    return d;
-}
-
-static double seconds_left(const deadline *d)
-{
-    struct timespec now;
-    double left;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    left = d->seconds - ((double)(now.tv_sec - d->start.tv_sec) +
-                         1e-9 * (double)(now.tv_nsec - d->start.tv_nsec));
-    return left > 0 ? left : 0;
-}
-
-/* For poll(): milliseconds left, rounded up; 0 when the time is up. */
-static int milliseconds_left(const deadline *d)
-{
-    double left = seconds_left(d);
-    return left <= 0 ? 0 : (int)(left * 1000) + 1; /* timeouts are at most a day */
-}
-
-/* ---- process groups ---------------------------------------------------------------
- * A backend and everything it starts share a process group, killed as one.
- * If dmlref itself is interrupted, the group goes with it. */
-
-static volatile sig_atomic_t running_group; /* the group of the backend running now, or 0 */
-
-static void kill_group_and_die(int signal_number)
-{
-    if (running_group > 0)
-        kill(-(pid_t)running_group, SIGKILL);
-    signal(signal_number, SIG_DFL);
-    raise(signal_number);
-}
-
-static void kill_groups_on_fatal_signals(void)
-{
-    static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
-    size_t i;
-    for (i = 0; i < sizeof signals / sizeof *signals; ++i) {
-        struct sigaction now;
-        if (sigaction(signals[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
-            signal(signals[i], kill_group_and_die); /* respect nohup's SIG_IGN */
-    }
-    signal(SIGPIPE, SIG_IGN); /* a backend that stopped reading is found by the write's error */
-}
-
-/* In a child about to become a backend: its own group, default signals. */
-static void become_group_leader(void)
-{
-    setpgid(0, 0);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-}
-
-static void start_group(pid_t pid)
-{
-    setpgid(pid, pid); /* as the child does: whichever runs first */
-    running_group = (sig_atomic_t)pid;
-}
-
-static int set_flag(int fd, int get, int set, int flag)
-{
-    int flags = fcntl(fd, get);
-    return flags >= 0 && fcntl(fd, set, flags | flag) == 0;
-}
-
-/* Forks a backend with a pipe each way, in a process group of its own.  In
-   the child it returns 0, with *requests and *replies the child's ends; in
-   the parent 1, with the parent's ends (non-blocking, closed on exec) and
-   *pid the child; -1 (with *pid 0) when it cannot. */
-static int fork_backend(pid_t *pid, int *requests, int *replies)
-{
-    int down[2], up[2];
-    *pid = 0;
-    if (pipe(down) != 0)
-        return -1;
-    if (pipe(up) != 0) {
-        close(down[0]), close(down[1]);
-        return -1;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    *pid = fork();
-    if (*pid == 0) {
-        close(down[1]), close(up[0]);
-        become_group_leader();
-        *requests = down[0], *replies = up[1];
-        return 0;
-    }
-    close(down[0]);
-    close(up[1]);
-    if (*pid < 0) {
-        close(down[1]), close(up[0]);
-        *pid = 0;
-        return -1;
-    }
-    start_group(*pid);
-    *requests = down[1], *replies = up[0];
-    return set_flag(*requests, F_GETFL, F_SETFL, O_NONBLOCK) &&
-                   set_flag(*replies, F_GETFL, F_SETFL, O_NONBLOCK) &&
-                   set_flag(*requests, F_GETFD, F_SETFD, FD_CLOEXEC) &&
-                   set_flag(*replies, F_GETFD, F_SETFD, FD_CLOEXEC)
-               ? 1
-               : -1;
-}
-
-/* Waits up to `seconds` for the leader to exit: 1 with *status, 0 if not. */
-static int wait_exit(pid_t pid, double seconds, int *status)
-{
-    deadline d = deadline_in(seconds);
-    long pause_ns = 20000; /* 20 us, doubling up to 33 ms: most children end at once */
-    for (;;) {
-        pid_t got = waitpid(pid, status, WNOHANG);
-        struct timespec pause;
-        if (got == pid || (got < 0 && errno != EINTR))
-            return got == pid;
-        if (seconds_left(&d) <= 0)
-            return 0;
-        pause.tv_sec = 0, pause.tv_nsec = pause_ns;
-        nanosleep(&pause, NULL);
-        if (pause_ns < 20000000)
-            pause_ns *= 2;
-    }
-}
-
-/* Kills the whole group (what the leader started too) and reaps the leader
-   unless it was reaped already. */
-static void kill_group(pid_t pid, int reaped)
-{
-    int status;
-    kill(-pid, SIGKILL);
-    if (!reaped)
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-    running_group = 0;
-}
-
-/* How a child's exit status reads in a message. */
-static void describe_exit(int status, char *buf, size_t capacity)
-{
-    if (WIFSIGNALED(status))
-        snprintf(buf, capacity, "the backend crashed (signal %d, %s)", WTERMSIG(status),
-                 strsignal(WTERMSIG(status)));
+    child_exit e;
+    child_exit_of(c, &e);
+    if (e.crashed)
+        snprintf(buf, capacity, "the backend crashed (%s)", e.what);
     else
-        snprintf(buf, capacity, "the backend's process exited (status %d)", WEXITSTATUS(status));
-}
-
-/* ---- what a backend prints ------------------------------------------------------
- * A file of its own (unlinked), appended to by the backend and read with
- * pread, so that dmlref's reading never moves the backend's writing. */
-
-static int capture_open(void)
-{
-    FILE *f = tmpfile();
-    int fd = f ? dup(fileno(f)) : -1;
-    if (f)
-        fclose(f);
-    if (fd >= 0 && (!set_flag(fd, F_GETFL, F_SETFL, O_APPEND) ||
-                    !set_flag(fd, F_GETFD, F_SETFD, FD_CLOEXEC))) {
-        close(fd);
-        fd = -1;
-    }
-    return fd;
-}
-
-/* A new case: what earlier cases printed is dropped (from a file that cannot
-   be truncated, older lines may be quoted). */
-static void capture_restart(int fd)
-{
-    if (fd >= 0 && ftruncate(fd, 0) != 0)
-        return;
+        snprintf(buf, capacity, "the backend's process exited (status %lu)", e.code);
 }
 
 /* Appends "; <label> ends: <its last line>" to message, if it printed any. */
-static void capture_append_tail(int fd, const char *label, char *message, size_t capacity)
+static void append_last_line(const capture *c, const char *label, char *message, size_t capacity)
 {
-    char tail[256];
-    struct stat st;
-    off_t from;
-    ssize_t got;
-    size_t n, used = strlen(message);
-    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0)
-        return;
-    from = st.st_size > (off_t)(sizeof tail - 1) ? st.st_size - (off_t)(sizeof tail - 1) : 0;
-    got = pread(fd, tail, sizeof tail - 1, from);
-    if (got <= 0)
-        return;
-    n = (size_t)got;
-    while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == '\r' || tail[n - 1] == ' '))
-        --n; /* the last line, without its newline */
-    tail[n] = '\0';
-    if (n == 0)
-        return;
-    while (n > 0 && tail[n - 1] != '\n')
-        --n;
-    snprintf(message + used, capacity - used, "; %s ends: %s", label, tail + n);
+    char line[256];
+    size_t used = strlen(message);
+    capture_last_line(c, line, sizeof line);
+    if (line[0])
+        snprintf(message + used, capacity - used, "; %s ends: %s", label, line);
 }
 
 /* ---- the plug-in's buffers ------------------------------------------------------------
@@ -270,7 +74,10 @@ static void capture_append_tail(int fd, const char *label, char *message, size_t
  * on its GuaranteedBaseOffsetAlignment, whatever it is), so the bytes before
  * it are a guard page; past its end, the rest of its last page is filled and
  * checked byte for byte, then the next guard page.  The worker maps the
- * guard pages inaccessible for each case. */
+ * guard pages inaccessible for each case.  The layout says where in
+ * offsets from the memory's start, since the worker's view may lie at
+ * another address (the alignments hold in both up to
+ * MEMORY_SHARED_ALIGNMENT). */
 
 typedef struct arena_layout {
     uint64_t base_offset; /* of the aligned base, from the mapping's start */
@@ -284,12 +91,6 @@ typedef struct arena_layout {
 static size_t align_up(size_t x, size_t a)
 {
     return (x + a - 1) / a * a;
-}
-
-static size_t page_size(void)
-{
-    long page = sysconf(_SC_PAGESIZE);
-    return page > 0 ? (size_t)page : 4096;
 }
 
 static const dmlref_binding *binding_of(const dmlref_vector *v, size_t i)
@@ -316,7 +117,7 @@ static void arena_lay_out(arena_layout *a, const dmlref_vector *v, size_t *mappi
     const dmlref_tensor_desc *descs[OPERATOR_MAX_TENSORS] = {NULL};
     size_t i, cursor = 0, largest;
     memset(a, 0, sizeof *a);
-    a->page = page_size();
+    a->page = memory_page_size();
     a->count = (uint32_t)(dmlref_vector_input_count(v) + dmlref_vector_output_count(v));
     tensor_descs(dmlref_vector_operator(v), descs);
     largest = (size_t)a->page;
@@ -364,13 +165,14 @@ static void arena_fill(arena_layout *a, unsigned char *mapping, size_t slot, con
 }
 
 /* ---- the plug-in's worker -----------------------------------------------------------
- * A child process that serves one case at a time.  It loads nothing: each
- * request carries the operator's descriptor and where the buffers lie, so
- * nothing the plug-in does to the process (a changed working folder, closed
- * files) changes what it is asked.  Forked from a process that never ran an
+ * A child process that serves one case at a time (the worker kind
+ * "plugin": a fork of dmlref on POSIX, dmlref started again on Windows).
+ * It loads the plug-in and calls create() once; then each request carries
+ * the operator's descriptor and where the buffers lie, so nothing the
+ * plug-in does to the process (a changed working folder, closed files)
+ * changes what it is asked.  Started from a process that never ran an
  * OpenMP team (dmlref evaluates on one thread), so an OpenMP plug-in runs
  * in a worker started again after a crash as in the first. */
-
 typedef struct wire_tensor {
     uint32_t data_type, flags, dimension_count, alignment, has_strides;
     uint32_t sizes[8], strides[8];
@@ -403,20 +205,6 @@ enum {
     REPLY_GUARD_FAULT = 4,   /* it touched a guard page */
     REPLY_LATE_FAULT = 5     /* it touched the case before's buffers: a thread outlived it */
 };
-
-static int write_all(int fd, const void *data, size_t size)
-{
-    const char *p = data;
-    while (size) {
-        ssize_t n = write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return 0;
-        p += n, size -= (size_t)n;
-    }
-    return 1;
-}
 
 static void request_encode(worker_request *q, const dmlref_vector *v, dmlref_feature_level level)
 {
@@ -487,21 +275,18 @@ static arena_layout fault_layout;
 static unsigned char *previous_base; /* the case before's buffers, or NULL */
 static arena_layout previous_layout;
 static uint64_t fault_sequence;
-static int fault_reply_fd = -1;
-static char fault_stack[1 << 16];
+static worker_link *fault_link;
 
 /* A fault inside the case's part of the mapping is a touch of a guard page
    (the buffers are readable and writable): reply so, and end.  Elsewhere in
    the mapping it is a touch of the case before's buffers (the two cases lie
    in different halves): a thread that outlived it.  Anything else is the
-   backend's own crash: the default action, once the handler returns. */
-static void on_fault(int signal_number, siginfo_t *info, void *unused)
+   backend's own crash: it goes on as a crash once the handler returns. */
+static void on_access_fault(uintptr_t address)
 {
-    uintptr_t address = (uintptr_t)info->si_addr, base = (uintptr_t)fault_base;
+    uintptr_t base = (uintptr_t)fault_base;
     const arena_layout *a = &fault_layout;
-    (void)unused;
-    signal(signal_number, SIG_DFL);
-    if (info->si_code > 0 && fault_base && address >= base && address < base + a->total) {
+    if (fault_base && address >= base && address < base + a->total) {
         uint64_t offset = (uint64_t)(address - base);
         size_t i, before = (size_t)-1, after = (size_t)-1;
         worker_reply r;
@@ -525,10 +310,10 @@ static void on_fault(int signal_number, siginfo_t *info, void *unused)
             r.tensor = (int32_t)before, r.before = 1;
             r.offset = a->start[before] - offset;
         }
-        write_all(fault_reply_fd, &r, sizeof r);
-        _exit(70);
+        worker_link_write(fault_link, &r, sizeof r);
+        process_exit_now(WORKER_FAULT_EXIT);
     }
-    if (info->si_code > 0 && address >= (uintptr_t)fault_mapping &&
+    if (fault_mapping && address >= (uintptr_t)fault_mapping &&
         address < (uintptr_t)fault_mapping + fault_mapping_size) {
         worker_reply r;
         size_t i;
@@ -541,106 +326,76 @@ static void on_fault(int signal_number, siginfo_t *info, void *unused)
                 address <
                     (uintptr_t)(previous_base + previous_layout.start[i] + previous_layout.size[i]))
                 r.kind = REPLY_LATE_FAULT;
-        write_all(fault_reply_fd, &r, sizeof r);
-        _exit(70);
+        worker_link_write(fault_link, &r, sizeof r);
+        process_exit_now(WORKER_FAULT_EXIT);
     }
 }
 
-static void catch_guard_faults(int reply_fd)
-{
-    static const int signals[] = {SIGSEGV, SIGBUS};
-    struct sigaction action;
-    stack_t stack;
-    size_t i;
-    fault_reply_fd = reply_fd;
-    stack.ss_sp = fault_stack;
-    stack.ss_size = sizeof fault_stack;
-    stack.ss_flags = 0;
-    sigaltstack(&stack, NULL);
-    memset(&action, 0, sizeof action);
-    action.sa_sigaction = on_fault;
-    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&action.sa_mask);
-    for (i = 0; i < sizeof signals / sizeof *signals; ++i)
-        sigaction(signals[i], &action, NULL);
-}
-
-/* Sets the protection of a layout's buffers: their pages, the rest of the
-   last page included. */
-static void protect_buffers(unsigned char *base, const arena_layout *a, int protection)
+/* Sets the access to a layout's buffers: their pages, the rest of the last
+   page included. */
+static void protect_buffers(unsigned char *base, const arena_layout *a, memory_access access)
 {
     size_t i;
     for (i = 0; i < a->count; ++i)
         if (a->size[i])
-            mprotect(base + a->start[i],
-                     align_up((size_t)(a->start[i] + a->size[i]), (size_t)a->page) -
-                         (size_t)a->start[i],
-                     protection);
+            memory_protect(base + a->start[i],
+                           align_up((size_t)(a->start[i] + a->size[i]), (size_t)a->page) -
+                               (size_t)a->start[i],
+                           access);
 }
 
-/* In the worker: stdin from /dev/null, and no descriptor of dmlref's (a
-   --jobs pipe to the parent, the log's own) but 0, 1, 2 and the two pipes,
-   which become 3 (requests) and 4 (replies). */
-static void keep_only_standard_fds_and_pipes(int requests, int replies)
+/* The plug-in's table, loaded in this process; NULL with a message. */
+static const dmlref_backend_v1 *load_plugin(const char *path, char *message, size_t capacity)
 {
-    int null = open("/dev/null", O_RDONLY), fd, closed, moved;
-    DIR *listing;
-    if (null > 0) {
-        dup2(null, 0);
-        close(null);
+    char reason[256];
+    library *l = library_open(path, reason, sizeof reason); /* kept until exit */
+    dmlref_backend_entry_fn entry;
+    const dmlref_backend_v1 *table;
+    if (!l) {
+        snprintf(message, capacity, "%s: cannot load: %s", path, reason);
+        return NULL;
     }
-    moved = fcntl(replies, F_DUPFD, 10); /* out of the way of 3 */
-    dup2(requests, 3);
-    dup2(moved, 4);
-#if defined(__linux__) && defined(SYS_close_range)
-    if (syscall(SYS_close_range, 5u, ~0u, 0u) == 0)
-        return;
-#endif
-    /* /proc/self/fd names the open ones; elsewhere, try every number */
-    do {
-        struct dirent *entry;
-        closed = 0;
-        if (!(listing = opendir("/proc/self/fd"))) {
-            long last = sysconf(_SC_OPEN_MAX);
-            for (fd = 5; fd < (last < 0 || last > 65536 ? 65536 : last); ++fd)
-                close(fd);
-            break;
-        }
-        while ((entry = readdir(listing)) != NULL) {
-            fd = atoi(entry->d_name);
-            if (fd > 4 && fd != dirfd(listing)) {
-                close(fd);
-                closed = 1;
-            }
-        }
-        closedir(listing);
-    } while (closed);
+    entry = (dmlref_backend_entry_fn)library_find(l, DMLREF_BACKEND_ENTRY_SYMBOL);
+    table = entry ? entry(DMLREF_BACKEND_ABI_VERSION) : NULL;
+    if (!table || table->abi_version != DMLREF_BACKEND_ABI_VERSION ||
+        table->struct_size < sizeof(dmlref_backend_v1) || !table->create || !table->supports ||
+        !table->execute || !table->destroy) {
+        snprintf(message, capacity, "%s: no %s for ABI version %u (or an incomplete table)", path,
+                 DMLREF_BACKEND_ENTRY_SYMBOL, DMLREF_BACKEND_ABI_VERSION);
+        return NULL;
+    }
+    return table;
 }
 
-/* The worker: create(), then one reply for each request until dmlref closes
-   the pipe. */
-static void worker_main(const dmlref_backend_v1 *table, const char *options, unsigned char *mapping,
-                        size_t mapping_size)
+/* The worker: loads the plug-in (argv[0]; argv[1] the options, if any),
+   create(), then one reply for each request until dmlref closes the
+   pipe. */
+static int plugin_worker(worker_link *link, int argc, char **argv)
 {
-    enum { REQUESTS = 3, REPLIES = 4 };
     void *context = NULL;
     worker_reply r;
     worker_request q;
+    const dmlref_backend_v1 *table;
+    size_t mapping_size;
+    unsigned char *mapping = worker_link_memory(link, &mapping_size);
 
     memset(&r, 0, sizeof r);
+    fault_link = link;
     fault_mapping = mapping, fault_mapping_size = mapping_size;
-    mprotect(mapping, mapping_size, PROT_NONE); /* each case opens its buffers */
-    catch_guard_faults(REPLIES);
-    if (table->create(options, &context, r.message, sizeof r.message) != DMLREF_OK) {
+    memory_protect(mapping, mapping_size, MEMORY_NO_ACCESS); /* each case opens its buffers */
+    fault_catch_access(on_access_fault);
+    table = argc >= 1 ? load_plugin(argv[0], r.message, sizeof r.message) : NULL;
+    if (!table || table->create(argc >= 2 ? argv[1] : NULL, &context, r.message,
+                                sizeof r.message) != DMLREF_OK) {
         char reason[sizeof r.message];
         memcpy(reason, r.message, sizeof reason);
         reason[sizeof reason - 1] = '\0';
         r.kind = REPLY_CREATE_FAILED;
         snprintf(r.message, sizeof r.message, "the plug-in's create() failed: %.400s", reason);
-        write_all(REPLIES, &r, sizeof r);
-        _exit(0);
+        worker_link_write(link, &r, sizeof r);
+        process_exit_now(0);
     }
-    while (read(REQUESTS, &q, sizeof q) == (ssize_t)sizeof q) { /* one write each: atomic */
+    while (worker_link_read(link, &q, sizeof q)) { /* one write each: atomic */
         unsigned char *base = mapping + q.layout.base_offset;
         dmlref_binding bindings[OPERATOR_MAX_TENSORS];
         decoded d;
@@ -656,10 +411,10 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
            before's become guards again, this one's open */
         if (fault_base) {
             previous_layout = fault_layout, previous_base = fault_base;
-            protect_buffers(previous_base, &previous_layout, PROT_NONE);
+            protect_buffers(previous_base, &previous_layout, MEMORY_NO_ACCESS);
         }
         fault_layout = q.layout, fault_sequence = q.sequence, fault_base = base;
-        protect_buffers(base, &q.layout, PROT_READ | PROT_WRITE);
+        protect_buffers(base, &q.layout, MEMORY_READ_WRITE);
         r.status = (int32_t)table->supports(context, &d.op, (dmlref_feature_level)q.level);
         if (r.status == DMLREF_OK && !q.has_data) {
             /* a case that must be refused and lacks buffers (a shape that
@@ -680,69 +435,34 @@ static void worker_main(const dmlref_backend_v1 *table, const char *options, uns
                      dmlref_status_name((dmlref_status)r.status));
         }
         r.message[sizeof r.message - 1] = '\0';
-        if (!write_all(REPLIES, &r, sizeof r))
+        if (!worker_link_write(link, &r, sizeof r))
             break;
     }
     table->destroy(context);
-    _exit(0);
+    process_exit_now(0);
+    return 0;
 }
 
-/* Reads exactly size bytes before the deadline: 1 done, 0 end of file or
-   error first, -1 timed out. */
-static int read_all(int fd, void *data, size_t size, const deadline *d)
+int conformance_is_worker(int argc, char **argv)
 {
-    char *p = data;
-    while (size) {
-        struct pollfd pfd;
-        int left = milliseconds_left(d);
-        ssize_t n;
-        if (left == 0)
-            return -1;
-        pfd.fd = fd, pfd.events = POLLIN, pfd.revents = 0;
-        if (poll(&pfd, 1, left) <= 0)
-            continue; /* time, or EINTR: the loop looks again */
-        n = read(fd, p, size);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
-        if (n <= 0)
-            return 0;
-        p += n, size -= (size_t)n;
-    }
-    return 1;
+    return argc > 1 && strcmp(argv[1], WORKER_ARGUMENT) == 0;
 }
 
-/* Writes size bytes to a non-blocking pipe before the deadline: 1 done, 0
-   the reader is gone, -1 timed out. */
-static int write_before(int fd, const void *data, size_t size, const deadline *d)
+int conformance_worker_main(int argc, char **argv)
 {
-    const char *p = data;
-    while (size) {
-        struct pollfd pfd;
-        int left = milliseconds_left(d);
-        ssize_t n;
-        if (left == 0)
-            return -1;
-        pfd.fd = fd, pfd.events = POLLOUT, pfd.revents = 0;
-        if (poll(&pfd, 1, left) <= 0)
-            continue;
-        n = write(fd, p, size);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
-            continue;
-        if (n <= 0)
-            return 0;
-        p += n, size -= (size_t)n;
-    }
-    return 1;
+    static const worker_kind kinds[] = {{"plugin", plugin_worker}};
+    return worker_run(argc, argv, kinds, sizeof kinds / sizeof *kinds);
 }
 
 typedef struct plugin {
-    const dmlref_backend_v1 *table;
+    const char *library_path;
     const char *options;
-    int log_fd;             /* its stdout and stderr */
-    unsigned char *mapping; /* the buffers' shared memory */
+    capture *log;          /* its stdout and stderr */
+    shared_memory *memory; /* the buffers */
+    unsigned char *mapping;
     size_t mapping_size;
-    pid_t pid;                  /* the worker, leader of its group; 0 when none */
-    int to_worker, from_worker; /* non-blocking */
+    child *worker; /* NULL when none */
+    channel *to_worker, *from_worker;
     uint64_t sequence;
     /* what the last case left, to see a write that comes after its reply */
     int answered;
@@ -750,14 +470,14 @@ typedef struct plugin {
     size_t left_from, left_size;
 } plugin;
 
-static void worker_stop(plugin *p, int reaped)
+static void worker_stop(plugin *p)
 {
-    if (p->pid <= 0)
+    if (!p->worker)
         return;
-    close(p->to_worker);
-    close(p->from_worker);
-    kill_group(p->pid, reaped);
-    p->pid = 0;
+    channel_close(p->to_worker);
+    channel_close(p->from_worker);
+    child_stop(p->worker);
+    p->worker = NULL, p->to_worker = p->from_worker = NULL;
     p->answered = 0;
 }
 
@@ -766,42 +486,31 @@ static void worker_stop(plugin *p, int reaped)
    worker maps the old one: it is stopped before the mapping grows. */
 static int ensure_mapping(plugin *p, size_t needed)
 {
-    void *m;
-    if (p->mapping && p->mapping_size >= needed)
+    if (p->memory && p->mapping_size >= needed)
         return 1;
-    worker_stop(p, 0);
-    if (p->mapping)
-        munmap(p->mapping, p->mapping_size);
-    p->mapping = NULL;
+    worker_stop(p);
+    shared_memory_free(p->memory);
+    p->memory = NULL, p->mapping = NULL, p->mapping_size = 0;
     needed = needed < ((size_t)1 << 20) ? ((size_t)1 << 20) : needed;
-    m = mmap(NULL, needed, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1,
-             0);
-    if (m == MAP_FAILED)
+    if (!(p->memory = shared_memory_create(needed)))
         return 0;
-    p->mapping = m;
-    p->mapping_size = needed;
+    p->mapping = shared_memory_bytes(p->memory);
+    p->mapping_size = shared_memory_size(p->memory);
     return 1;
 }
 
-/* Forks the worker over the mapping there is. */
+/* Starts the worker over the mapping there is. */
 static int worker_start(plugin *p)
 {
-    int requests = -1, replies = -1, forked;
-    if (p->log_fd < 0) /* made here, not at open: each --jobs job has its own */
-        p->log_fd = capture_open();
-    forked = fork_backend(&p->pid, &requests, &replies);
-    if (forked == 0) {
-        if (p->log_fd >= 0) { /* the plug-in's prints go to a file, not into the report */
-            dup2(p->log_fd, 1);
-            dup2(p->log_fd, 2);
-        }
-        keep_only_standard_fds_and_pipes(requests, replies);
-        worker_main(p->table, p->options, p->mapping, p->mapping_size);
-    }
-    p->to_worker = requests;
-    p->from_worker = replies;
+    static const worker_kind kind = {"plugin", plugin_worker};
+    const char *arguments[2];
+    if (!p->log) /* made here, not at open: each --jobs job has its own */
+        p->log = capture_open();
+    arguments[0] = p->library_path, arguments[1] = p->options;
+    p->worker = child_start_worker(&kind, p->options ? 2 : 1, arguments, p->memory, p->log,
+                                   CHILD_STOP_KILL, &p->to_worker, &p->from_worker);
     p->answered = 0;
-    return forked > 0;
+    return p->worker != NULL;
 }
 
 /* What the worker did after its last reply, seen before the next case is
@@ -812,13 +521,13 @@ static int worker_start(plugin *p)
 static void check_worker_quiet(plugin *p, backend_run *run)
 {
     char sink[sizeof(worker_reply)];
-    size_t stray = 0;
-    ssize_t n;
+    size_t stray = 0, got;
+    channel_result result;
     int changed;
-    if (p->pid <= 0 || !p->answered || run->late)
+    if (!p->worker || !p->answered || run->late)
         return;
-    while ((n = read(p->from_worker, sink, sizeof sink)) > 0 || (n < 0 && errno == EINTR))
-        stray += n > 0 ? (size_t)n : 0;
+    while ((result = channel_read_now(p->from_worker, sink, sizeof sink, &got)) == CHANNEL_DONE)
+        stray += got;
     changed = XXH3_64bits(p->mapping + p->left_from, p->left_size) != p->left_digest;
     if (stray || changed) {
         run->late = 1;
@@ -826,9 +535,9 @@ static void check_worker_quiet(plugin *p, backend_run *run)
                  "after its reply to this case the backend %s (found %s)",
                  stray ? "replied again" : "wrote into its buffers or their guards",
                  "before the next case ended");
-        worker_stop(p, 0);
-    } else if (n == 0) { /* it ended after replying: started again for the next case */
-        worker_stop(p, 0);
+        worker_stop(p);
+    } else if (result == CHANNEL_CLOSED) {
+        worker_stop(p); /* it ended after replying: started again for the next case */
     }
 }
 
@@ -841,8 +550,6 @@ static void remember_what_was_left(plugin *p, const arena_layout *a)
     p->left_digest = XXH3_64bits(p->mapping + p->left_from, p->left_size);
 }
 
-/* Judges what the plug-in left in the arena: the rest of each buffer's last
-   page, inputs; copies the outputs out for comparison. */
 static void collect_buffers(const arena_layout *a, const unsigned char *base, dmlref_vector *v,
                             backend_run *run)
 {
@@ -876,7 +583,8 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
     worker_request q;
     worker_reply r;
     size_t needed;
-    int got, exited = 0, status = 0, attempt;
+    channel_result got;
+    int exited = 0, attempt;
     deadline d;
 
     /* dmlref's own work first: none of it is the backend's time */
@@ -892,24 +600,24 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
     for (attempt = 0;; ++attempt) {
         arena_fill(&q.layout, p->mapping, (p->sequence & 1) ? p->mapping_size / 2 : 0, v);
         q.sequence = ++p->sequence;
-        capture_restart(p->log_fd);
+        capture_clear(p->log);
         check_worker_quiet(p, run); /* the case before, up to now */
 
         d = deadline_in(timeout); /* from here on, the backend's time */
-        if (p->pid <= 0 && !worker_start(p)) {
-            worker_stop(p, 0);
+        if (!p->worker && !worker_start(p)) {
+            worker_stop(p);
             run->kind = RUN_ERROR;
             snprintf(run->message, sizeof run->message,
                      "dmlref cannot start the plug-in's process: %s", strerror(errno));
             return;
         }
-        got = write_before(p->to_worker, &q, sizeof q, &d);
-        if (got == 1)
-            got = read_all(p->from_worker, &r, sizeof r, &d);
-        if (got == 0) /* the pipe closed: ended, most likely */
-            exited = wait_exit(p->pid, EXIT_GRACE_SECONDS, &status);
-        if (got != 1 || r.kind != REPLY_LATE_FAULT || attempt > 0) {
-            if (got == 1 && r.kind != REPLY_LATE_FAULT)
+        got = channel_write(p->to_worker, &q, sizeof q, &d);
+        if (got == CHANNEL_DONE)
+            got = channel_read(p->from_worker, &r, sizeof r, &d);
+        if (got == CHANNEL_CLOSED) /* the pipe closed: ended, most likely */
+            exited = child_wait(p->worker, EXIT_GRACE_SECONDS);
+        if (got != CHANNEL_DONE || r.kind != REPLY_LATE_FAULT || attempt > 0) {
+            if (got == CHANNEL_DONE && r.kind != REPLY_LATE_FAULT)
                 check_worker_quiet(p, run); /* the case before, while this one ran */
             break;
         }
@@ -919,16 +627,17 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
         snprintf(run->late_message, sizeof run->late_message,
                  "after its reply to this case a thread of the backend touched its buffers "
                  "(found during the next case)");
-        worker_stop(p, wait_exit(p->pid, EXIT_GRACE_SECONDS, &status));
+        child_wait(p->worker, EXIT_GRACE_SECONDS);
+        worker_stop(p);
         exited = 0;
     }
 
     run->kind = RUN_ERROR;
-    if (got < 0) {
+    if (got == CHANNEL_TIMED_OUT) {
         snprintf(run->message, sizeof run->message, "timed out after %g s", timeout);
-    } else if (got == 0 && exited) {
-        describe_exit(status, run->message, sizeof run->message);
-    } else if (got == 0) {
+    } else if (got == CHANNEL_CLOSED && exited) {
+        describe_exit(p->worker, run->message, sizeof run->message);
+    } else if (got == CHANNEL_CLOSED) {
         snprintf(run->message, sizeof run->message,
                  "the backend closed dmlref's pipe and did not exit");
     } else if (r.sequence != q.sequence) {
@@ -943,8 +652,9 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
         run->damaged_tensor =
             (size_t)(r.tensor >= 0 && (uint32_t)r.tensor < q.layout.count ? r.tensor : 0);
         run->damage_offset = r.offset;
-        exited = wait_exit(p->pid, EXIT_GRACE_SECONDS, &status);
-        worker_stop(p, exited);
+        if (p->worker) /* (check_worker_quiet stops one that already ended) */
+            child_wait(p->worker, EXIT_GRACE_SECONDS);
+        worker_stop(p);
     } else if (r.kind == REPLY_CREATE_FAILED) {
         r.message[sizeof r.message - 1] = '\0';
         snprintf(run->message, sizeof run->message, "%s", r.message);
@@ -957,7 +667,7 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
                                                   : RUN_REFUSED;
         run->status = (dmlref_status)r.status;
         run->from_supports = strncmp(r.message, "supports: ", 10) == 0;
-        if (p->pid > 0) /* first: a write from here on is a late one */
+        if (p->worker) /* first: a write from here on is a late one */
             remember_what_was_left(p, &q.layout);
         if (run->kind == RUN_OUTPUTS && dmlref_vector_has_data(v))
             collect_buffers(&q.layout, p->mapping + q.layout.base_offset, v, run);
@@ -966,52 +676,42 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
                  (int)r.kind);
     }
     if (run->kind == RUN_ERROR) {
-        capture_append_tail(p->log_fd, "its output", run->message, sizeof run->message);
-        worker_stop(p, exited); /* a crash, a hang, nonsense: the next case gets a new one */
+        append_last_line(p->log, "its output", run->message, sizeof run->message);
+        worker_stop(p); /* a crash, a hang, nonsense: the next case gets a new one */
     }
 }
 
 /* ---- the process backend -------------------------------------------------------- */
 
+/* ---- the process backend -------------------------------------------------------- */
+
 typedef struct process {
     const char *command;
-    char previous[256];       /* the name of the case it answered last, or "" */
-    int log_fd;               /* its stderr */
-    pid_t pid;                /* the leader of its group; 0 when not running */
-    int to_child, from_child; /* both non-blocking */
+    char previous[256]; /* the name of the case it answered last, or "" */
+    capture *log;       /* its stderr */
+    child *running;     /* NULL when not running */
+    channel *to_child, *from_child;
     line_reader lines;
 } process;
 
-/* Stops the process: closes its pipes, kills its group, reaps the leader
-   unless it was reaped already. */
-static void process_stop(process *p, int reaped)
+/* Stops the process and everything it started, closes its pipes. */
+static void process_stop(process *p)
 {
-    if (p->pid <= 0)
+    if (!p->running)
         return;
-    close(p->to_child);
-    close(p->from_child);
-    kill_group(p->pid, reaped);
-    p->pid = 0;
+    channel_close(p->to_child);
+    channel_close(p->from_child);
+    child_stop(p->running);
+    p->running = NULL, p->to_child = p->from_child = NULL;
     p->previous[0] = '\0'; /* a new process answers nothing of the old one's */
     line_reader_clear(&p->lines);
 }
 
 static int process_start(process *p)
 {
-    int requests = -1, replies = -1, forked = fork_backend(&p->pid, &requests, &replies);
-    if (forked == 0) {
-        dup2(requests, 0);
-        dup2(replies, 1);
-        if (p->log_fd >= 0)
-            dup2(p->log_fd, 2);
-        close(requests), close(replies);
-        execl("/bin/sh", "sh", "-c", p->command, (char *)NULL);
-        _exit(127);
-    }
-    p->to_child = requests;
-    p->from_child = replies;
+    p->running = child_start_command(p->command, p->log, &p->to_child, &p->from_child);
     line_reader_clear(&p->lines);
-    return forked > 0;
+    return p->running != NULL;
 }
 
 /* Before a case: bytes the process wrote after its last reply belong to the
@@ -1020,28 +720,24 @@ static int process_start(process *p)
 static void check_quiet_between_cases(process *p, backend_run *run)
 {
     char sink[4096];
-    size_t stray = line_reader_held(&p->lines);
-    ssize_t n = -1;
-    int ended;
-    if (p->pid <= 0)
+    size_t stray = line_reader_held(&p->lines), got;
+    channel_result result = CHANNEL_NOTHING;
+    if (!p->running)
         return;
     /* (a bounded look: a process that writes without end is stopped below) */
     while (stray < ((size_t)1 << 20) &&
-           ((n = read(p->from_child, sink, sizeof sink)) > 0 || (n < 0 && errno == EINTR)))
-        stray += n > 0 ? (size_t)n : 0;
-    ended = n == 0; /* it closed its stdout after its last reply */
+           (result = channel_read_now(p->from_child, sink, sizeof sink, &got)) == CHANNEL_DONE)
+        stray += got;
     if (stray) {
         run->late = 1;
         snprintf(run->late_message, sizeof run->late_message,
                  "after its reply to this case the backend wrote %s%zu more bytes",
                  stray >= ((size_t)1 << 20) ? "at least " : "", stray);
     }
-    if (stray || ended)
-        process_stop(p, 0); /* started again for the case at hand */
+    if (stray || result == CHANNEL_CLOSED) /* or it closed its stdout after its last reply */
+        process_stop(p);                   /* started again for the case at hand */
 }
 
-/* The longest reply dmlref reads for v: 64 bytes an output element (the
-   longest encodings take about 30) and 64 KiB for the rest. */
 static size_t longest_reply(const dmlref_vector *v)
 {
     const dmlref_tensor_desc *descs[OPERATOR_MAX_TENSORS] = {NULL};
@@ -1088,48 +784,30 @@ static exchange_end exchange(process *p, const char *request, size_t length, con
                              size_t *written, char **line, size_t *line_length)
 {
     for (;;) {
-        struct pollfd fds[2];
-        nfds_t n = 1;
-        int left = milliseconds_left(d);
-        if (left == 0)
+        size_t room, received;
+        char *space = line_reader_space(&p->lines, &room);
+        if (!space)
+            return line_reader_held(&p->lines) > p->lines.max_line ? EXCHANGE_LINE_TOO_LONG
+                                                                   : EXCHANGE_NO_MEMORY;
+        switch (channel_transfer(p->to_child, request, length, written, p->from_child, space, room,
+                                 &received, d)) {
+        case TRANSFER_TIMED_OUT:
             return EXCHANGE_TIMED_OUT;
-        fds[0].fd = p->from_child, fds[0].events = POLLIN, fds[0].revents = 0;
-        if (*written < length) {
-            fds[1].fd = p->to_child, fds[1].events = POLLOUT, fds[1].revents = 0;
-            n = 2;
+        case TRANSFER_OUTPUT_CLOSED:
+            return EXCHANGE_CLOSED_STDIN;
+        case TRANSFER_INPUT_CLOSED:
+            return EXCHANGE_CLOSED_STDOUT;
+        case TRANSFER_RECEIVED:
+            break;
         }
-        if (poll(fds, n, left) <= 0)
-            continue; /* time, or EINTR: the loop looks again */
-        if (n == 2 && fds[1].revents) {
-            ssize_t w = write(p->to_child, request + *written, length - *written);
-            if (w > 0)
-                *written += (size_t)w;
-            else if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-                return EXCHANGE_CLOSED_STDIN;
-        }
-        if (fds[0].revents) {
-            size_t room;
-            char *space = line_reader_space(&p->lines, &room);
-            ssize_t r;
-            if (!space)
-                return line_reader_held(&p->lines) > p->lines.max_line ? EXCHANGE_LINE_TOO_LONG
-                                                                       : EXCHANGE_NO_MEMORY;
-            r = read(p->from_child, space, room);
-            if (r == 0)
-                return EXCHANGE_CLOSED_STDOUT;
-            if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-                return EXCHANGE_CLOSED_STDOUT;
-            if (r > 0) {
-                line_reader_received(&p->lines, (size_t)r);
-                switch (line_reader_next(&p->lines, line, line_length)) {
-                case LINE_READY:
-                    return EXCHANGE_REPLIED;
-                case LINE_TOO_LONG:
-                    return EXCHANGE_LINE_TOO_LONG;
-                default:
-                    break;
-                }
-            }
+        line_reader_received(&p->lines, received);
+        switch (line_reader_next(&p->lines, line, line_length)) {
+        case LINE_READY:
+            return EXCHANGE_REPLIED;
+        case LINE_TOO_LONG:
+            return EXCHANGE_LINE_TOO_LONG;
+        default:
+            break;
         }
     }
 }
@@ -1161,15 +839,15 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
     text = grown;
     text[length++] = '\n';
     check_quiet_between_cases(p, run);
-    if (p->log_fd < 0) /* made here, not at open: each --jobs job has its own */
-        p->log_fd = capture_open();
-    capture_restart(p->log_fd);
+    if (!p->log) /* made here, not at open: each --jobs job has its own */
+        p->log = capture_open();
+    capture_clear(p->log);
     line_reader_limit(&p->lines, longest_reply(v));
 
     d = deadline_in(timeout); /* from here on, the backend's time */
-    if (p->pid <= 0 && !process_start(p)) {
+    if (!p->running && !process_start(p)) {
         free(text);
-        process_stop(p, 0);
+        process_stop(p);
         run->kind = RUN_ERROR;
         snprintf(run->message, sizeof run->message, "cannot start: %s", p->command);
         return;
@@ -1197,7 +875,7 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
         snprintf(run->message, sizeof run->message,
                  "the backend wrote more than one line for this case");
     } else if (end != EXCHANGE_REPLIED) {
-        int status = 0, exited;
+        int exited;
         run->kind = RUN_ERROR;
         switch (end) {
         case EXCHANGE_TIMED_OUT:
@@ -1220,23 +898,21 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
                      "dmlref ran out of memory reading the reply");
             break;
         default: /* its stdout closed: did it exit, or does it live on? */
-            exited = wait_exit(p->pid,
-                               seconds_left(&d) < EXIT_GRACE_SECONDS ? seconds_left(&d)
-                                                                     : EXIT_GRACE_SECONDS,
-                               &status);
+            exited = child_wait(p->running, deadline_seconds_left(&d) < EXIT_GRACE_SECONDS
+                                                ? deadline_seconds_left(&d)
+                                                : EXIT_GRACE_SECONDS);
             if (exited)
-                describe_exit(status, run->message, sizeof run->message);
+                describe_exit(p->running, run->message, sizeof run->message);
             else
                 snprintf(run->message, sizeof run->message,
                          "the backend closed its stdout and did not exit");
-            process_stop(p, exited);
             break;
         }
-        process_stop(p, 0);
+        process_stop(p);
     }
     if (run->kind == RUN_ERROR) {
-        capture_append_tail(p->log_fd, "its stderr", run->message, sizeof run->message);
-        process_stop(p, 0); /* its next line could belong to this case */
+        append_last_line(p->log, "its stderr", run->message, sizeof run->message);
+        process_stop(p); /* its next line could belong to this case */
         return;
     }
 
@@ -1248,7 +924,7 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
                                  dmlref_vector_output_count(v), &reply, &err) != DMLREF_OK) {
         run->kind = RUN_ERROR;
         snprintf(run->message, sizeof run->message, "malformed reply: %s", err.message);
-        process_stop(p, 0); /* its next line could belong to this case */
+        process_stop(p); /* its next line could belong to this case */
         return;
     }
     snprintf(p->previous, sizeof p->previous, "%s", dmlref_vector_name(v));
@@ -1259,6 +935,8 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
     snprintf(run->rule, sizeof run->rule, "%s", reply.refusal_rule);
     snprintf(run->message, sizeof run->message, "%s", reply.message);
 }
+
+/* ---- a backend, whichever kind ------------------------------------------------------ */
 
 /* ---- a backend, whichever kind ------------------------------------------------------ */
 
@@ -1279,28 +957,18 @@ backend *backend_open(const char *library_path, const char *command, const char 
         return NULL;
     b->timeout = timeout;
     b->max_level = DMLREF_FEATURE_LEVEL_LATEST;
-    b->plug_in.log_fd = b->p.log_fd = -1;
     if (library_path) {
-        dmlref_backend_entry_fn entry;
-        const dmlref_backend_v1 *table;
-        void *library = dlopen(library_path, RTLD_NOW | RTLD_LOCAL); /* kept until exit */
-        if (!library) {
-            fprintf(stderr, "dmlref: %s: cannot load: %s\n", library_path, dlerror());
-            free(b);
-            return NULL;
-        }
-        *(void **)(&entry) = dlsym(library, DMLREF_BACKEND_ENTRY_SYMBOL);
-        table = entry ? entry(DMLREF_BACKEND_ABI_VERSION) : NULL;
-        if (!table || table->abi_version != DMLREF_BACKEND_ABI_VERSION ||
-            table->struct_size < sizeof(dmlref_backend_v1) || !table->create || !table->supports ||
-            !table->execute || !table->destroy) {
-            fprintf(stderr, "dmlref: %s: no %s for ABI version %u (or an incomplete table)\n",
-                    library_path, DMLREF_BACKEND_ENTRY_SYMBOL, DMLREF_BACKEND_ABI_VERSION);
+        /* loaded here for its name and level (and kept until exit); each
+           worker loads it again, or finds it loaded */
+        char message[512];
+        const dmlref_backend_v1 *table = load_plugin(library_path, message, sizeof message);
+        if (!table) {
+            fprintf(stderr, "dmlref: %s\n", message);
             free(b);
             return NULL;
         }
         b->is_plugin = 1;
-        b->plug_in.table = table;
+        b->plug_in.library_path = library_path;
         b->plug_in.options = text_options;
         b->name = table->name ? table->name : library_path;
         b->version = table->version ? table->version : "";
@@ -1311,7 +979,6 @@ backend *backend_open(const char *library_path, const char *command, const char 
         b->name = command;
         b->version = "";
     }
-    kill_groups_on_fatal_signals();
     return b;
 }
 
@@ -1339,46 +1006,39 @@ void backend_run_case(backend *b, dmlref_vector *v, dmlref_feature_level level, 
 
 void backend_finish(backend *b, backend_run *late)
 {
-    int status;
     memset(late, 0, sizeof *late);
     if (b->is_plugin) {
         check_worker_quiet(&b->plug_in, late);
-    } else if (b->p.pid > 0) {
+    } else if (b->p.running) {
         /* the end of its input: it may exit by itself (and release a
            device); what it writes until then is the last case's */
-        int exited;
-        close(b->p.to_child);
-        b->p.to_child = open("/dev/null", O_WRONLY);
-        exited = wait_exit(b->p.pid, 2.0, &status);
+        channel_close(b->p.to_child);
+        b->p.to_child = NULL;
+        child_wait(b->p.running, 2.0);
         check_quiet_between_cases(&b->p, late);
-        process_stop(&b->p, exited);
+        process_stop(&b->p);
     }
 }
 
 void backend_close(backend *b)
 {
-    int status, exited = 0;
     if (!b)
         return;
-    if (b->p.pid > 0) { /* end of input: time to exit by itself, and release a device */
-        close(b->p.to_child);
-        b->p.to_child = open("/dev/null", O_WRONLY);
-        exited = wait_exit(b->p.pid, 2.0, &status);
+    if (b->p.running) { /* end of input: time to exit by itself, and release a device */
+        channel_close(b->p.to_child);
+        b->p.to_child = NULL;
+        child_wait(b->p.running, 2.0);
     }
-    process_stop(&b->p, exited);
-    exited = 0;
-    if (b->plug_in.pid > 0) { /* the same for the plug-in's destroy() */
-        close(b->plug_in.to_worker);
-        b->plug_in.to_worker = open("/dev/null", O_WRONLY);
-        exited = wait_exit(b->plug_in.pid, 2.0, &status);
+    process_stop(&b->p);
+    if (b->plug_in.worker) { /* the same for the plug-in's destroy() */
+        channel_close(b->plug_in.to_worker);
+        b->plug_in.to_worker = NULL;
+        child_wait(b->plug_in.worker, 2.0);
     }
-    worker_stop(&b->plug_in, exited);
+    worker_stop(&b->plug_in);
     line_reader_free(&b->p.lines);
-    if (b->p.log_fd >= 0)
-        close(b->p.log_fd);
-    if (b->plug_in.log_fd >= 0)
-        close(b->plug_in.log_fd);
-    if (b->plug_in.mapping)
-        munmap(b->plug_in.mapping, b->plug_in.mapping_size);
+    capture_close(b->p.log);
+    capture_close(b->plug_in.log);
+    shared_memory_free(b->plug_in.memory);
     free(b);
 }

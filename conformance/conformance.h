@@ -101,6 +101,13 @@ void backend_finish(backend *b, backend_run *late);
 /* Ends the backend and everything it started. */
 void backend_close(backend *b);
 
+/* dmlref started again as one of the harness's worker processes (a
+   plug-in's host: src/platform/process.h): main() asks first thing whether
+   its command line is a worker's, and if so returns what
+   conformance_worker_main returns. */
+int conformance_is_worker(int argc, char **argv);
+int conformance_worker_main(int argc, char **argv);
+
 /* What a case must come to when a backend runs it at `level`, by the oracle:
    refused (the status and rule dmlref_validate() gives at that level, or the
    vector's out-of-range refusal), or the vector's outputs.  A vector refused

@@ -3,7 +3,9 @@
 #
 # Proves that `dmlref check` tells right backends from wrong ones, with the
 # plug-ins of conformance/backends/ (built by conformance/backends/build.sh
-# into BACKENDS_DIR):
+# into BACKENDS_DIR: NAME.so, or NAME.dll for Windows, in which case
+# DMLREF_BINARY may be a script that runs dmlref.exe under wine, and a
+# crash's expected "signal 11" reads "exception 0xC0000005"):
 #   - reference.so (the library itself) and naive.so (an independent plain
 #     implementation) pass the whole suite, vectors/: exit 0, "N passed,
 #     0 failed", every vector judged, and no skip beyond the "oob": "clamp"
@@ -34,6 +36,12 @@ if ! [ -d "$backends" ]; then
     exit 3
 fi
 
+# The plug-ins' suffix: .so, or .dll when BACKENDS_DIR holds Windows ones.
+ext=so
+if ! [ -f "$backends/reference.so" ] && [ -f "$backends/reference.dll" ]; then
+    ext=dll
+fi
+
 vectors=$root/vectors
 expected=$root/conformance/backends/EXPECTED
 total=$(wc -l <"$vectors/MANIFEST" | tr -d ' ')
@@ -56,12 +64,12 @@ fails() {
     fi
 }
 
-# check NAME [OPTIONS...]: runs dmlref check on BACKENDS_DIR/NAME.so over the
+# check NAME [OPTIONS...]: runs dmlref check on BACKENDS_DIR/NAME.$ext over the
 # suite; sets rc, summary, n_passed, n_failed, n_skipped, first_line, first.
 check() {
     plugin=$1
     shift
-    "$bin" check --backend "$backends/$plugin.so" --timeout "$TIMEOUT" "$@" "$vectors" \
+    "$bin" check --backend "$backends/$plugin.$ext" --timeout "$TIMEOUT" "$@" "$vectors" \
         >"$tmp/$plugin.log" 2>"$tmp/$plugin.err"
     rc=$?
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$tmp/$plugin.log" | tail -n 1)
@@ -81,8 +89,8 @@ check() {
 must_pass() {
     so=$1 max_skips=$2 may_skip=$3
     shift 3
-    if ! [ -f "$backends/$so.so" ]; then
-        fails "$so" "$backends/$so.so does not exist"
+    if ! [ -f "$backends/$so.$ext" ]; then
+        fails "$so" "$backends/$so.$ext does not exist"
         return
     fi
     check "$so" "$@"
@@ -120,9 +128,12 @@ while IFS=$tab read -r name min want_first want_text options; do
             "$clamp_cases and cases refused for out-of-range indices" ${options:-}
         continue
     fi
-    if ! [ -f "$backends/$so.so" ]; then
-        fails "$so" "$backends/$so.so does not exist"
+    if ! [ -f "$backends/$so.$ext" ]; then
+        fails "$so" "$backends/$so.$ext does not exist"
         continue
+    fi
+    if [ "$ext" = dll ] && [ "$want_text" = "signal 11" ]; then
+        want_text="exception 0xC0000005" # an access violation's exception code
     fi
     # shellcheck disable=SC2086
     check "$so" ${options:-}
@@ -144,9 +155,9 @@ done <"$expected"
 set +f
 
 # Every faulty plug-in built has a line, and every line a plug-in (checked above).
-for so in "$backends"/faulty_*.so; do
+for so in "$backends"/faulty_*."$ext"; do
     [ -e "$so" ] || continue
-    name=$(basename "$so" .so)
+    name=$(basename "$so" ".$ext")
     name=${name#faulty_}
     case $listed in
     *" $name "*) ;;

@@ -8,6 +8,12 @@
 #                        as --backend-options says (hostile_backend.c)
 # BUILD_DIR/libdmlref.a must exist (make builds it first).  CC (default cc)
 # picks the compiler.  Run from anywhere.
+#
+# With a MinGW-w64 compiler (CC=x86_64-w64-mingw32-gcc: `$CC -dumpmachine`
+# names mingw) the plug-ins are Windows DLLs, reference.dll and so on, linked
+# statically (the C runtime DLL aside: no libgomp or libwinpthread DLL to
+# ship), against the Windows builds of jansson and xxHash found under DEPS
+# (include/, lib/; default /work/mingw-deps).
 set -eu
 
 if [ $# -ne 1 ]; then
@@ -29,8 +35,20 @@ out=$build/backends
 mkdir -p "$out"
 
 CC=${CC:-cc}
-CFLAGS="-std=c99 -pedantic -Wall -Wextra -Werror -O2 -fPIC -shared -I$root/include"
-LIBS="$lib -ljansson -lxxhash -lm -fopenmp"
+case $($CC -dumpmachine 2>/dev/null) in
+    *mingw*)
+        so=dll
+        DEPS=${DEPS:-/work/mingw-deps}
+        CFLAGS="-std=c99 -pedantic -Wall -Wextra -Werror -O2 -shared -D__USE_MINGW_ANSI_STDIO=1"
+        CFLAGS="$CFLAGS -I$root/include -isystem $DEPS/include"
+        LIBS="$lib -L$DEPS/lib -ljansson -lxxhash -lm -fopenmp -static"
+        ;;
+    *)
+        so=so
+        CFLAGS="-std=c99 -pedantic -Wall -Wextra -Werror -O2 -fPIC -shared -I$root/include"
+        LIBS="$lib -ljansson -lxxhash -lm -fopenmp"
+        ;;
+esac
 
 # The faults of naive_backend.c (FAULT_<NAME>); EXPECTED has one line each.
 FAULTS="IGNORES_STRIDES NO_NEGATIVE_INDICES UNSIGNED_READ_AS_SIGNED NEGATIVE_ZERO_COUNTED
@@ -40,17 +58,17 @@ HANGS_ON_SCATTER_DUPLICATES SCATTER_FIRST_WINS OFF_BY_ONE_AXIS NONZERO_COUNT_OFF
 SKIPS_VALIDATION NONZERO_FLUSHES_SUBNORMALS COPY_FLUSHES_SUBNORMALS MINUS_S_OUT_OF_RANGE"
 
 # shellcheck disable=SC2086 # CFLAGS and LIBS are word lists
-$CC $CFLAGS "$here/reference_backend.c" $LIBS -o "$out/reference.so"
+$CC $CFLAGS "$here/reference_backend.c" $LIBS -o "$out/reference.$so"
 # shellcheck disable=SC2086
-$CC $CFLAGS "$here/naive_backend.c" $LIBS -o "$out/naive.so"
+$CC $CFLAGS "$here/naive_backend.c" $LIBS -o "$out/naive.$so"
 # shellcheck disable=SC2086
-$CC $CFLAGS -pthread "$here/hostile_backend.c" $LIBS -o "$out/hostile.so"
+$CC $CFLAGS -pthread "$here/hostile_backend.c" $LIBS -o "$out/hostile.$so"
 n=3
 pids=
 for fault in $FAULTS; do
     name=$(echo "$fault" | tr '[:upper:]' '[:lower:]')
     # shellcheck disable=SC2086
-    $CC $CFLAGS -DFAULT=FAULT_$fault "$here/naive_backend.c" $LIBS -o "$out/faulty_$name.so" &
+    $CC $CFLAGS -DFAULT=FAULT_$fault "$here/naive_backend.c" $LIBS -o "$out/faulty_$name.$so" &
     pids="$pids $!"
     n=$((n + 1))
 done

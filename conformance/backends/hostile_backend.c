@@ -23,17 +23,94 @@
  *                       only in cases of the operator NAME
  *
  * Options combine with commas: "wrong-op=GATHER_ELEMENTS,crash-op=GATHER_ND1".
+ *
+ * On Windows (a DLL) each does the same to its worker with the system's
+ * means: close-fds closes the worker's handles (its pipes among them),
+ * fork-orphan starts "cmd /d /c ping -n 1238 127.0.0.1" (a process that
+ * lives about 1237 s), late-write writes from a thread of CreateThread.
  */
 #define _DEFAULT_SOURCE /* usleep */
 #include "dmlref/backend.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <pthread.h>
 #include <unistd.h>
+#endif
 
-DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version);
+DMLREF_BACKEND_EXPORT const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version);
+
+/* ---- what misbehaving takes, on each system ---- */
+
+#ifdef _WIN32
+static void sleep_milliseconds(long milliseconds)
+{
+    Sleep((DWORD)milliseconds);
+}
+
+static int change_to_root_folder(void)
+{
+    return SetCurrentDirectoryA("\\") ? 0 : -1;
+}
+
+/* Closes every handle of the process it can (the worker's pipes too). */
+static void close_descriptors(void)
+{
+    uintptr_t h;
+    for (h = 4; h < 65536; h += 4)
+        if (h != (uintptr_t)GetStdHandle(STD_OUTPUT_HANDLE) &&
+            h != (uintptr_t)GetStdHandle(STD_ERROR_HANDLE))
+            CloseHandle((HANDLE)h);
+}
+
+static void start_orphan(void)
+{
+    wchar_t line[] = L"cmd.exe /d /c ping -n 1238 127.0.0.1 >NUL";
+    STARTUPINFOW startup;
+    PROCESS_INFORMATION info;
+    memset(&startup, 0, sizeof startup);
+    startup.cb = sizeof startup;
+    if (CreateProcessW(NULL, line, NULL, NULL, FALSE, 0, NULL, NULL, &startup, &info)) {
+        CloseHandle(info.hThread);
+        CloseHandle(info.hProcess);
+    }
+}
+
+typedef DWORD thread_result;
+#define THREAD_CALL WINAPI
+#else
+static void sleep_milliseconds(long milliseconds)
+{
+    usleep((useconds_t)(milliseconds * 1000));
+}
+
+static int change_to_root_folder(void)
+{
+    return chdir("/");
+}
+
+static void close_descriptors(void)
+{
+    int fd;
+    for (fd = 3; fd < 1024; ++fd)
+        close(fd);
+}
+
+static void start_orphan(void)
+{
+    if (fork() == 0) {
+        execl("/bin/sleep", "sleep", "1237", (char *)NULL);
+        _exit(127);
+    }
+}
+
+typedef void *thread_result;
+#define THREAD_CALL
+#endif
 
 typedef struct hostility {
     int print, chdir_accept_all, close_fds, fork_orphan;
@@ -51,13 +128,15 @@ static void put_message(char *message, size_t capacity, const char *text)
 
 static int parse_options(const char *options, hostility *h)
 {
-    char copy[512], *word, *rest;
+    char copy[512], *word, *next;
     memset(h, 0, sizeof *h);
     h->write_past = h->write_before = h->late_write_ms = -1;
     if (!options)
         return 1;
     snprintf(copy, sizeof copy, "%s", options);
-    for (word = strtok_r(copy, ",", &rest); word; word = strtok_r(NULL, ",", &rest)) {
+    for (word = copy; word; word = next) {
+        if ((next = strchr(word, ',')) != NULL)
+            *next++ = '\0';
         if (strcmp(word, "print") == 0)
             h->print = 1;
         else if (strcmp(word, "chdir-accept-all") == 0)
@@ -91,12 +170,10 @@ static dmlref_status hostile_create(const char *options, void **context, char *m
         put_message(message, message_capacity, "hostile backend: unknown option");
         return DMLREF_ERROR_INVALID_ARGUMENT;
     }
-    if (the_hostility.chdir_accept_all && chdir("/") != 0)
+    if (the_hostility.chdir_accept_all && change_to_root_folder() != 0)
         return DMLREF_ERROR_INVALID_ARGUMENT;
-    if (the_hostility.fork_orphan && fork() == 0) {
-        execl("/bin/sleep", "sleep", "1237", (char *)NULL);
-        _exit(127);
-    }
+    if (the_hostility.fork_orphan)
+        start_orphan();
     *context = &the_hostility;
     return DMLREF_OK;
 }
@@ -115,12 +192,12 @@ typedef struct late_write {
     long milliseconds;
 } late_write;
 
-static void *write_later(void *argument)
+static thread_result THREAD_CALL write_later(void *argument)
 {
     late_write *w = argument;
-    usleep((useconds_t)(w->milliseconds * 1000));
+    sleep_milliseconds(w->milliseconds);
     *w->target ^= 0xFF;
-    return NULL;
+    return 0;
 }
 
 static dmlref_status hostile_execute(void *context, const dmlref_operator_desc *op,
@@ -143,13 +220,11 @@ static dmlref_status hostile_execute(void *context, const dmlref_operator_desc *
     if (h->crash_op[0] && strcmp(dmlref_operator_name(op->Type), h->crash_op) == 0)
         abort();
     if (h->close_fds && here) {
-        int fd;
-        for (fd = 3; fd < 1024; ++fd)
-            close(fd);
+        close_descriptors();
         for (;;)
-            sleep(1000);
+            sleep_milliseconds(1000000);
     }
-    if (h->chdir_accept_all && chdir("/") != 0)
+    if (h->chdir_accept_all && change_to_root_folder() != 0)
         return DMLREF_ERROR_INVALID_ARGUMENT;
     if (h->chdir_accept_all && dmlref_validate(op, feature_level, NULL) != DMLREF_OK)
         return DMLREF_OK; /* accepted, nothing computed */
@@ -167,11 +242,21 @@ static dmlref_status hostile_execute(void *context, const dmlref_operator_desc *
         ((volatile unsigned char *)last->data)[-(long)h->write_before] = 0x5A;
     if (h->late_write_ms >= 0 && here) {
         static late_write w;
-        pthread_t thread;
         w.target = last->data;
         w.milliseconds = h->late_write_ms;
-        if (pthread_create(&thread, NULL, write_later, &w) == 0)
-            pthread_detach(thread);
+#ifdef _WIN32
+        {
+            HANDLE thread = CreateThread(NULL, 0, write_later, &w, 0, NULL);
+            if (thread)
+                CloseHandle(thread);
+        }
+#else
+        {
+            pthread_t thread;
+            if (pthread_create(&thread, NULL, write_later, &w) == 0)
+                pthread_detach(thread);
+        }
+#endif
     }
     return DMLREF_OK;
 }
@@ -193,7 +278,7 @@ static const dmlref_backend_v1 hostile_backend = {
     hostile_destroy,
 };
 
-DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version)
+DMLREF_BACKEND_EXPORT const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version)
 {
     return abi_version == DMLREF_BACKEND_ABI_VERSION ? &hostile_backend : NULL;
 }

@@ -153,7 +153,7 @@
 
 #define MAX_DIMS 8
 
-DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version);
+DMLREF_BACKEND_EXPORT const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version);
 
 /* ---- messages ------------------------------------------------------------ */
 
@@ -1087,7 +1087,7 @@ static const dmlref_backend_v1 naive_backend = {
     naive_destroy,
 };
 
-DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version)
+DMLREF_BACKEND_EXPORT const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version)
 {
     return abi_version == DMLREF_BACKEND_ABI_VERSION ? &naive_backend : NULL;
 }

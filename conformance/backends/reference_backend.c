@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version);
+DMLREF_BACKEND_EXPORT const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version);
 
 #define TEXT_OF(x) #x
 #define TEXT(x) TEXT_OF(x)
@@ -94,7 +94,7 @@ static const dmlref_backend_v1 reference_backend = {
     reference_supports,         reference_execute,           reference_destroy,
 };
 
-DMLREF_API const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version)
+DMLREF_BACKEND_EXPORT const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version)
 {
     return abi_version == DMLREF_BACKEND_ABI_VERSION ? &reference_backend : NULL;
 }

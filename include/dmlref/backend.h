@@ -2,9 +2,20 @@
  * dmlref/backend.h - the plug-in interface through which `dmlref check` and
  * `dmlref fuzz` run another implementation of the operators.
  *
- * A plug-in is a shared library that exports one function:
+ * A plug-in is a shared library (a .so, a .dylib, a Windows .dll) that
+ * exports one function, with C linkage, under that name:
  *
+ *     DMLREF_BACKEND_EXPORT
  *     const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi_version);
+ *
+ * DMLREF_BACKEND_EXPORT makes it visible: __declspec(dllexport) on
+ * Windows, which MinGW-w64's gcc and clang and Microsoft's cl.exe all
+ * take (with cl.exe, a .def file "EXPORTS dmlref_backend_entry" does as
+ * well; a 32-bit DLL must keep the default __cdecl convention, whose name
+ * is exported undecorated, so that GetProcAddress finds it); default
+ * visibility with gcc and clang elsewhere (for a plug-in built with
+ * -fvisibility=hidden).  In C++, include this header as it is: it declares
+ * everything extern "C".
  *
  * dmlref calls it with DMLREF_BACKEND_ABI_VERSION; the plug-in returns its
  * table (static storage, never freed), or NULL when it does not speak that
@@ -14,10 +25,14 @@
  * descriptors are DirectML's, the bindings in descriptor order, inputs
  * first.  A GPU backend uploads, runs and downloads inside execute.
  *
- * dmlref runs the plug-in in a worker process (its own process group, its
- * stdout and stderr in a file of their own): a crash or a hang is reported
- * as an error for the case at hand, and the worker is started again for the
- * next one.  Each buffer starts on a page, after a page the plug-in cannot
+ * dmlref runs the plug-in in a worker process (with everything it starts
+ * in a process group or, on Windows, a Job object of its own; its stdout
+ * and stderr in a file of their own): a crash or a hang is reported as an
+ * error for the case at hand, and the worker is started again for the next
+ * one.  The worker is a fork of dmlref on POSIX and dmlref's executable
+ * started again on Windows, which loads the DLL once more: the library is
+ * loaded in dmlref too (for its name and feature level), then in each
+ * worker, where create() runs.  Each buffer starts on a page, after a page the plug-in cannot
  * touch, and the rest of its last page is checked: a write past an output's
  * TotalTensorSizeInBytes, before a buffer, or into an input is a failure.
  * Output padding (bytes of an output that hold no element) may be written.
@@ -69,6 +84,14 @@ typedef struct dmlref_backend_v1 {
 /* The one symbol a plug-in exports. */
 typedef const dmlref_backend_v1 *(*dmlref_backend_entry_fn)(uint32_t abi_version);
 #define DMLREF_BACKEND_ENTRY_SYMBOL "dmlref_backend_entry"
+
+#if defined(_WIN32) || defined(__CYGWIN__)
+#define DMLREF_BACKEND_EXPORT __declspec(dllexport)
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define DMLREF_BACKEND_EXPORT __attribute__((visibility("default")))
+#else
+#define DMLREF_BACKEND_EXPORT
+#endif
 
 #ifdef __cplusplus
 }

@@ -752,5 +752,7 @@ static int finish_standard_output(int code)
 
 int main(int argc, char **argv)
 {
+    if (conformance_is_worker(argc, argv))
+        return conformance_worker_main(argc, argv); /* dmlref started again as a worker */
     return finish_standard_output(run_command(argc, argv));
 }

@@ -1,0 +1,46 @@
+/*
+ * memory.h - memory that dmlref shares with a worker process
+ * (src/platform/process.h), and the protection of its pages.
+ *
+ * dmlref creates the memory and passes it to the worker it starts; the
+ * worker sees the same bytes (not a copy), possibly at another address:
+ * what lies where must be said in offsets from the start.  Where the two
+ * addresses differ they are at least MEMORY_SHARED_ALIGNMENT apart in
+ * alignment terms: an address aligned to that in one process is aligned
+ * the same in the other.
+ */
+#ifndef DMLREF_PLATFORM_MEMORY_H
+#define DMLREF_PLATFORM_MEMORY_H
+
+#include <stddef.h>
+
+/* The page: the unit of protection. */
+size_t memory_page_size(void);
+
+/* What a start address aligned to this in dmlref is aligned to in the
+   worker too (its view of the memory may lie elsewhere). */
+#define MEMORY_SHARED_ALIGNMENT ((size_t)65536)
+
+typedef struct shared_memory shared_memory;
+
+/* At least `size` bytes, zeroed, readable and writable, page-aligned; NULL
+   (errno set) when they cannot be had.  Pages cost memory only once
+   touched, as far as the system allows. */
+shared_memory *shared_memory_create(size_t size);
+unsigned char *shared_memory_bytes(const shared_memory *m);
+size_t shared_memory_size(const shared_memory *m);
+/* Unmaps it here (a worker keeps its own view until it ends). */
+void shared_memory_free(shared_memory *m);
+
+/* How a range of whole pages may be used. */
+typedef enum memory_access { MEMORY_NO_ACCESS, MEMORY_READ_WRITE } memory_access;
+
+/* Sets the access to the pages of [start, start + size); start is a page
+   boundary.  1 done, 0 not. */
+int memory_protect(void *start, size_t size, memory_access access);
+
+/* For process_*.c: what a worker inherits to see the same memory (a handle
+   on Windows; NULL on POSIX, where fork shares the mapping). */
+void *shared_memory_inheritable(const shared_memory *m);
+
+#endif /* DMLREF_PLATFORM_MEMORY_H */
