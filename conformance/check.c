@@ -21,9 +21,9 @@
 #define _DEFAULT_SOURCE /* fdopen, isatty: POSIX beside C99 */
 #include "conformance/conformance.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <jansson.h>
 #include <poll.h>
 #include <signal.h>
@@ -164,11 +164,134 @@ static void print_result(const check_options *o, const result *r)
 
 /* ---- selection ------------------------------------------------------------- */
 
+/* Whether byte c is in the class of a bracket expression ("alpha" of
+   "[:alpha:]"); an unknown class holds nothing. */
+static int in_class(const char *name, size_t length, unsigned char c)
+{
+    static const struct {
+        const char *name;
+        int (*test)(int);
+    } classes[] = {{"alnum", isalnum}, {"alpha", isalpha}, {"blank", isblank},
+                   {"cntrl", iscntrl}, {"digit", isdigit}, {"graph", isgraph},
+                   {"lower", islower}, {"print", isprint}, {"punct", ispunct},
+                   {"space", isspace}, {"upper", isupper}, {"xdigit", isxdigit}};
+    size_t i;
+    for (i = 0; i < sizeof classes / sizeof *classes; ++i)
+        if (strlen(classes[i].name) == length && memcmp(classes[i].name, name, length) == 0)
+            return classes[i].test(c) != 0;
+    return 0;
+}
+
+/* One byte of a bracket expression at *p, moving *p past it: [.c.] (a
+   collating symbol: in the C locale, c), \c, or c. */
+static unsigned char bracket_byte(const char **p)
+{
+    const char *q = *p;
+    if (q[0] == '[' && q[1] == '.' && q[2] && q[3] == '.' && q[4] == ']') {
+        *p = q + 5;
+        return (unsigned char)q[2];
+    }
+    if (q[0] == '\\' && q[1])
+        ++q;
+    *p = q + 1;
+    return (unsigned char)*q;
+}
+
+enum { BRACKET_NONE, BRACKET_IN, BRACKET_OUT };
+
+/* The bracket expression after p's '[' for byte c: BRACKET_IN or
+   BRACKET_OUT with *end after its ']'; BRACKET_NONE when no ']' ends it (the
+   '[' is then an ordinary byte).  A ']' first in the set is a member. */
+static int match_bracket(const char *p, unsigned char c, const char **end)
+{
+    int negate = *p == '!' || *p == '^', found = 0, first = 1;
+    if (negate)
+        ++p;
+    for (;; first = 0) {
+        unsigned char low, high;
+        if (*p == '\0')
+            return BRACKET_NONE;
+        if (*p == ']' && !first)
+            break;
+        if (p[0] == '[' && p[1] == ':') {
+            size_t n = 0;
+            while (isalpha((unsigned char)p[2 + n]))
+                ++n;
+            if (p[2 + n] == ':' && p[3 + n] == ']') {
+                found |= in_class(p + 2, n, c);
+                p += n + 4;
+                continue;
+            }
+        }
+        if (p[0] == '[' && p[1] == '=' && p[2] && p[3] == '=' && p[4] == ']') {
+            found |= (unsigned char)p[2] == c; /* [=c=]: in the C locale, c alone */
+            p += 5;
+            continue;
+        }
+        low = high = bracket_byte(&p);
+        if (p[0] == '-' && p[1] && p[1] != ']') {
+            ++p;
+            high = bracket_byte(&p);
+        }
+        found |= low <= c && c <= high;
+    }
+    *end = p + 1;
+    return found != negate ? BRACKET_IN : BRACKET_OUT;
+}
+
+/* Whether `name` matches the shell pattern as fnmatch(pattern, name, 0)
+   decides in the C locale: '*' any run of bytes ('/' too), '?' any one byte,
+   [...] one byte of a set ('!' or '^' first negates it; ranges such as a-z
+   by byte value; [:alpha:] and the other classes of <ctype.h>; [=c=] and
+   [.c.] as c), a backslash the next byte as it is (a pattern ending in one
+   matches nothing), and a '[' that no ']' closes an ordinary byte.  (fnmatch is
+   POSIX; this is dmlref's own, the same on every system.) */
+static int glob_matches(const char *pattern, const char *name)
+{
+    const char *p = pattern, *n = name;
+    const char *star = NULL, *star_name = NULL; /* the last '*' and where it stands in name */
+    for (;;) {
+        if (*p == '*') {
+            while (*p == '*')
+                ++p;
+            star = p, star_name = n;
+            continue;
+        }
+        if (*n != '\0' && *p != '\0') {
+            const char *next = p + 1;
+            int in;
+            if (*p == '?') {
+                in = 1;
+            } else if (*p == '[') {
+                int bracket = match_bracket(p + 1, (unsigned char)*n, &next);
+                in = bracket == BRACKET_IN || (bracket == BRACKET_NONE && *n == '[');
+                if (bracket == BRACKET_NONE)
+                    next = p + 1;
+            } else if (*p == '\\') {
+                if (!p[1])
+                    return 0; /* a pattern that ends in an escape matches nothing */
+                in = p[1] == *n, next = p + 2;
+            } else {
+                in = *p == *n;
+            }
+            if (in) {
+                p = next, ++n;
+                continue;
+            }
+        } else if (*n == '\0' && *p == '\0') {
+            return 1;
+        }
+        if (!star || *star_name == '\0')
+            return 0;
+        p = star, n = ++star_name; /* the '*' takes one more byte */
+    }
+}
+
 static int matches_any(const path_list *globs, const char *name)
 {
     size_t i;
     for (i = 0; i < globs->count; ++i)
-        if (fnmatch(globs->items[i], name, 0) == 0)
+        if (glob_matches(globs->items[i], name))
             return 1;
     return 0;
 }
