@@ -63,3 +63,14 @@ if [ "$failed" -ne 0 ]; then
     exit 1
 fi
 echo "build.sh: $n plug-ins in $out"
+
+# reference_process (reference_process.exe for Windows): the process backend
+# in C of reference_process.c, for `dmlref check --exec`
+exe=
+case $($CC -dumpmachine 2>/dev/null) in
+    *mingw*) exe=.exe ;;
+esac
+# shellcheck disable=SC2086 # LIBS is a word list
+$CC -std=c99 -pedantic -Wall -Wextra -Werror -O2 -I"$root/include" "$here/reference_process.c" \
+    $LIBS -o "$out/reference_process$exe"
+echo "build.sh: reference_process$exe in $out"
