@@ -28,17 +28,19 @@
  *   other-name    a reply naming another case
  *   twice         the right reply, twice at once
  *   late          the right reply, and again 0.3 s later
- *   slow          the right reply, after 1 s
+ *   slow          the right reply, after 3 s
  *   hang          never replies (it waits for more input)
  *   close-stdout  closes its stdout and lives on
  *   close-stdin   closes its stdin and lives on, replying nothing
  *   endless       writes a line that never ends
  *   exit          exits with status 3 without replying
  *   crash         writes through a null pointer (a segmentation fault, an
- *                 access violation on Windows)
+ *                 access violation on Windows, which ends the process at
+ *                 once: no debugger is started, as wine would)
  *
  * Portable C99 on libdmlref and jansson; the only system-specific lines,
- * under _WIN32, put stdin and stdout in binary mode and pause.
+ * under _WIN32, put stdin and stdout in binary mode, pause, and let a crash
+ * end the process.
  *
  *   cc -std=c99 -Iinclude conformance/backends/reference_process.c \
  *      build/libdmlref.a -ljansson -lxxhash -lm -fopenmp -o reference_process
@@ -314,6 +316,14 @@ static void pause_seconds(double seconds)
 #endif
 }
 
+#ifdef _WIN32
+static LONG WINAPI end_on_exception(EXCEPTION_POINTERS *exception)
+{
+    (void)exception;
+    return EXCEPTION_EXECUTE_HANDLER;
+}
+#endif
+
 /* Waits for ever, or until stdin ends (the harness ends the run): never
    replies. */
 static void hang(void)
@@ -376,12 +386,18 @@ static void behave(const char *how, const char *line, size_t length)
     } else if (strcmp(how, "exit") == 0) {
         exit(3);
     } else if (strcmp(how, "crash") == 0) {
+#ifdef _WIN32
+        /* the process ends with the exception's code, as under Windows'
+           quiet error mode, which wine does not honour: it would start its
+           debugger, which writes to stdout */
+        SetUnhandledExceptionFilter(end_on_exception);
+#endif
         *nowhere = 1;
     } else {
         answer(line, length, strcmp(how, "unsupported") == 0, strcmp(how, "refuse") == 0,
                strcmp(how, "wrong") == 0, &reply);
         if (strcmp(how, "slow") == 0)
-            pause_seconds(1);
+            pause_seconds(3);
         if (strcmp(how, "twice") == 0) { /* both lines in one write */
             char *one = malloc(reply.length + 1);
             if (one) {
