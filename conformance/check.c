@@ -709,14 +709,15 @@ static int send_result(void *to, const result *r)
                        r->bad_input, r->seconds, r->name, r->op, r->message);
 }
 
-/* The job's side: reads its work, runs its files on a backend of its own,
-   sends a record for each. */
+/* The job's side: reads its whole work (before it sends anything: the
+   parent writes the work before it reads records), runs its files on a
+   backend of its own, sends a record for each. */
 int check_job_worker(worker_link *link, int argc, char **argv)
 {
     check_options o;
     char *backend_path, *exec, *backend_options;
-    size_t index;
-    double n, i;
+    path_list paths = {NULL, 0, 0};
+    size_t *places = NULL, n = 0, i;
     int ok = 1, rerun;
     runner rn;
     (void)argc, (void)argv;
@@ -735,7 +736,16 @@ int check_job_worker(worker_link *link, int argc, char **argv)
     rerun = take_number(link, &ok) != 0;
     o.rerun = rerun ? "" : NULL; /* the names below are what counts */
     take_list(link, &o.rerun_names, &ok);
-    n = take_number(link, &ok);
+    n = (size_t)take_number(link, &ok);
+    if (ok && n && !(places = malloc(n * sizeof *places)))
+        ok = 0;
+    for (i = 0; ok && i < n; ++i) { /* each file: its place in the files' order, its path */
+        char *path;
+        places[i] = (size_t)take_number(link, &ok);
+        if (!(path = take_text(link, &ok)) || !list_add(&paths, path))
+            ok = 0;
+        free(path);
+    }
     o.jobs = o.shards = o.shard = 1;
     rn.o = &o;
     if (ok && !(rn.b = backend_open(o.backend, o.exec, o.backend_options, o.timeout))) {
@@ -743,16 +753,11 @@ int check_job_worker(worker_link *link, int argc, char **argv)
         ok = 0;
     }
     for (i = 0; ok && i < n; ++i) {
-        char *path;
         result r;
-        index = (size_t)take_number(link, &ok);
-        if (!(path = take_text(link, &ok)))
-            break;
-        if (!run_file(&rn, path, index, &r))
+        if (!run_file(&rn, paths.items[i], places[i], &r))
             ok = send_record(link, "N\n");
         else
             ok = pass_on(&rn, &r, send_result, link);
-        free(path);
         if (rn.fatal) {
             char reason[sizeof rn.fatal_reason];
             clean_text(reason, sizeof reason, rn.fatal_reason);
@@ -764,8 +769,8 @@ int check_job_worker(worker_link *link, int argc, char **argv)
     if (rn.b && !rn.fatal)
         finish(&rn, send_result, link);
     backend_close(rn.b);
-    free(backend_path), free(exec), free(backend_options);
-    list_free(&o.filters), list_free(&o.excludes), list_free(&o.rerun_names);
+    free(backend_path), free(exec), free(backend_options), free(places);
+    list_free(&o.filters), list_free(&o.excludes), list_free(&o.rerun_names), list_free(&paths);
     return 0;
 }
 
