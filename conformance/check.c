@@ -18,21 +18,19 @@
  * exit 2 and the reason.  Exit 0 when cases were judged and none failed or
  * errored, 1 otherwise, 3 for a usage error.
  */
-#define _DEFAULT_SOURCE /* fdopen, isatty: POSIX beside C99 */
 #include "conformance/conformance.h"
+#include "base/printf_like.h"
+#include "conformance/line_reader.h"
+#include "platform/clock.h"
+#include "platform/console.h"
+#include "platform/process.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
+#include <ctype.h>
 #include <jansson.h>
-#include <poll.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 /* A backend that fails this many cases in a row, the same way, before it has
    answered any, cannot run: the run stops. */
@@ -164,11 +162,134 @@ static void print_result(const check_options *o, const result *r)
 
 /* ---- selection ------------------------------------------------------------- */
 
+/* Whether byte c is in the class of a bracket expression ("alpha" of
+   "[:alpha:]"); an unknown class holds nothing. */
+static int in_class(const char *name, size_t length, unsigned char c)
+{
+    static const struct {
+        const char *name;
+        int (*test)(int);
+    } classes[] = {{"alnum", isalnum}, {"alpha", isalpha}, {"blank", isblank},
+                   {"cntrl", iscntrl}, {"digit", isdigit}, {"graph", isgraph},
+                   {"lower", islower}, {"print", isprint}, {"punct", ispunct},
+                   {"space", isspace}, {"upper", isupper}, {"xdigit", isxdigit}};
+    size_t i;
+    for (i = 0; i < sizeof classes / sizeof *classes; ++i)
+        if (strlen(classes[i].name) == length && memcmp(classes[i].name, name, length) == 0)
+            return classes[i].test(c) != 0;
+    return 0;
+}
+
+/* One byte of a bracket expression at *p, moving *p past it: [.c.] (a
+   collating symbol: in the C locale, c), \c, or c. */
+static unsigned char bracket_byte(const char **p)
+{
+    const char *q = *p;
+    if (q[0] == '[' && q[1] == '.' && q[2] && q[3] == '.' && q[4] == ']') {
+        *p = q + 5;
+        return (unsigned char)q[2];
+    }
+    if (q[0] == '\\' && q[1])
+        ++q;
+    *p = q + 1;
+    return (unsigned char)*q;
+}
+
+enum { BRACKET_NONE, BRACKET_IN, BRACKET_OUT };
+
+/* The bracket expression after p's '[' for byte c: BRACKET_IN or
+   BRACKET_OUT with *end after its ']'; BRACKET_NONE when no ']' ends it (the
+   '[' is then an ordinary byte).  A ']' first in the set is a member. */
+static int match_bracket(const char *p, unsigned char c, const char **end)
+{
+    int negate = *p == '!' || *p == '^', found = 0, first = 1;
+    if (negate)
+        ++p;
+    for (;; first = 0) {
+        unsigned char low, high;
+        if (*p == '\0')
+            return BRACKET_NONE;
+        if (*p == ']' && !first)
+            break;
+        if (p[0] == '[' && p[1] == ':') {
+            size_t n = 0;
+            while (isalpha((unsigned char)p[2 + n]))
+                ++n;
+            if (p[2 + n] == ':' && p[3 + n] == ']') {
+                found |= in_class(p + 2, n, c);
+                p += n + 4;
+                continue;
+            }
+        }
+        if (p[0] == '[' && p[1] == '=' && p[2] && p[3] == '=' && p[4] == ']') {
+            found |= (unsigned char)p[2] == c; /* [=c=]: in the C locale, c alone */
+            p += 5;
+            continue;
+        }
+        low = high = bracket_byte(&p);
+        if (p[0] == '-' && p[1] && p[1] != ']') {
+            ++p;
+            high = bracket_byte(&p);
+        }
+        found |= low <= c && c <= high;
+    }
+    *end = p + 1;
+    return found != negate ? BRACKET_IN : BRACKET_OUT;
+}
+
+/* Whether `name` matches the shell pattern as fnmatch(pattern, name, 0)
+   decides in the C locale: '*' any run of bytes ('/' too), '?' any one byte,
+   [...] one byte of a set ('!' or '^' first negates it; ranges such as a-z
+   by byte value; [:alpha:] and the other classes of <ctype.h>; [=c=] and
+   [.c.] as c), a backslash the next byte as it is (a pattern ending in one
+   matches nothing), and a '[' that no ']' closes an ordinary byte.  (fnmatch is
+   POSIX; this is dmlref's own, the same on every system.) */
+static int glob_matches(const char *pattern, const char *name)
+{
+    const char *p = pattern, *n = name;
+    const char *star = NULL, *star_name = NULL; /* the last '*' and where it stands in name */
+    for (;;) {
+        if (*p == '*') {
+            while (*p == '*')
+                ++p;
+            star = p, star_name = n;
+            continue;
+        }
+        if (*n != '\0' && *p != '\0') {
+            const char *next = p + 1;
+            int in;
+            if (*p == '?') {
+                in = 1;
+            } else if (*p == '[') {
+                int bracket = match_bracket(p + 1, (unsigned char)*n, &next);
+                in = bracket == BRACKET_IN || (bracket == BRACKET_NONE && *n == '[');
+                if (bracket == BRACKET_NONE)
+                    next = p + 1;
+            } else if (*p == '\\') {
+                if (!p[1])
+                    return 0; /* a pattern that ends in an escape matches nothing */
+                in = p[1] == *n, next = p + 2;
+            } else {
+                in = *p == *n;
+            }
+            if (in) {
+                p = next, ++n;
+                continue;
+            }
+        } else if (*n == '\0' && *p == '\0') {
+            return 1;
+        }
+        if (!star || *star_name == '\0')
+            return 0;
+        p = star, n = ++star_name; /* the '*' takes one more byte */
+    }
+}
+
 static int matches_any(const path_list *globs, const char *name)
 {
     size_t i;
     for (i = 0; i < globs->count; ++i)
-        if (fnmatch(globs->items[i], name, 0) == 0)
+        if (glob_matches(globs->items[i], name))
             return 1;
     return 0;
 }
@@ -247,13 +368,6 @@ typedef struct runner {
     int holding;
 } runner;
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
-}
-
 /* Notes a backend that fails every case the same way before it answers any. */
 static void watch_for_a_dead_backend(runner *rn, const backend_run *run)
 {
@@ -327,7 +441,7 @@ static int run_file(runner *rn, const char *path, size_t index, result *r)
     dmlref_vector_read_options read = read_options(0);
     expectation e;
     backend_run run;
-    struct timespec t0;
+    double t0;
     char message[sizeof r->message];
 
     memset(r, 0, sizeof *r);
@@ -361,9 +475,9 @@ static int run_file(runner *rn, const char *path, size_t index, result *r)
         dmlref_vector_free(v);
         return 1;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    t0 = clock_seconds();
     backend_run_case(rn->b, v, level, &run);
-    r->seconds = seconds_since(&t0);
+    r->seconds = clock_seconds() - t0;
     if (run.late)
         charge_late(rn, run.late_message);
     watch_for_a_dead_backend(rn, &run);
@@ -373,7 +487,7 @@ static int run_file(runner *rn, const char *path, size_t index, result *r)
     return 1;
 }
 
-/* ---- running the selection: serially, or in --jobs child processes ------------- */
+/* ---- running the selection: serially, or in --jobs worker processes ------------ */
 
 typedef struct run_state {
     results all;
@@ -443,50 +557,224 @@ static void run_serially(run_state *st, const check_options *o, backend *b, cons
     }
 }
 
-/* A job's records to the parent, one line each, fields split by tabs (the
-   text fields are clean_text()'s output, which holds no tab):
-     R <file> <outcome> <bad_input> <seconds> <name> <op> <message>
-     F <reason>          the backend cannot run
-     N                   a file not selected (for the progress count) */
-static int send_result(void *to, const result *r)
+/* ---- --jobs ---------------------------------------------------------------------
+ * Each job is a worker process of dmlref's own (src/platform/process.h: a
+ * fork on POSIX, dmlref started again on Windows) with a backend of its own.
+ * It is told everything over its link, the same way on every system: the
+ * options that decide a case's verdict, then the files it takes (every Nth
+ * of the selection, with their places in the files' order).  It answers
+ * with one record a line, fields split by tabs (the text fields are
+ * clean_text()'s output, which holds no tab):
+ *   R <file> <outcome> <bad_input> <seconds> <name> <op> <message>
+ *   F <reason>          the backend cannot run
+ *   N                   a file not selected (for the progress count)
+ * and the parent prints the results as they come and sorts them back into
+ * the files' order for the reports. */
+
+/* The work sent down a job's link: texts, each a 4-byte length in the
+   machine's order (JOB_NO_TEXT for none) and its bytes; numbers as decimal
+   texts, which read back exactly. */
+#define JOB_NO_TEXT 0xFFFFFFFFu
+
+typedef struct job_work {
+    unsigned char *bytes;
+    size_t length, capacity;
+    int failed; /* memory ran out */
+} job_work;
+
+static void put_bytes(job_work *w, const void *bytes, size_t length)
 {
-    FILE *f = to;
-    fprintf(f, "R\t%zu\t%d\t%d\t%.6f\t%s\t%s\t%s\n", r->file, (int)r->outcome, r->bad_input,
-            r->seconds, r->name, r->op, r->message);
-    return fflush(f) == 0;
+    if (w->failed)
+        return;
+    if (w->length + length > w->capacity) {
+        size_t capacity = w->capacity ? w->capacity : 4096;
+        unsigned char *grown;
+        while (w->length + length > capacity)
+            capacity *= 2;
+        if (!(grown = realloc(w->bytes, capacity))) {
+            w->failed = 1;
+            return;
+        }
+        w->bytes = grown, w->capacity = capacity;
+    }
+    memcpy(w->bytes + w->length, bytes, length);
+    w->length += length;
 }
 
-static void job_serve(const check_options *o, backend *b, const path_list *files, unsigned long job,
-                      int out)
+static void put_text(job_work *w, const char *text)
 {
-    FILE *f = fdopen(out, "w");
-    runner rn;
-    size_t i, k = 0;
-    int ok = f != NULL;
-    memset(&rn, 0, sizeof rn);
-    rn.o = o, rn.b = b;
-    for (i = 0; ok && i < files->count; ++i) {
-        result r;
+    uint32_t length = text ? (uint32_t)strlen(text) : JOB_NO_TEXT;
+    put_bytes(w, &length, sizeof length);
+    if (text)
+        put_bytes(w, text, length);
+}
+
+static void put_number(job_work *w, double number)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%.17g", number);
+    put_text(w, text);
+}
+
+static void put_list(job_work *w, const path_list *l)
+{
+    size_t i;
+    put_number(w, (double)l->count);
+    for (i = 0; i < l->count; ++i)
+        put_text(w, l->items[i]);
+}
+
+/* Job `job`'s work: the options, then its files. */
+static void make_work(job_work *w, const check_options *o, const path_list *files,
+                      unsigned long job)
+{
+    size_t i, k = 0, taken = 0;
+    put_text(w, o->backend);
+    put_text(w, o->exec);
+    put_text(w, o->backend_options);
+    put_number(w, (double)o->level);
+    put_number(w, o->timeout);
+    put_number(w, o->strict_status);
+    put_list(w, &o->filters);
+    put_list(w, &o->excludes);
+    put_number(w, o->rerun != NULL);
+    put_list(w, &o->rerun_names);
+    for (i = 0; i < files->count; ++i)
+        if (in_shard(o, i) && k++ % o->jobs == job)
+            ++taken;
+    put_number(w, (double)taken);
+    for (i = 0, k = 0; i < files->count; ++i) {
         if (!in_shard(o, i) || k++ % o->jobs != job)
             continue;
-        if (!run_file(&rn, files->items[i], i, &r))
-            fprintf(f, "N\n");
+        put_number(w, (double)i);
+        put_text(w, files->items[i]);
+    }
+}
+
+/* A job's reading of its work.  A text (caller frees), NULL for none; *ok
+   becomes 0 when the link ends or memory runs out. */
+static char *take_text(worker_link *link, int *ok)
+{
+    uint32_t length;
+    char *text;
+    if (!*ok || !worker_link_read(link, &length, sizeof length))
+        return *ok = 0, NULL;
+    if (length == JOB_NO_TEXT)
+        return NULL;
+    if (!(text = malloc((size_t)length + 1)) || !worker_link_read(link, text, length)) {
+        free(text);
+        return *ok = 0, NULL;
+    }
+    text[length] = '\0';
+    return text;
+}
+
+static double take_number(worker_link *link, int *ok)
+{
+    char *text = take_text(link, ok);
+    double number = text ? strtod(text, NULL) : 0;
+    if (!text)
+        *ok = 0;
+    free(text);
+    return number;
+}
+
+static void take_list(worker_link *link, path_list *l, int *ok)
+{
+    double n = take_number(link, ok), i;
+    for (i = 0; *ok && i < n; ++i) {
+        char *text = take_text(link, ok);
+        if (!text || !list_add(l, text))
+            *ok = 0;
+        free(text);
+    }
+}
+
+/* One record down the link: 0 when the parent is gone. */
+static int send_record(worker_link *link, const char *format, ...) PRINTF_LIKE(2, 3);
+static int send_record(worker_link *link, const char *format, ...)
+{
+    char line[sizeof(result) + 128]; /* any record fits */
+    va_list args;
+    int n;
+    va_start(args, format);
+    n = vsnprintf(line, sizeof line, format, args);
+    va_end(args);
+    return n > 0 && (size_t)n < sizeof line && worker_link_write(link, line, (size_t)n);
+}
+
+static int send_result(void *to, const result *r)
+{
+    return send_record(to, "R\t%zu\t%d\t%d\t%.6f\t%s\t%s\t%s\n", r->file, (int)r->outcome,
+                       r->bad_input, r->seconds, r->name, r->op, r->message);
+}
+
+/* The job's side: reads its whole work (before it sends anything: the
+   parent writes the work before it reads records), runs its files on a
+   backend of its own, sends a record for each. */
+int check_job_worker(worker_link *link, int argc, char **argv)
+{
+    check_options o;
+    char *backend_path, *exec, *backend_options;
+    path_list paths = {NULL, 0, 0};
+    size_t *places = NULL, n = 0, i;
+    int ok = 1, rerun;
+    runner rn;
+    (void)argc, (void)argv;
+
+    memset(&o, 0, sizeof o);
+    memset(&rn, 0, sizeof rn);
+    backend_path = take_text(link, &ok);
+    exec = take_text(link, &ok);
+    backend_options = take_text(link, &ok);
+    o.backend = backend_path, o.exec = exec, o.backend_options = backend_options;
+    o.level = (dmlref_feature_level)take_number(link, &ok);
+    o.timeout = take_number(link, &ok);
+    o.strict_status = (int)take_number(link, &ok);
+    take_list(link, &o.filters, &ok);
+    take_list(link, &o.excludes, &ok);
+    rerun = take_number(link, &ok) != 0;
+    o.rerun = rerun ? "" : NULL; /* the names below are what counts */
+    take_list(link, &o.rerun_names, &ok);
+    n = (size_t)take_number(link, &ok);
+    if (ok && n && !(places = malloc(n * sizeof *places)))
+        ok = 0;
+    for (i = 0; ok && i < n; ++i) { /* each file: its place in the files' order, its path */
+        char *path;
+        places[i] = (size_t)take_number(link, &ok);
+        if (!(path = take_text(link, &ok)) || !list_add(&paths, path))
+            ok = 0;
+        free(path);
+    }
+    o.jobs = o.shards = o.shard = 1;
+    rn.o = &o;
+    if (ok && !(rn.b = backend_open(o.backend, o.exec, o.backend_options, o.timeout))) {
+        send_record(link, "F\ta job cannot open the backend\n");
+        ok = 0;
+    }
+    for (i = 0; ok && i < n; ++i) {
+        result r;
+        if (!run_file(&rn, paths.items[i], places[i], &r))
+            ok = send_record(link, "N\n");
         else
-            ok = pass_on(&rn, &r, send_result, f);
+            ok = pass_on(&rn, &r, send_result, link);
         if (rn.fatal) {
             char reason[sizeof rn.fatal_reason];
             clean_text(reason, sizeof reason, rn.fatal_reason);
-            ok = finish(&rn, send_result, f);
-            fprintf(f, "F\t%s\n", reason);
-        }
-        if (fflush(f) != 0 || rn.fatal)
+            finish(&rn, send_result, link);
+            send_record(link, "F\t%s\n", reason);
             ok = 0;
+        }
     }
-    if (f && !rn.fatal)
-        finish(&rn, send_result, f);
-    backend_close(b);
-    _exit(0);
+    if (rn.b && !rn.fatal)
+        finish(&rn, send_result, link);
+    backend_close(rn.b);
+    free(backend_path), free(exec), free(backend_options), free(places);
+    list_free(&o.filters), list_free(&o.excludes), list_free(&o.rerun_names), list_free(&paths);
+    return 0;
 }
+
+static const worker_kind k_check_job = {CHECK_JOB_WORKER, check_job_worker};
 
 /* One record line of a job; 0 when it is not one. */
 static int parse_record(run_state *st, const check_options *o, char *line)
@@ -530,99 +818,114 @@ static int by_file(const void *a, const void *b)
     return x->file < y->file ? -1 : x->file > y->file;
 }
 
-/* --jobs N: N child processes, each with its own backend, take every Nth
-   file of the selection; the parent prints their results as they come and
-   sorts them back into the files' order for the reports. */
-static void run_in_jobs(run_state *st, const check_options *o, backend *b, const path_list *files)
+/* The parent's side of one job. */
+typedef struct job {
+    child *process;
+    channel *to, *from; /* from: NULL once the job's records have ended */
+    line_reader records;
+    size_t files, answered; /* the files it was given; its R and N records */
+} job;
+
+/* Starts job j and sends it its work: 1, or 0 when it cannot. */
+static int job_start(job *jb, const check_options *o, const path_list *files, unsigned long j)
 {
-    pid_t pids[CHECK_MAX_JOBS];
-    struct pollfd fds[CHECK_MAX_JOBS];
-    char *pending[CHECK_MAX_JOBS]; /* bytes of a job's line not yet complete */
-    size_t held[CHECK_MAX_JOBS], capacity[CHECK_MAX_JOBS];
+    job_work w = {NULL, 0, 0, 0};
+    char number[32];
+    const char *argv[1];
+    size_t i, k = 0;
+    int sent;
+    snprintf(number, sizeof number, "%lu", j); /* only to tell the jobs apart */
+    argv[0] = number;
+    for (i = 0; i < files->count; ++i)
+        if (in_shard(o, i) && k++ % o->jobs == j)
+            ++jb->files;
+    if (!(jb->process = child_start_worker(&k_check_job, 1, argv, NULL, NULL,
+                                           CHILD_STOP_TERMINATE_FIRST, &jb->to, &jb->from)))
+        return 0;
+    make_work(&w, o, files, j);
+    sent = !w.failed && channel_write(jb->to, w.bytes, w.length, NULL) == CHANNEL_DONE;
+    free(w.bytes);
+    channel_close(jb->to); /* the end of its work */
+    jb->to = NULL;
+    return sent;
+}
+
+/* Takes what job j sent: its whole records.  0 when its records have
+   ended. */
+static int job_receive(run_state *st, const check_options *o, job *jb)
+{
+    size_t room, got;
+    char *space = line_reader_space(&jb->records, &room), *line;
+    size_t length;
+    channel_result end;
+    if (!space) {
+        st->stopped_fatal = 1;
+        snprintf(st->fatal_reason, sizeof st->fatal_reason,
+                 "a job sent a record dmlref cannot read");
+        return 0;
+    }
+    end = channel_read_now(jb->from, space, room, &got);
+    if (end == CHANNEL_NOTHING)
+        return 1;
+    if (end != CHANNEL_DONE)
+        return 0;
+    line_reader_received(&jb->records, got);
+    while (!st->stopped_fatal && !st->stopped_at_max &&
+           line_reader_next(&jb->records, &line, &length) == LINE_READY) {
+        jb->answered += line[0] == 'R' || line[0] == 'N';
+        if (!parse_record(st, o, line)) {
+            st->stopped_fatal = 1;
+            snprintf(st->fatal_reason, sizeof st->fatal_reason,
+                     "a job sent a record dmlref cannot read");
+        }
+        st->stopped_at_max = reached_max_failures(o, &st->all);
+    }
+    return 1;
+}
+
+/* --jobs N: N jobs take every Nth file of the selection each. */
+static void run_in_jobs(run_state *st, const check_options *o, const path_list *files)
+{
+    job jobs[CHECK_MAX_JOBS];
+    channel *from[CHECK_MAX_JOBS];
     unsigned long j, open_jobs = 0;
 
-    fflush(stdout);
-    fflush(stderr);
+    memset(jobs, 0, sizeof jobs);
     for (j = 0; j < o->jobs; ++j) {
-        int pipe_fds[2];
-        pids[j] = -1, fds[j].fd = -1, fds[j].events = POLLIN;
-        pending[j] = NULL, held[j] = capacity[j] = 0;
-        if (pipe(pipe_fds) != 0)
-            continue;
-        /* a process backend must not inherit a job's pipe (it could write records) */
-        fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC);
-        fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
-        pids[j] = fork();
-        if (pids[j] == 0) {
-            unsigned long k;
-            close(pipe_fds[0]);
-            for (k = 0; k < j; ++k) /* the other jobs' pipes are not this one's */
-                if (fds[k].fd >= 0)
-                    close(fds[k].fd);
-            job_serve(o, b, files, j, pipe_fds[1]);
-        }
-        close(pipe_fds[1]);
-        if (pids[j] < 0) {
-            close(pipe_fds[0]);
-            continue;
-        }
-        fds[j].fd = pipe_fds[0];
-        ++open_jobs;
-    }
-    if (open_jobs < o->jobs) {
-        st->stopped_fatal = 1;
-        snprintf(st->fatal_reason, sizeof st->fatal_reason, "cannot start %lu jobs", o->jobs);
-    }
-    while (open_jobs && !st->stopped_fatal && !st->stopped_at_max) {
-        if (poll(fds, (nfds_t)o->jobs, -1) < 0) {
-            if (errno == EINTR)
-                continue;
+        line_reader_init(&jobs[j].records, 1 << 16);
+        if (!job_start(&jobs[j], o, files, j)) {
+            st->stopped_fatal = 1;
+            snprintf(st->fatal_reason, sizeof st->fatal_reason, "cannot start %lu jobs", o->jobs);
             break;
         }
-        for (j = 0; j < o->jobs && !st->stopped_fatal && !st->stopped_at_max; ++j) {
-            char *start, *newline;
-            ssize_t n;
-            if (fds[j].fd < 0 || !(fds[j].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            if (capacity[j] - held[j] < 65536) {
-                char *grown = realloc(pending[j], capacity[j] + 65536);
-                if (!grown)
-                    break;
-                pending[j] = grown, capacity[j] += 65536;
+        ++open_jobs;
+    }
+    while (open_jobs && !st->stopped_fatal && !st->stopped_at_max) {
+        int ready;
+        for (j = 0; j < o->jobs; ++j)
+            from[j] = jobs[j].from;
+        if ((ready = channel_wait_readable(from, o->jobs, NULL)) < 0)
+            break;
+        if (!job_receive(st, o, &jobs[ready])) {
+            channel_close(jobs[ready].from);
+            jobs[ready].from = NULL;
+            --open_jobs;
+            if (jobs[ready].answered < jobs[ready].files && !st->stopped_fatal) {
+                st->stopped_fatal = 1;
+                snprintf(st->fatal_reason, sizeof st->fatal_reason,
+                         "a job ended before it had run its cases");
             }
-            n = read(fds[j].fd, pending[j] + held[j], capacity[j] - held[j] - 1);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                close(fds[j].fd);
-                fds[j].fd = -1;
-                --open_jobs;
-                continue;
-            }
-            held[j] += (size_t)n;
-            pending[j][held[j]] = '\0';
-            for (start = pending[j]; (newline = strchr(start, '\n')) != NULL; start = newline + 1) {
-                *newline = '\0';
-                if (!parse_record(st, o, start)) {
-                    st->stopped_fatal = 1;
-                    snprintf(st->fatal_reason, sizeof st->fatal_reason,
-                             "a job sent a record dmlref cannot read");
-                }
-                st->stopped_at_max = reached_max_failures(o, &st->all);
-            }
-            held[j] -= (size_t)(start - pending[j]);
-            memmove(pending[j], start, held[j]);
         }
     }
     for (j = 0; j < o->jobs; ++j) {
-        if (fds[j].fd >= 0)
-            close(fds[j].fd);
-        free(pending[j]);
-        if (pids[j] > 0) {
-            if (st->stopped_fatal || st->stopped_at_max)
-                kill(pids[j], SIGTERM); /* a job ends its backend's process group first */
-            waitpid(pids[j], NULL, 0);
-        }
+        /* a job that was told everything ends by itself; one stopped early
+           ends its backend first (CHILD_STOP_TERMINATE_FIRST) */
+        if (jobs[j].process && !st->stopped_fatal && !st->stopped_at_max)
+            child_wait(jobs[j].process, 10);
+        child_stop(jobs[j].process);
+        channel_close(jobs[j].to);
+        channel_close(jobs[j].from);
+        line_reader_free(&jobs[j].records);
     }
     if (st->all.count > 1)
         qsort(st->all.items, st->all.count, sizeof *st->all.items, by_file);
@@ -944,12 +1247,12 @@ int check_run(check_options *o, path_list *paths)
                version);
     }
     fflush(stdout);
-    st.shown.on = isatty(2);
+    st.shown.on = is_terminal(stderr);
     for (i = 0; i < files.count; ++i)
         if (in_shard(o, i))
             ++st.shown.total;
     if (o->jobs > 1)
-        run_in_jobs(&st, o, b, &files);
+        run_in_jobs(&st, o, &files);
     else
         run_serially(&st, o, b, &files);
     progress_clear(&st.shown);

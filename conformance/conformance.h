@@ -5,6 +5,7 @@
 #define DMLREF_CONFORMANCE_H
 
 #include "common/common.h"
+#include "platform/process.h"
 #include "suite/suite.h"
 #include "dmlref/backend.h"
 
@@ -31,6 +32,14 @@ int check_run(check_options *o, path_list *paths);
 
 /* The most backends check runs at once (--jobs). */
 #define CHECK_MAX_JOBS 64
+
+/* A job of check --jobs: a worker process (src/platform/process.h) that
+   runs the cases its parent sends down its link on a backend of its own and
+   sends back a record for each.  The harness's table of worker kinds names
+   it (CHECK_JOB_WORKER, check_job_worker), so that on Windows, where a
+   worker is dmlref started again, dmlref finds the function by its name. */
+#define CHECK_JOB_WORKER "check-job"
+int check_job_worker(worker_link *link, int argc, char **argv);
 
 /* dmlref fuzz: returns an exit code. */
 /* What dmlref fuzz runs and how (src/cli parses them from the command line). */

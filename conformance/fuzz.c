@@ -63,16 +63,15 @@
  * skipped), the backend cannot be loaded or a shrunk vector could not be
  * written, 3 for a usage error.
  */
-#define _DEFAULT_SOURCE /* mkdtemp */
 #include "conformance/conformance.h"
+#include "platform/clock.h"
+#include "platform/console.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #define SHRINK_RUNS 2000           /* backend runs one shrink may spend */
 #define SHRINK_TIMEOUTS 8          /* backend runs ending in a timeout one shrink may spend */
@@ -1298,7 +1297,8 @@ static case_result try_case(fuzzer *f, const char *text, dmlref_vector **vector,
 
 /* The class of a failure: a shrunk case must fail the same way.  The
    expected status and rule, the refusing status, the output tensor that
-   differs, the damage, the signal or the timeout. */
+   differs, the damage, the crash (a POSIX signal, "(signal 11, ...", or a
+   Windows exception, "(exception 0xC0000005, ...") or the timeout. */
 static void failure_class(case_result outcome, const char *message, char *out, size_t capacity)
 {
     size_t n = strlen(message);
@@ -1307,7 +1307,8 @@ static void failure_class(case_result outcome, const char *message, char *out, s
         n = 22 + strcspn(message + 22, ": ");
     } else if (strncmp(message, "$.tensors.", 10) == 0) {
         n = 10 + strcspn(message + 10, ".");
-    } else if ((p = strstr(message, "(signal ")) != NULL) {
+    } else if ((p = strstr(message, "(signal ")) != NULL ||
+               (p = strstr(message, "(exception ")) != NULL) {
         n = (size_t)(p - message) + strcspn(p, ",)");
     } else if (strncmp(message, "timed out", 9) == 0) {
         n = 9;
@@ -1838,8 +1839,8 @@ int fuzz_run(const fuzz_options *o)
     unsigned long passed = 0, failed = 0, skipped = 0, unwritten = 0, n;
     fuzzer f;
     tally counts;
-    struct timespec start, now;
-    int on_terminal = isatty(2);
+    double start;
+    int on_terminal = is_terminal(stderr);
     size_t i;
 
     if (cases_given && cases == 0) {
@@ -1851,7 +1852,7 @@ int fuzz_run(const fuzz_options *o)
 
     memset(&f, 0, sizeof f);
     memset(&counts, 0, sizeof counts);
-    clock_gettime(CLOCK_MONOTONIC, &start); /* --time counts the backend's start */
+    start = clock_seconds(); /* --time counts the backend's start */
     if (!fast_kernels && !(f.b = backend_open(o->library, o->command, o->options, o->timeout)))
         return EXIT_BAD_INPUT;
     printf("dmlref fuzz %s: %s, seed %llu\n", dmlref_version_string(),
@@ -1868,11 +1869,7 @@ int fuzz_run(const fuzz_options *o)
         prng r;
         uint32_t roll;
         int clamped;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((cases && n >= cases) ||
-            (seconds > 0 &&
-             (double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec) >=
-                 seconds))
+        if ((cases && n >= cases) || (seconds > 0 && clock_seconds() - start >= seconds))
             break;
         if (!random_case(&state, o->op, &text, &length))
             break;

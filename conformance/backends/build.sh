@@ -81,3 +81,18 @@ if [ "$failed" -ne 0 ]; then
     exit 1
 fi
 echo "build.sh: $n plug-ins in $out"
+
+# reference_process (reference_process.exe with a MinGW-w64 compiler): the
+# process backend in C of reference_process.c, for `dmlref check --exec`; a
+# program, not a plug-in (no -shared, no -fPIC)
+exe='' program_flags=''
+case $($CC -dumpmachine 2>/dev/null) in
+    *mingw*)
+        exe=.exe
+        program_flags="-D__USE_MINGW_ANSI_STDIO=1 -isystem ${DEPS:-/work/mingw-deps}/include"
+        ;;
+esac
+# shellcheck disable=SC2086 # program_flags and LIBS are word lists
+$CC -std=c99 -pedantic -Wall -Wextra -Werror -O2 -I"$root/include" $program_flags \
+    "$here/reference_process.c" $LIBS -o "$out/reference_process$exe"
+echo "build.sh: reference_process$exe in $out"
