@@ -170,7 +170,7 @@ test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZ
 	    $(BUILD)/tests.summary $(TEST_BIN)
 
 check check-%: export WERROR = -Werror
-check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and the command), TSan, rule coverage
+check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and the command), TSan, rule coverage, the platform legs
 	$(Q)$(MAKE) --no-print-directory test
 	$(Q)$(MAKE) --no-print-directory check-clang
 	$(Q)$(MAKE) --no-print-directory check-noopenmp
@@ -195,8 +195,11 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and 
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	$(Q)ASAN_OPTIONS=detect_leaks=1 $(SUMMARY) "dmlref check with misbehaving processes (build/sanitize)" \
 	    build/sanitize/check.log sh tests/test_check.sh build/sanitize/dmlref build/backends
+	$(Q)$(MAKE) --no-print-directory check-platforms
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
-	    build/sanitize/tests.summary build/tsan/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
+	    build/sanitize/tests.summary build/tsan/tests.summary build/i686/tests.summary \
+	    build/s390x/tests.summary build/mingw/tests.summary \
+	    | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
 check-clang: ## the tests built with clang -fopenmp
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang
@@ -471,4 +474,4 @@ clean: ## remove build/
 
 help: ## list the targets
 	@echo "dmlref $(VERSION) - targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18 | sed 's/^/  /'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18 | sed 's/^/  /'

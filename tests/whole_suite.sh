@@ -51,6 +51,7 @@ case $step in
 verify)
     [ $# -eq 0 ] || usage "verify DMLREF_BINARY"
     run_dmlref verify "$vectors"
+    # shellcheck disable=SC2046 # the three counts, as words
     set -- $(counts "$out")
     if [ "$rc" -ne 0 ] || [ "${1:-}" != "$total" ] || [ "${2:-}" != 0 ] || [ "${3:-}" != 0 ]; then
         echo "whole_suite: FAILED: dmlref verify exited $rc and verified ${1:-no} vectors of" \
@@ -86,6 +87,7 @@ check)
     plugin=$1
     clamped=$(grep -rl --include='*.json' '"oob": "clamp"' "$vectors" | wc -l | tr -d ' ')
     run_dmlref check --backend "$plugin" --timeout 60 "$vectors"
+    # shellcheck disable=SC2046 # the three counts, as words
     set -- $(counts "$out")
     if [ "$rc" -ne 0 ] || [ "${2:-1}" != 0 ] || [ $((${1:-0} + ${3:-0})) != "$total" ] ||
         [ "${3:-0}" -gt "$clamped" ]; then
