@@ -52,6 +52,12 @@ if ! grep -Eqs '^[[:space:]]*(deb-src|Types:.*deb-src)' /etc/apt/sources.list \
     stale="$stale deb-src"
 fi
 
+# The package lists of Debian's sources, once fetched (apt-get source finds
+# a package), else apt-get update is due even with every package present.
+if ! apt-get source --print-uris -qq jansson >/dev/null 2>&1; then
+    stale="$stale deb-src-lists"
+fi
+
 missing=""
 for p in $packages; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -69,13 +75,12 @@ fi
 # again, and then its error is only reported, since the packages may well
 # install from the indexes that did come (the install below is what fails).
 update() {
-    for attempt in 1 2 3; do
-        if $sudo apt-get update -qq; then
-            return 0
-        fi
-        [ "$attempt" = 3 ] || { echo "install_deps: apt-get update failed; again in 10 s" >&2; sleep 10; }
-    done
-    echo "install_deps: apt-get update failed 3 times; installing from the indexes it has" >&2
+    if ! $sudo apt-get update -qq; then
+        echo "install_deps: apt-get update failed; again in 5 s" >&2
+        sleep 5
+        $sudo apt-get update -qq ||
+            echo "install_deps: apt-get update failed twice; installing from the indexes it has" >&2
+    fi
 }
 
 update
@@ -87,7 +92,6 @@ if [ -n "$missing" ]; then
     if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
             --no-remove $missing; then
         echo "install_deps: apt-get install failed; updating the lists and trying once more" >&2
-        sleep 10
         update
         # shellcheck disable=SC2086
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
