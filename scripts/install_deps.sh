@@ -14,15 +14,15 @@ packages="make gcc clang libomp-dev libclang-rt-14-dev pkg-config libjansson-dev
 # The platform legs of make check (HACKING.md, "Platforms"):
 #   32-bit x86: gcc -m32 (gcc-12-multilib: the gcc-multilib package conflicts
 #     with the cross compilers) and the i386 libraries, through multiarch;
-#   big-endian s390x: its cross compiler and the s390x libraries, OpenMP's
-#     runtime included, run by qemu-user (which runs the i386 programs too
-#     where the kernel cannot);
+#   big-endian s390x: its cross compiler and C library (only recommended by
+#     the compiler), and the s390x libraries, OpenMP's runtime included, run
+#     by qemu-user (which runs the i386 programs too where the kernel cannot);
 #   Windows x86-64: mingw-w64 and wine; jansson, xxHash and cmocka are built
 #     from Debian's source packages (scripts/build_mingw_deps.sh: cmake,
 #     dpkg-dev, and a deb-src entry, added below).
 foreign_architectures="i386 s390x"
 packages="$packages gcc-12-multilib libjansson-dev:i386 libxxhash-dev:i386 libcmocka-dev:i386
-          gcc-s390x-linux-gnu libjansson-dev:s390x libxxhash-dev:s390x libcmocka-dev:s390x
+          gcc-s390x-linux-gnu libc6-dev-s390x-cross libjansson-dev:s390x libxxhash-dev:s390x libcmocka-dev:s390x
           libgomp1:s390x qemu-user gcc-mingw-w64-x86-64-posix wine64 cmake dpkg-dev"
 
 sudo=""
