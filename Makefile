@@ -330,8 +330,11 @@ check-guides: $(BUILD)/dmlref ## every explain and show block of docs/operators/
 	$(Q)$(SUMMARY) "check_guides.sh against wrong pages" $(BUILD)/guides-test.log sh tests/test_guides.sh
 	$(Q)$(SUMMARY) "guides (docs/operators/)" $(BUILD)/guides.log sh scripts/check_guides.sh $(BUILD)/dmlref
 
+# build.sh takes CC from the environment (make exports a CC set on its command
+# line) and, for mingw-w64, the folder of the libraries built for it.
 backends: lib ## the conformance plug-ins: the reference, a naive one and its faulty variants
-	$(Q)sh conformance/backends/build.sh $(BUILD) > /dev/null
+	$(Q)$(if $(filter windows,$(PLATFORM)),MINGW_DEPS=$(abspath $(MINGW_DEPS))) \
+	    sh conformance/backends/build.sh $(BUILD) > /dev/null
 
 # A deliberately faulty fast kernel (tests/faulty_fast_kernel.c) linked ahead of
 # libdmlref.a, so that the archive's own member is not pulled in: a dmlref command
@@ -394,10 +397,13 @@ PLUGIN = $(if $(filter windows,$(PLATFORM)),.dll,.so)
 # dmlref as the tests run it: itself, or a script that runs it under EMULATOR
 LEG_DMLREF = $(if $(EMULATOR),$(BUILD)/run/dmlref,$(BUILD)/dmlref$(EXE))
 
-check-platforms: ## the platform legs: check-i686, check-s390x, check-mingw
-	$(Q)$(MAKE) --no-print-directory check-i686
-	$(Q)$(MAKE) --no-print-directory check-s390x
-	$(Q)$(MAKE) --no-print-directory check-mingw
+# The legs run side by side, LEG_JOBS programs at a time (their emulated tests
+# are mostly one thread each); each leg's lines come out together when it ends, and
+# a leg that fails stops no other.
+LEG_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+check-platforms: ## the platform legs side by side: check-i686, check-s390x, check-mingw
+	$(Q)$(MAKE) --no-print-directory -k -j$(LEG_JOBS) --output-sync=recurse check-mingw check-s390x check-i686
 
 # A kernel without 32-bit x86 support (some virtual machines) runs the leg under qemu-i386.
 check-i686: ## the platform leg on 32-bit x86 (gcc -m32), natively or under qemu-i386
