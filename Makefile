@@ -416,14 +416,12 @@ check-i686: ## the platform leg on 32-bit x86 (gcc -m32), natively or under qemu
 check-s390x: ## the platform leg on big-endian s390x (s390x-linux-gnu-gcc), under qemu-s390x
 	$(Q)$(MAKE) --no-print-directory check-leg CC=$(S390X_CC) BUILD=build/s390x EMULATOR=qemu-s390x
 
-# jansson, xxHash and cmocka for mingw-w64, built once from Debian's sources
-# (scripts/build_mingw_deps.sh); MINGW_DEPS=DIR names a folder built otherwise.
-check-mingw: $(if $(filter build/deps/mingw,$(MINGW_DEPS)),build/deps/mingw/.complete) ## the platform leg on Windows x86-64 (mingw-w64), under wine
+# jansson, xxHash and cmocka for mingw-w64, built from Debian's sources once per
+# source version (scripts/build_mingw_deps.sh); MINGW_DEPS=DIR names a folder built otherwise.
+check-mingw: ## the platform leg on Windows x86-64 (mingw-w64), under wine
+	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build_mingw_deps.sh build/deps)
 	$(Q)sh scripts/with_wine.sh build/mingw/wine $(MAKE) --no-print-directory check-mingw-leg \
 	    CC=$(MINGW_CC) BUILD=build/mingw EMULATOR=$(WINE)
-
-build/deps/mingw/.complete:
-	$(Q)sh scripts/build_mingw_deps.sh build/deps
 
 # Under wine (scripts/with_wine.sh): the leg, then the tests of what only Windows does.
 check-mingw-leg: check-leg

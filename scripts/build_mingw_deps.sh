@@ -44,7 +44,7 @@ log=$dir/$key.log
 
 if [ -f "$prefix/.complete" ]; then
     ln -sfn "$key" "$dir/mingw"
-    echo "build_mingw_deps: $(echo "$dscs" | tr '\n' ' ')already built in $prefix"
+    echo "build_mingw_deps: $(echo "$dscs" | tr '\n' ' ')already built in $1/$key"
     exit 0
 fi
 
@@ -105,5 +105,5 @@ done
 rm -rf "$work"
 touch "$prefix/.complete"
 ln -sfn "$key" "$dir/mingw"
-echo "build_mingw_deps: $(echo "$dscs" | tr '\n' ' ')built in $prefix in" \
+echo "build_mingw_deps: $(echo "$dscs" | tr '\n' ' ')built in $1/$key in" \
      "$(($(date +%s) - started)) s"
