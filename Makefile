@@ -19,6 +19,9 @@ BUILD ?= build
 OPENMP ?= -fopenmp
 SANITIZE ?=
 OPT ?= -O2 -g
+# A command that runs the build's programs when this machine cannot (qemu-s390x,
+# wine): make test and the platform legs put it before each one.
+EMULATOR ?=
 
 # Warnings are errors in the checks (make check sets WERROR), not in a plain
 # build: a porter's first build on a new compiler should not stop at a warning.
@@ -28,8 +31,8 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 # and where they hold: the library and the command, not the tests' templates
 STRICT_WARNINGS = -Wconversion -Wcast-qual -Wformat=2
 CFLAGS_ALL = -std=c99 -pedantic $(WARNINGS) $(if $(OPENMP),,-Wno-unknown-pragmas) $(OPT) $(OPENMP) $(SANITIZE) \
-             -fPIC -fvisibility=hidden -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc -I. $(CFLAGS)
-LDFLAGS_ALL = $(OPENMP) $(SANITIZE) $(LDFLAGS)
+             -fPIC -fvisibility=hidden -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc -I. $(PLATFORM_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = $(OPENMP) $(SANITIZE) $(PLATFORM_LDFLAGS) $(LDFLAGS)
 
 Q = $(if $(filter 1,$(V) $(VERBOSE)),,@)
 
@@ -53,6 +56,32 @@ LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljan
 PLATFORM ?= $(if $(findstring mingw,$(shell $(CC) -dumpmachine 2>/dev/null)),windows,posix)
 PLATFORM_SRC = $(wildcard src/platform/*_$(PLATFORM).c)
 
+ifeq ($(PLATFORM),windows)
+# mingw-w64: programs end in .exe and link everything statically (OpenMP and
+# the threads included), so that they run with no DLL beside them; no shared
+# library (the plug-ins of dmlref check are DLLs of their own); stdio of C99
+# (src/base/printf_like.h).  Debian has no mingw-w64 build of jansson, xxHash
+# and cmocka: scripts/build_mingw_deps.sh builds them into MINGW_DEPS.
+MINGW_DEPS ?= build/deps/mingw
+EXE = .exe
+SHARED_LIBS =
+PLATFORM_CFLAGS = -D__USE_MINGW_ANSI_STDIO=1 -isystem $(MINGW_DEPS)/include
+PLATFORM_LDFLAGS = -static -L$(MINGW_DEPS)/lib
+PLATFORM_LIBS =
+LIB_DEPS = -ljansson -lxxhash -lm
+CMOCKA_CFLAGS =
+CMOCKA_LIBS = -lcmocka-static
+else
+EXE =
+SHARED_LIBS = $(BUILD)/libdmlref.so $(BUILD)/libdmlref.so.$(MAJOR)
+PLATFORM_CFLAGS =
+PLATFORM_LDFLAGS =
+# dmlref check loads plug-ins with dlopen
+PLATFORM_LIBS = -ldl
+CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+endif
+
 # The command: the layers above the library.
 TEACH_SRC = src/teach/explain.c src/teach/show.c
 CLI_SRC = $(PLATFORM_SRC) src/common/files.c $(TEACH_SRC) src/suite/suite.c conformance/check.c conformance/backend.c \
@@ -70,24 +99,23 @@ CASES_OBJ = $(BUILD)/gen/suite_cases.o
 TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
              test_gather_nd test_nonzero_coordinates test_random test_roundtrip \
              test_vectors test_explain
-TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%)
+TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%$(EXE))
 TEST_SUPPORT = tests/testlib.c
 TEST_HDR = tests/testlib.h
-CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
-CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 .PHONY: all lib check check-lane-units check-lane-command test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-schema check-roundtrip check-cli \
         check-guides \
         check-conformance backends fuzz-smoke check-valgrind \
+        check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg \
         install uninstall clean help deps FORCE
 
-all: lib $(BUILD)/dmlref ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
+all: lib $(BUILD)/dmlref$(EXE) ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
 
-lib: $(BUILD)/libdmlref.a $(BUILD)/libdmlref.so $(BUILD)/libdmlref.so.$(MAJOR)
+lib: $(BUILD)/libdmlref.a $(SHARED_LIBS)
 
-$(BUILD)/dmlref: $(CLI_OBJ) $(CASES_OBJ) $(BUILD)/libdmlref.a
-	$(Q)$(CC) $(CLI_OBJ) $(CASES_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) -ldl $(LDFLAGS_ALL) -o $@
+$(BUILD)/dmlref$(EXE): $(CLI_OBJ) $(CASES_OBJ) $(BUILD)/libdmlref.a
+	$(Q)$(CC) $(CLI_OBJ) $(CASES_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) $(PLATFORM_LIBS) $(LDFLAGS_ALL) -o $@
 
 $(CASES_C): scripts/embed_cases.sh $(CASE_FILES)
 	@mkdir -p $(dir $@)
@@ -123,13 +151,13 @@ $(BUILD)/libdmlref.so: $(LIB_OBJ)
 $(BUILD)/libdmlref.so.$(MAJOR): $(BUILD)/libdmlref.so
 	$(Q)ln -sf libdmlref.so $@
 
-$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
+$(BUILD)/tests/%$(EXE): tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests \
 	    $< $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
 
 # explain's test links the layer that words the traces, too.
-$(BUILD)/tests/test_explain: tests/test_explain.c $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_SUPPORT) \
+$(BUILD)/tests/test_explain$(EXE): tests/test_explain.c $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_SUPPORT) \
                              $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests $< \
@@ -147,8 +175,8 @@ $(BUILD)/tests/test_platform_files$(EXE): tests/test_platform_files.c $(PLATFORM
 	    $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
 
 # Runs every test program of $(BUILD); the whole log is $(BUILD)/tests.log.
-test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZE)
-	$(Q)ROUNDTRIP_DIR=$(BUILD)/roundtrip sh scripts/run_tests.sh "$(BUILD)" $(BUILD)/tests.log \
+test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZE, EMULATOR)
+	$(Q)ROUNDTRIP_DIR=$(BUILD)/roundtrip EMULATOR="$(EMULATOR)" sh scripts/run_tests.sh "$(BUILD)" $(BUILD)/tests.log \
 	    $(BUILD)/tests.summary $(TEST_BIN)
 
 check check-%: export WERROR = -Werror
@@ -157,11 +185,13 @@ check check-%: export WERROR = -Werror
 # they share is made once.  Much of a lane waits (timeouts, emulators, one
 # thread), so two cores carry three lanes.
 CHECK_LANES ?= 3
-check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and the command), TSan, rule coverage
+check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and the command), TSan, rule coverage, the platform legs
 	$(Q)$(MAKE) --no-print-directory all backends $(TEST_BIN) $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_LANES) check-lane-units check-lane-command
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_LANES) check-lane-units check-lane-command check-lane-platforms
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
-	    build/sanitize/tests.summary build/tsan/tests.summary | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
+	    build/sanitize/tests.summary build/tsan/tests.summary build/i686/tests.summary \
+	    build/s390x/tests.summary build/mingw/tests.summary \
+	    | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
 # The unit tests of every build, and the command under the sanitizers.
 check-lane-units:
@@ -192,6 +222,10 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-guides
 	$(Q)$(MAKE) --no-print-directory check-conformance
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
+
+# 32-bit x86, big-endian s390x and Windows x86-64, one after another.
+check-lane-platforms:
+	$(Q)$(MAKE) --no-print-directory check-platforms LEG_JOBS=1
 
 check-clang: ## the tests built with clang -fopenmp
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang
@@ -322,8 +356,11 @@ check-guides: $(BUILD)/dmlref ## every explain and show block of docs/operators/
 	$(Q)$(SUMMARY) "check_guides.sh against wrong pages" $(BUILD)/guides-test.log sh tests/test_guides.sh
 	$(Q)$(SUMMARY) "guides (docs/operators/)" $(BUILD)/guides.log sh scripts/check_guides.sh $(BUILD)/dmlref
 
+# build.sh takes CC from the environment (make exports a CC set on its command
+# line) and, for mingw-w64, the folder of the libraries built for it.
 backends: lib ## the conformance plug-ins: the reference, a naive one and its faulty variants
-	$(Q)sh conformance/backends/build.sh $(BUILD) > /dev/null
+	$(Q)$(if $(filter windows,$(PLATFORM)),MINGW_DEPS=$(abspath $(MINGW_DEPS))) \
+	    sh conformance/backends/build.sh $(BUILD) > /dev/null
 
 # A deliberately faulty fast kernel (tests/faulty_fast_kernel.c) linked ahead of
 # libdmlref.a, so that the archive's own member is not pulled in: a dmlref command
@@ -335,7 +372,7 @@ FAULTY_LINK = -Wl,--wrap=dmlref_execute_with_options
 
 $(FAULTY_FAST)/dmlref: $(CLI_OBJ) $(CASES_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CLI_OBJ) $(CASES_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) -ldl $(FAULTY_LINK) \
+	$(Q)$(CC) $(CLI_OBJ) $(CASES_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) $(PLATFORM_LIBS) $(FAULTY_LINK) \
 	    $(LDFLAGS_ALL) -o $@
 
 $(FAULTY_FAST)/test_random: tests/test_random.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) \
@@ -368,6 +405,75 @@ fuzz-smoke: ## the libFuzzer targets of tests/fuzz under ASan and UBSan, FUZZ_SE
 	$(Q)$(SUMMARY) "libFuzzer, $(FUZZ_SECONDS) s a target" build/fuzz-smoke.log \
 	    sh tests/fuzz/run_smoke.sh build/fuzz-smoke $(FUZZ_SECONDS)
 
+# ---- The platform legs (HACKING.md, "Platforms") ----
+# The suite on three other machines: 32-bit x86 (i686), big-endian s390x and
+# Windows x86-64 (mingw-w64).  Each leg builds with its compiler into build/LEG
+# and runs the programs there natively or under an emulator (EMULATOR): the unit
+# tests, dmlref verify of the whole suite, dmlref gen byte for byte, and dmlref
+# check of the reference plug-in built for that machine (tests/whole_suite.sh
+# fails each step that does not handle every vector of vectors/MANIFEST).
+
+# Debian's gcc-multilib, which links /usr/include/asm, conflicts with the cross
+# compilers; gcc-12-multilib does not, and the kernel's x86 headers serve both widths.
+I686_CC = gcc -m32 -idirafter /usr/include/x86_64-linux-gnu
+S390X_CC = s390x-linux-gnu-gcc
+MINGW_CC = x86_64-w64-mingw32-gcc
+MINGW_DEPS ?= build/deps/mingw
+WINE ?= /usr/lib/wine/wine64
+PLUGIN = $(if $(filter windows,$(PLATFORM)),.dll,.so)
+# dmlref as the tests run it: itself, or a script that runs it under EMULATOR
+LEG_DMLREF = $(if $(EMULATOR),$(BUILD)/run/dmlref,$(BUILD)/dmlref$(EXE))
+
+# The legs run side by side, LEG_JOBS programs at a time (their emulated tests
+# are mostly one thread each); each leg's lines come out together when it ends, and
+# a leg that fails stops no other.
+LEG_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+check-platforms: ## the platform legs side by side: check-i686, check-s390x, check-mingw
+	$(Q)$(MAKE) --no-print-directory -k -j$(LEG_JOBS) --output-sync=recurse check-mingw check-s390x check-i686
+
+# A kernel without 32-bit x86 support (some virtual machines) runs the leg under qemu-i386.
+check-i686: ## the platform leg on 32-bit x86 (gcc -m32), natively or under qemu-i386
+	$(Q)mkdir -p build/i686
+	$(Q)echo 'int main(void) { return 0; }' | $(I686_CC) -x c - -o build/i686/probe
+	$(Q)if build/i686/probe 2>/dev/null; then emulator=; else emulator=qemu-i386; \
+	    echo "check-i686: this kernel runs no 32-bit x86 program: the leg runs under $$emulator"; fi; \
+	    $(MAKE) --no-print-directory check-leg CC="$(I686_CC)" BUILD=build/i686 EMULATOR=$$emulator
+
+check-s390x: ## the platform leg on big-endian s390x (s390x-linux-gnu-gcc), under qemu-s390x
+	$(Q)$(MAKE) --no-print-directory check-leg CC=$(S390X_CC) BUILD=build/s390x EMULATOR=qemu-s390x
+
+# jansson, xxHash and cmocka for mingw-w64, built from Debian's sources once per
+# source version (scripts/build_mingw_deps.sh); MINGW_DEPS=DIR names a folder built otherwise.
+check-mingw: $(BUILD)/dmlref backends ## the platform leg on Windows x86-64 (mingw-w64), under wine
+	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build_mingw_deps.sh build/deps)
+	$(Q)sh scripts/with_wine.sh build/mingw/wine $(MAKE) --no-print-directory check-mingw-leg \
+	    CC=$(MINGW_CC) BUILD=build/mingw EMULATOR=$(WINE)
+
+# Under wine (scripts/with_wine.sh): the leg, then what only Windows does its own
+# way: children, pipes, shared memory and faults (src/platform/*_windows.c),
+# judged against the Linux build of the same plug-ins, and the process backend.
+check-mingw-leg: check-leg
+	$(Q)$(SUMMARY) "the verdicts of Linux, plug-ins that misbehave ($(BUILD))" $(BUILD)/same-verdicts.log \
+	    sh tests/test_same_verdicts.sh build/dmlref build/backends $(LEG_DMLREF) $(BUILD)/backends
+	$(Q)$(SUMMARY) "dmlref check --exec reference_process.exe ($(BUILD))" $(BUILD)/process-backend.log \
+	    sh tests/test_process_backend.sh $(LEG_DMLREF) $(BUILD)/backends
+
+# One leg, with CC, BUILD and EMULATOR as check-i686, check-s390x or check-mingw set them.
+check-leg:
+	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/dmlref$(EXE) backends
+	$(Q)if [ -n "$(EMULATOR)" ]; then mkdir -p $(BUILD)/run && \
+	    printf '#!/bin/sh\n# dmlref of $(BUILD) under $(EMULATOR) (make check-leg)\nexec %s %s "$$@"\n' \
+	        "$(EMULATOR)" "$(abspath $(BUILD))/dmlref$(EXE)" >$(BUILD)/run/dmlref && \
+	    chmod +x $(BUILD)/run/dmlref; fi
+	$(Q)$(SUMMARY) "dmlref verify vectors ($(BUILD))" $(BUILD)/verify.log \
+	    sh tests/whole_suite.sh verify $(LEG_DMLREF)
+	$(Q)$(SUMMARY) "dmlref gen, byte for byte ($(BUILD))" $(BUILD)/gen.log \
+	    sh tests/whole_suite.sh gen $(LEG_DMLREF) $(BUILD)/vectors-regen
+	$(Q)$(SUMMARY) "dmlref check --backend reference$(PLUGIN) ($(BUILD))" $(BUILD)/check-reference.log \
+	    sh tests/whole_suite.sh check $(LEG_DMLREF) $(BUILD)/backends/reference$(PLUGIN)
+
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh
 
@@ -399,4 +505,4 @@ clean: ## remove build/
 
 help: ## list the targets
 	@echo "dmlref $(VERSION) - targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18 | sed 's/^/  /'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18 | sed 's/^/  /'

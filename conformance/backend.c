@@ -450,7 +450,7 @@ int conformance_is_worker(int argc, char **argv)
 
 int conformance_worker_main(int argc, char **argv)
 {
-    static const worker_kind kinds[] = {{"plugin", plugin_worker}};
+    static const worker_kind kinds[] = {{"plugin", plugin_worker}, {CHECK_JOB_WORKER, check_job_worker}};
     return worker_run(argc, argv, kinds, sizeof kinds / sizeof *kinds);
 }
 
@@ -779,13 +779,23 @@ typedef enum exchange_end {
 
 /* Writes the request and reads one line at once, neither ever blocking, both
    before the deadline.  *written says how much of the request went out (it
-   goes on from there). */
+   goes on from there).  A line already held (a reply that came in one read
+   with a late one before it) is taken first. */
 static exchange_end exchange(process *p, const char *request, size_t length, const deadline *d,
                              size_t *written, char **line, size_t *line_length)
 {
     for (;;) {
         size_t room, received;
-        char *space = line_reader_space(&p->lines, &room);
+        char *space;
+        switch (line_reader_next(&p->lines, line, line_length)) {
+        case LINE_READY:
+            return EXCHANGE_REPLIED;
+        case LINE_TOO_LONG:
+            return EXCHANGE_LINE_TOO_LONG;
+        default:
+            break;
+        }
+        space = line_reader_space(&p->lines, &room);
         if (!space)
             return line_reader_held(&p->lines) > p->lines.max_line ? EXCHANGE_LINE_TOO_LONG
                                                                    : EXCHANGE_NO_MEMORY;
@@ -801,14 +811,6 @@ static exchange_end exchange(process *p, const char *request, size_t length, con
             break;
         }
         line_reader_received(&p->lines, received);
-        switch (line_reader_next(&p->lines, line, line_length)) {
-        case LINE_READY:
-            return EXCHANGE_REPLIED;
-        case LINE_TOO_LONG:
-            return EXCHANGE_LINE_TOO_LONG;
-        default:
-            break;
-        }
     }
 }
 

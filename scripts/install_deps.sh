@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages dmlref needs to build and test, if missing.
-# Run as root (or with sudo available) on Debian 12 or later.
+# Run as root (or with sudo available) on Debian 12 (bookworm).
 set -eu
 
 # build: compilers, OpenMP, JSON, digests; tests: cmocka, and for the
@@ -11,6 +11,53 @@ packages="make gcc clang libomp-dev libclang-rt-14-dev pkg-config libjansson-dev
           libcmocka-dev python3 python3-numpy python3-onnx libonnx-testdata python3-jsonschema
           nodejs gnuplot-nox clang-format"
 
+# The platform legs of make check (HACKING.md, "Platforms"):
+#   32-bit x86: gcc -m32 (gcc-12-multilib: the gcc-multilib package conflicts
+#     with the cross compilers) and the i386 libraries, through multiarch;
+#   big-endian s390x: its cross compiler and C library (only recommended by
+#     the compiler), and the s390x libraries, OpenMP's runtime included, run
+#     by qemu-user (which runs the i386 programs too where the kernel cannot);
+#   Windows x86-64: mingw-w64 and wine; jansson, xxHash and cmocka are built
+#     from Debian's source packages (scripts/build_mingw_deps.sh: cmake,
+#     dpkg-dev, and a deb-src entry, added below).
+foreign_architectures="i386 s390x"
+packages="$packages gcc-12-multilib libjansson-dev:i386 libxxhash-dev:i386 libcmocka-dev:i386
+          gcc-s390x-linux-gnu libc6-dev-s390x-cross libjansson-dev:s390x libxxhash-dev:s390x libcmocka-dev:s390x
+          libgomp1:s390x qemu-user gcc-mingw-w64-x86-64-posix wine64 cmake dpkg-dev"
+
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+stale=""  # what makes apt's package lists out of date
+
+for arch in $foreign_architectures; do
+    if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+        echo "install_deps: adding the architecture $arch"
+        $sudo dpkg --add-architecture "$arch"
+        stale="$stale $arch"
+    fi
+done
+
+# Debian's sources, for apt-get source (they are not searched when a
+# deb-src entry exists, of any form)
+src_list=/etc/apt/sources.list.d/dmlref-deb-src.sources
+if ! grep -Eqs '^[[:space:]]*(deb-src|Types:.*deb-src)' /etc/apt/sources.list \
+        /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; then
+    # shellcheck disable=SC1091 # the system's file
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+    echo "install_deps: adding Debian's sources for $codename ($src_list)"
+    printf '%s\n' "# dmlref's scripts/install_deps.sh: apt-get source, for make check-mingw" \
+        "Types: deb-src" "URIs: http://deb.debian.org/debian" \
+        "Suites: $codename $codename-updates" "Components: main" \
+        "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" | $sudo tee "$src_list" >/dev/null
+    stale="$stale deb-src"
+fi
+
+# The package lists of Debian's sources, once fetched (apt-get source finds
+# a package), else apt-get update is due even with every package present.
+if ! apt-get source --print-uris -qq jansson >/dev/null 2>&1; then
+    stale="$stale deb-src-lists"
+fi
+
 missing=""
 for p in $packages; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -18,14 +65,36 @@ for p in $packages; do
     fi
 done
 
-if [ -z "$missing" ]; then
+if [ -z "$missing" ] && [ -z "$stale" ]; then
     echo "install_deps: all packages present"
     exit 0
 fi
 
-echo "install_deps: installing$missing"
-sudo=""
-[ "$(id -u)" = 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-# shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+# A mirror being synchronised can fail an index for a while ("File has
+# unexpected size ... Mirror sync in progress?"): apt-get update is tried
+# again, and then its error is only reported, since the packages may well
+# install from the indexes that did come (the install below is what fails).
+update() {
+    if ! $sudo apt-get update -qq; then
+        echo "install_deps: apt-get update failed; again in 5 s" >&2
+        sleep 5
+        $sudo apt-get update -qq ||
+            echo "install_deps: apt-get update failed twice; installing from the indexes it has" >&2
+    fi
+}
+
+update
+if [ -n "$missing" ]; then
+    echo "install_deps: installing$missing"
+    # --no-remove: when the indexes of two architectures disagree on a version,
+    # fail rather than let apt remove installed packages to satisfy both
+    # shellcheck disable=SC2086
+    if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+            --no-remove $missing; then
+        echo "install_deps: apt-get install failed; updating the lists and trying once more" >&2
+        update
+        # shellcheck disable=SC2086
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+            --no-remove $missing
+    fi
+fi

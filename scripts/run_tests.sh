@@ -2,14 +2,17 @@
 # Runs cmocka test programs, keeps their full output in LOG, prints what
 # failed and one summary line "NAME: N passed, N failed", and writes the two
 # counts to SUMMARY.  Exit status 1 if any test failed or a program crashed.
-#   run_tests.sh NAME LOG SUMMARY PROGRAM...
+#   [EMULATOR=COMMAND] run_tests.sh NAME LOG SUMMARY PROGRAM...
+# EMULATOR, when set, runs each program (words split: "qemu-s390x",
+# "/usr/lib/wine/wine64"), for programs built for another machine.
 set -u
 name=$1 log=$2 summary=$3
 shift 3
 : >"$log"
 status=0
 for program in "$@"; do
-    if ! "$program" >>"$log" 2>&1; then
+    # shellcheck disable=SC2086 # EMULATOR is a command and its arguments
+    if ! ${EMULATOR:-} "$program" >>"$log" 2>&1; then
         status=1
         echo "$name: $program failed" >&2
     fi

@@ -13,6 +13,7 @@ and every case past the list is answered right (tests/model_backend.py):
   twice         the right reply, twice at once
   late          the right reply, and again 0.3 s later
   slow          the right reply, after 1 s
+  again-with-next  the right reply, and again in one write with the next reply
   forge         writes a forged --jobs record to every descriptor from 3 to 63,
                 then answers "unsupported"
 """
@@ -33,13 +34,15 @@ def say(text):
 
 
 def main(counter, behaviours):
+    pending = ""  # a reply to give again, ahead of the next one
     for line in sys.stdin:
         k = int(open(counter).read()) if os.path.exists(counter) else 0
         with open(counter, "w") as f:
             f.write(str(k + 1))
         how = behaviours[k] if k < len(behaviours) else "answer"
         if how == "answer":
-            say(json.dumps(answer(line, True)))
+            say(pending + json.dumps(answer(line, True)))
+            pending = ""
         elif how == "hang":
             time.sleep(1000)
         elif how == "close-stdout":
@@ -61,6 +64,10 @@ def main(counter, behaviours):
             reply = json.dumps(answer(line, True))
             say(reply)
             threading.Timer(0.3, say, [reply]).start()
+        elif how == "again-with-next":
+            reply = json.dumps(answer(line, True))
+            say(reply)
+            pending = reply + "\n"
         elif how == "slow":
             time.sleep(1)
             say(json.dumps(answer(line, True)))

@@ -388,6 +388,11 @@ check "a reply given again later: charged to its case, not the next" 1 \
     --exec "/usr/bin/python3 tests/hostile_process.py $counter late slow" \
     --filter "$one" --filter "$two" vectors
 rm -f "$counter"
+check "a reply given again in one read with the next: charged to its case, the next passes" 1 \
+    "ERROR $one: the backend replied to this case again" "^1 passed, 1 failed" -- \
+    --exec "/usr/bin/python3 tests/hostile_process.py $counter again-with-next" --timeout 5 \
+    --filter "$one" --filter "$two" vectors
+rm -f "$counter"
 check "--jobs: a process cannot forge a job's records" 2 "^0 passed, 0 failed, 2 skipped$" -- \
     --jobs 2 --exec "/usr/bin/python3 tests/hostile_process.py $counter forge forge" \
     --filter "$one" --filter "$two" vectors

@@ -18,11 +18,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <cmocka.h>
 
 #include "testlib.h"
+
+/* C99 makes no folder; Windows' C library (mingw-w64) has _mkdir, POSIX mkdir. */
+#ifdef _WIN32
+#include <direct.h>
+#define make_directory(path) _mkdir(path)
+#else
+#include <sys/stat.h>
+#define make_directory(path) mkdir(path, 0777)
+#endif
 
 #define MILLION 1000000u
 
@@ -111,7 +119,7 @@ static void round_trip(const char *name, dmlref_tensor_data_type type, const uin
     assert_int_equal(dmlref_vector_verify(back, 0, &err), DMLREF_OK);
     dmlref_vector_free(back);
 
-    mkdir(out_dir(), 0777);
+    make_directory(out_dir());
     snprintf(path, sizeof path, "%s/%s.json", out_dir(), name);
     f = fopen(path, "wb");
     assert_non_null(f);

@@ -1412,7 +1412,10 @@ static void test_parse_tree_charge_bounds_what_jansson_allocates(void **state)
         assert_contains(err.message, " bytes for the parse tree of its ");
         charge = bytes_needed(err.message);
         peak = jansson_peak(text);
-        if (charge < peak || charge > 4 * peak + 2048)
+        /* the charges were measured with 8-byte pointers; with 4-byte ones
+           jansson's slots and structures are smaller, and the charge, still
+           above, may be twice as far */
+        if (charge < peak || charge > 4 * (8 / sizeof(void *)) * peak + 2048)
             fail_msg("%s: charged %llu bytes, jansson holds %llu at most", what,
                      (unsigned long long)charge, (unsigned long long)peak);
         free(text);
@@ -1944,8 +1947,17 @@ static void test_buffers_start_at_their_alignment(void **state)
             const dmlref_binding *inputs, *outputs;
             dmlref_error err;
             char *written;
-            if (dmlref_vector_parse(text, strlen(text), "case.json", &options, &v, &err) !=
-                DMLREF_OK)
+            dmlref_status status =
+                dmlref_vector_parse(text, strlen(text), "case.json", &options, &v, &err);
+            /* a 32-bit process may find no 2 GiB to align a buffer in: the
+               reader then says so, as it must */
+            if (status == DMLREF_ERROR_OUT_OF_MEMORY && SIZE_MAX <= UINT32_MAX &&
+                alignment > SIZE_MAX / 4) {
+                assert_contains(err.message, "out of memory");
+                free(text);
+                continue;
+            }
+            if (status != DMLREF_OK)
                 fail_msg("alignment %llu: %s", (unsigned long long)alignment, err.message);
             inputs = dmlref_vector_inputs(v);
             outputs = dmlref_vector_outputs(v);

@@ -12,8 +12,8 @@
 # With a MinGW-w64 compiler (CC=x86_64-w64-mingw32-gcc: `$CC -dumpmachine`
 # names mingw) the plug-ins are Windows DLLs, reference.dll and so on, linked
 # statically (the C runtime DLL aside: no libgomp or libwinpthread DLL to
-# ship), against the Windows builds of jansson and xxHash found under DEPS
-# (include/, lib/; default /work/mingw-deps).
+# ship), against the Windows builds of jansson and xxHash found under
+# MINGW_DEPS (include/, lib/; scripts/build_mingw_deps.sh builds them).
 set -eu
 
 if [ $# -ne 1 ]; then
@@ -38,10 +38,13 @@ CC=${CC:-cc}
 case $($CC -dumpmachine 2>/dev/null) in
     *mingw*)
         so=dll
-        DEPS=${DEPS:-/work/mingw-deps}
+        if [ -z "${MINGW_DEPS:-}" ] || [ ! -d "$MINGW_DEPS/include" ]; then
+            echo "$0: MINGW_DEPS names no folder of mingw-w64 libraries (scripts/build_mingw_deps.sh)" >&2
+            exit 2
+        fi
         CFLAGS="-std=c99 -pedantic -Wall -Wextra -Werror -O2 -shared -D__USE_MINGW_ANSI_STDIO=1"
-        CFLAGS="$CFLAGS -I$root/include -isystem $DEPS/include"
-        LIBS="$lib -L$DEPS/lib -ljansson -lxxhash -lm -fopenmp -static"
+        CFLAGS="$CFLAGS -I$root/include -isystem $MINGW_DEPS/include"
+        LIBS="$lib -L$MINGW_DEPS/lib -ljansson -lxxhash -lm -fopenmp -static"
         ;;
     *)
         so=so
@@ -89,7 +92,7 @@ exe='' program_flags=''
 case $($CC -dumpmachine 2>/dev/null) in
     *mingw*)
         exe=.exe
-        program_flags="-D__USE_MINGW_ANSI_STDIO=1 -isystem ${DEPS:-/work/mingw-deps}/include"
+        program_flags="-D__USE_MINGW_ANSI_STDIO=1 -isystem $MINGW_DEPS/include"
         ;;
 esac
 # shellcheck disable=SC2086 # program_flags and LIBS are word lists

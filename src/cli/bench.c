@@ -22,6 +22,7 @@
  *     and the copy 2 bytes per byte copied; ratio = GB/s / copy GB/s.
  */
 #include "cli/cli.h"
+#include "platform/clock.h"
 #include "platform/files.h"
 #include "platform/system.h"
 
@@ -834,11 +835,11 @@ static int first_run(const bench_case *c, prepared *p, const dmlref_execute_opti
 {
     dmlref_error err;
     dmlref_status status;
-    double t0 = monotonic_seconds(), t1;
+    double t0 = clock_seconds(), t1;
     uint32_t k;
     status = dmlref_execute_with_options(&p->op, (dmlref_feature_level)0, options, p->in,
                                          p->input_count, p->out, p->output_count, &err);
-    t1 = monotonic_seconds();
+    t1 = clock_seconds();
     if (status != DMLREF_OK) {
         fprintf(stderr, "dmlref: bench: %s: %s kernels: %s: %s\n", c->name,
                 options->kernels == DMLREF_KERNELS_FAST ? "the fast" : "the reference",
@@ -847,11 +848,11 @@ static int first_run(const bench_case *c, prepared *p, const dmlref_execute_opti
     }
     if (t1 - t0 < 2e-3) /* short: the fastest of a few more calls sets the repeat count */
         for (k = 0; k < 3; ++k) {
-            double t2 = monotonic_seconds();
+            double t2 = clock_seconds();
             dmlref_execute_with_options(&p->op, (dmlref_feature_level)0, options, p->in,
                                         p->input_count, p->out, p->output_count, &err);
-            if (monotonic_seconds() - t2 < t1 - t0)
-                t1 = t0 + (monotonic_seconds() - t2);
+            if (clock_seconds() - t2 < t1 - t0)
+                t1 = t0 + (clock_seconds() - t2);
         }
     *calls = calls_for(t1 - t0);
     return 1;
@@ -863,12 +864,12 @@ static double timed_run(const bench_case *c, prepared *p, const dmlref_execute_o
 {
     dmlref_error err;
     dmlref_status status = DMLREF_OK;
-    double t0 = monotonic_seconds();
+    double t0 = clock_seconds();
     uint32_t k;
     for (k = 0; k < calls; ++k)
         status = dmlref_execute_with_options(&p->op, (dmlref_feature_level)0, options, p->in,
                                              p->input_count, p->out, p->output_count, &err);
-    t0 = (monotonic_seconds() - t0) / calls;
+    t0 = (clock_seconds() - t0) / calls;
     if (status != DMLREF_OK) {
         fprintf(stderr, "dmlref: bench: %s: %s\n", c->name, err.message);
         return 0;
@@ -942,9 +943,9 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
     r->copy_bytes = copy_bytes;
     t1 = 1e9;
     for (k = 0; k < 3; ++k) {
-        t0 = monotonic_seconds();
+        t0 = clock_seconds();
         parallel_copy(dst, src, copy_bytes, threads);
-        t0 = monotonic_seconds() - t0;
+        t0 = clock_seconds() - t0;
         t1 = t0 < t1 ? t0 : t1;
         if (t1 >= 2e-3)
             break;
@@ -954,10 +955,10 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
     for (i = 0; i < reps; ++i) { /* copy, fast, copy, reference */
         int side;
         for (side = 0; side < 2; ++side) {
-            t0 = monotonic_seconds();
+            t0 = clock_seconds();
             for (k = 0; k < r->copy_calls; ++k)
                 parallel_copy(dst, src, copy_bytes, threads);
-            copies[2 * i + (uint32_t)side] = (monotonic_seconds() - t0) / r->copy_calls;
+            copies[2 * i + (uint32_t)side] = (clock_seconds() - t0) / r->copy_calls;
             if (side == 0)
                 fast_times[i] = timed_run(c, &p, &fast, r->fast.calls);
             else

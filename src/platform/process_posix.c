@@ -466,6 +466,8 @@ static void keep_only_standard_fds_and_pipes(int from_parent, int to_parent)
     moved = fcntl(to_parent, F_DUPFD, 10); /* out of the way of 3 */
     dup2(from_parent, 3);
     dup2(moved, 4);
+    fcntl(3, F_SETFD, FD_CLOEXEC); /* not for what the worker starts (a --jobs job's backend) */
+    fcntl(4, F_SETFD, FD_CLOEXEC);
 #if defined(__linux__) && defined(SYS_close_range)
     if (syscall(SYS_close_range, 5u, ~0u, 0u) == 0)
         return;

@@ -798,6 +798,9 @@ int worker_run(int argc, char **argv, const worker_kind *kinds, size_t count)
     signal(SIGABRT, end_as_aborted);
     link.from_parent = (HANDLE)(uintptr_t)from;
     link.to_parent = (HANDLE)(uintptr_t)to;
+    /* inherited as inheritable: not for what the worker starts (a --jobs job's backend) */
+    make_inheritable(link.from_parent, 0);
+    make_inheritable(link.to_parent, 0);
     link.memory = NULL, link.memory_size = 0;
     if (section && size) {
         /* at dmlref's address if it is free here too, else anywhere */

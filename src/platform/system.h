@@ -1,7 +1,7 @@
 /*
  * system.h - the machine and the programs beside dmlref, as the operating
- * system has them (system_posix.c, system_windows.c): processors, a
- * monotonic clock, aligned memory, and running another program to its end
+ * system has them (system_posix.c, system_windows.c): processors,
+ * aligned memory, and running another program to its end
  * (dmlref bench --plot runs gnuplot).
  */
 #ifndef DMLREF_PLATFORM_SYSTEM_H
@@ -16,9 +16,6 @@ long processor_count(void);
    into text, cut to size: /proc/cpuinfo's model name on Linux, the
    registry's ProcessorNameString on Windows. */
 void processor_model(char *text, size_t size);
-
-/* Seconds on a clock that only goes forward, from an arbitrary start. */
-double monotonic_seconds(void);
 
 /* `size` bytes at an address that is a multiple of `alignment` (a power of
    two, a multiple of sizeof(void *)), or NULL; freed with free_aligned

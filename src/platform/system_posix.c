@@ -1,8 +1,8 @@
 /*
  * system_posix.c - system.h on POSIX: sysconf, /proc/cpuinfo,
- * clock_gettime(CLOCK_MONOTONIC), posix_memalign, fork, execvp, waitpid.
+ * posix_memalign, fork, execvp, waitpid.
  */
-#define _XOPEN_SOURCE 700 /* posix_memalign, clock_gettime beside C99 */
+#define _XOPEN_SOURCE 700 /* posix_memalign beside C99 */
 #include "platform/system.h"
 
 #include <errno.h>
@@ -37,13 +37,6 @@ void processor_model(char *text, size_t size)
         }
     }
     fclose(f);
-}
-
-double monotonic_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 void *allocate_aligned(size_t size, size_t alignment)

@@ -29,14 +29,6 @@ void processor_model(char *text, size_t size)
         snprintf(text, size, "unknown");
 }
 
-double monotonic_seconds(void)
-{
-    LARGE_INTEGER now, frequency;
-    QueryPerformanceCounter(&now);
-    QueryPerformanceFrequency(&frequency);
-    return (double)now.QuadPart / (double)frequency.QuadPart;
-}
-
 void *allocate_aligned(size_t size, size_t alignment)
 {
     return _aligned_malloc(size, alignment);
