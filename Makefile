@@ -357,10 +357,14 @@ check-guides: $(BUILD)/dmlref ## every explain and show block of docs/operators/
 	$(Q)$(SUMMARY) "guides (docs/operators/)" $(BUILD)/guides.log sh scripts/check_guides.sh $(BUILD)/dmlref
 
 # build.sh takes CC from the environment (make exports a CC set on its command
-# line) and, for mingw-w64, the folder of the libraries built for it.
-backends: lib ## the conformance plug-ins: the reference, a naive one and its faulty variants
+# line) and, for mingw-w64, the folder of the libraries built for it.  The stamp
+# keeps plug-ins that are up to date from being written again while the lanes
+# of make check load them.
+backends: $(BUILD)/backends.stamp ## the conformance plug-ins: the reference, a naive one and its faulty variants
+$(BUILD)/backends.stamp: $(BUILD)/libdmlref.a $(wildcard conformance/backends/*) $(HEADERS) $(BUILD)/flags
 	$(Q)$(if $(filter windows,$(PLATFORM)),MINGW_DEPS=$(abspath $(MINGW_DEPS))) \
 	    sh conformance/backends/build.sh $(BUILD) > /dev/null
+	$(Q)touch $@
 
 # A deliberately faulty fast kernel (tests/faulty_fast_kernel.c) linked ahead of
 # libdmlref.a, so that the archive's own member is not pulled in: a dmlref command
@@ -429,18 +433,18 @@ LEG_DMLREF = $(if $(EMULATOR),$(BUILD)/run/dmlref,$(BUILD)/dmlref$(EXE))
 # a leg that fails stops no other.
 LEG_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-check-platforms: ## the platform legs side by side: check-i686, check-s390x, check-mingw
+check-platforms: $(BUILD)/dmlref backends ## the platform legs side by side: check-i686, check-s390x, check-mingw
 	$(Q)$(MAKE) --no-print-directory -k -j$(LEG_JOBS) --output-sync=recurse check-mingw check-s390x check-i686
 
 # A kernel without 32-bit x86 support (some virtual machines) runs the leg under qemu-i386.
-check-i686: ## the platform leg on 32-bit x86 (gcc -m32), natively or under qemu-i386
+check-i686: $(BUILD)/dmlref backends ## the platform leg on 32-bit x86 (gcc -m32), natively or under qemu-i386
 	$(Q)mkdir -p build/i686
 	$(Q)echo 'int main(void) { return 0; }' | $(I686_CC) -x c - -o build/i686/probe
 	$(Q)if build/i686/probe 2>/dev/null; then emulator=; else emulator=qemu-i386; \
 	    echo "check-i686: this kernel runs no 32-bit x86 program: the leg runs under $$emulator"; fi; \
 	    $(MAKE) --no-print-directory check-leg CC="$(I686_CC)" BUILD=build/i686 EMULATOR=$$emulator
 
-check-s390x: ## the platform leg on big-endian s390x (s390x-linux-gnu-gcc), under qemu-s390x
+check-s390x: $(BUILD)/dmlref backends ## the platform leg on big-endian s390x (s390x-linux-gnu-gcc), under qemu-s390x
 	$(Q)$(MAKE) --no-print-directory check-leg CC=$(S390X_CC) BUILD=build/s390x EMULATOR=qemu-s390x
 
 # jansson, xxHash and cmocka for mingw-w64, built from Debian's sources once per
@@ -473,6 +477,8 @@ check-leg:
 	    sh tests/whole_suite.sh gen $(LEG_DMLREF) $(BUILD)/vectors-regen
 	$(Q)$(SUMMARY) "dmlref check --backend reference$(PLUGIN) ($(BUILD))" $(BUILD)/check-reference.log \
 	    sh tests/whole_suite.sh check $(LEG_DMLREF) $(BUILD)/backends/reference$(PLUGIN)
+	$(Q)$(SUMMARY) "eval, show, explain, fuzz and bench beside Linux's ($(BUILD))" $(BUILD)/commands.log \
+	    sh tests/test_leg_commands.sh $(LEG_DMLREF) $(BUILD)/backends build/dmlref build/backends
 
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh
