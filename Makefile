@@ -52,9 +52,11 @@ HEADERS = $(wildcard include/*.h include/dmlref/*.h src/*/*.h reference/*.h conf
 LIB_DEPS = $(shell pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash) -lm
 
 # The operating system's side of the command (src/platform): POSIX, or Windows
-# when CC builds for it (mingw-w64).
+# when CC builds for it (mingw-w64); X.c beside X_posix.c and X_windows.c is what
+# both sides share.
 PLATFORM ?= $(if $(findstring mingw,$(shell $(CC) -dumpmachine 2>/dev/null)),windows,posix)
-PLATFORM_SRC = $(wildcard src/platform/*_$(PLATFORM).c)
+PLATFORM_SRC = $(wildcard src/platform/*_$(PLATFORM).c) \
+               $(filter-out %_posix.c %_windows.c,$(wildcard src/platform/*.c))
 
 ifeq ($(PLATFORM),windows)
 # mingw-w64: programs end in .exe and link everything statically (OpenMP and
@@ -166,7 +168,7 @@ $(BUILD)/tests/test_explain$(EXE): tests/test_explain.c $(TEACH_SRC:%.c=$(BUILD)
 
 # src/platform/files.h's test links the side this CC builds for.
 TEST_NAMES += test_platform_files
-PLATFORM_FILES_OBJ = $(BUILD)/obj/src/platform/files_$(PLATFORM).o
+PLATFORM_FILES_OBJ = $(BUILD)/obj/src/platform/files_$(PLATFORM).o $(BUILD)/obj/src/platform/files.o
 $(BUILD)/tests/test_platform_files$(EXE): tests/test_platform_files.c $(PLATFORM_FILES_OBJ) $(TEST_SUPPORT) \
                                     $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)

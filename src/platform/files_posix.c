@@ -63,21 +63,6 @@ int link_facts(const char *path, file_facts *facts)
     return 0;
 }
 
-int same_file(const file_identity *a, const file_identity *b)
-{
-    return a->volume == b->volume && a->file == b->file;
-}
-
-void free_folder_listing(folder_listing *listing)
-{
-    size_t i;
-    for (i = 0; i < listing->count; ++i)
-        free(listing->names[i]);
-    free(listing->names);
-    listing->names = NULL;
-    listing->count = 0;
-}
-
 int list_folder(const char *path, folder_listing *listing)
 {
     DIR *d;

@@ -199,21 +199,6 @@ int link_facts(const char *path, file_facts *facts)
     return facts_by_handle(path, 1, facts);
 }
 
-int same_file(const file_identity *a, const file_identity *b)
-{
-    return a->volume == b->volume && a->file == b->file;
-}
-
-void free_folder_listing(folder_listing *listing)
-{
-    size_t i;
-    for (i = 0; i < listing->count; ++i)
-        free(listing->names[i]);
-    free(listing->names);
-    listing->names = NULL;
-    listing->count = 0;
-}
-
 /* Adds a copy of name to the listing: 0 or ENOMEM. */
 static int add_name(folder_listing *listing, size_t *capacity, const char *name)
 {
