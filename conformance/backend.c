@@ -450,7 +450,8 @@ int conformance_is_worker(int argc, char **argv)
 
 int conformance_worker_main(int argc, char **argv)
 {
-    static const worker_kind kinds[] = {{"plugin", plugin_worker}, {CHECK_JOB_WORKER, check_job_worker}};
+    static const worker_kind kinds[] = {{"plugin", plugin_worker},
+                                        {CHECK_JOB_WORKER, check_job_worker}};
     return worker_run(argc, argv, kinds, sizeof kinds / sizeof *kinds);
 }
 
