@@ -1,11 +1,14 @@
 #!/bin/sh
-# build.sh BUILD_DIR - builds the `dmlref check` plug-ins of this folder into
-# BUILD_DIR/backends/:
+# build.sh BUILD_DIR [NAME...] - builds the `dmlref check` plug-ins of this
+# folder into BUILD_DIR/backends/, all of them or the NAMEs (reference,
+# faulty_ignores_strides, reference_process, ...):
 #   reference.so         the reference library (BUILD_DIR/libdmlref.a) as a plug-in
 #   naive.so             naive_backend.c, correct
 #   faulty_<name>.so     naive_backend.c with one bug, -DFAULT=FAULT_<NAME>
 #   hostile.so           the reference library misbehaving toward the harness
 #                        as --backend-options says (hostile_backend.c)
+#   reference_process    the reference library as a process backend, for
+#                        --exec (reference_process.c; a program)
 # BUILD_DIR/libdmlref.a must exist (make builds it first).  CC (default cc)
 # picks the compiler.  Run from anywhere.
 #
@@ -16,8 +19,8 @@
 # MINGW_DEPS (include/, lib/; scripts/build_mingw_deps.sh builds them).
 set -eu
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BUILD_DIR" >&2
+if [ $# -lt 1 ]; then
+    echo "usage: $0 BUILD_DIR [NAME...]" >&2
     exit 3
 fi
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,33 +63,7 @@ FLOAT16_AS_4_BYTES WRITES_PAST_OUTPUT WRITES_INTO_INPUT CRASHES_ON_RANK_8
 HANGS_ON_SCATTER_DUPLICATES SCATTER_FIRST_WINS OFF_BY_ONE_AXIS NONZERO_COUNT_OFF_BY_ONE
 SKIPS_VALIDATION NONZERO_FLUSHES_SUBNORMALS COPY_FLUSHES_SUBNORMALS MINUS_S_OUT_OF_RANGE"
 
-# shellcheck disable=SC2086 # CFLAGS and LIBS are word lists
-$CC $CFLAGS "$here/reference_backend.c" $LIBS -o "$out/reference.$so"
-# shellcheck disable=SC2086
-$CC $CFLAGS "$here/naive_backend.c" $LIBS -o "$out/naive.$so"
-# shellcheck disable=SC2086
-$CC $CFLAGS -pthread "$here/hostile_backend.c" $LIBS -o "$out/hostile.$so"
-n=3
-pids=
-for fault in $FAULTS; do
-    name=$(echo "$fault" | tr '[:upper:]' '[:lower:]')
-    # shellcheck disable=SC2086
-    $CC $CFLAGS -DFAULT=FAULT_$fault "$here/naive_backend.c" $LIBS -o "$out/faulty_$name.$so" &
-    pids="$pids $!"
-    n=$((n + 1))
-done
-failed=0
-for pid in $pids; do
-    wait "$pid" || failed=1
-done
-if [ "$failed" -ne 0 ]; then
-    echo "$0: a faulty backend failed to build" >&2
-    exit 1
-fi
-echo "build.sh: $n plug-ins in $out"
-
-# reference_process (reference_process.exe with a MinGW-w64 compiler): the
-# process backend in C of reference_process.c, for `dmlref check --exec`; a
+# reference_process (reference_process.exe with a MinGW-w64 compiler) is a
 # program, not a plug-in (no -shared, no -fPIC)
 exe='' program_flags=''
 case $($CC -dumpmachine 2>/dev/null) in
@@ -95,7 +72,59 @@ case $($CC -dumpmachine 2>/dev/null) in
         program_flags="-D__USE_MINGW_ANSI_STDIO=1 -isystem $MINGW_DEPS/include"
         ;;
 esac
-# shellcheck disable=SC2086 # program_flags and LIBS are word lists
-$CC -std=c99 -pedantic -Wall -Wextra -Werror -O2 -I"$root/include" $program_flags \
-    "$here/reference_process.c" $LIBS -o "$out/reference_process$exe"
-echo "build.sh: reference_process$exe in $out"
+
+# build NAME: one plug-in (or reference_process) into $out
+build() {
+    case $1 in
+        reference) set -- "$out/reference.$so" "$here/reference_backend.c" ;;
+        naive) set -- "$out/naive.$so" "$here/naive_backend.c" ;;
+        hostile) set -- "$out/hostile.$so" -pthread "$here/hostile_backend.c" ;;
+        faulty_*)
+            fault=$(echo "${1#faulty_}" | tr '[:lower:]' '[:upper:]')
+            case " $(echo $FAULTS) " in
+                *" $fault "*) ;;
+                *)
+                    echo "$0: no fault $fault in naive_backend.c" >&2
+                    return 1
+                    ;;
+            esac
+            set -- "$out/$1.$so" -DFAULT=FAULT_$fault "$here/naive_backend.c"
+            ;;
+        reference_process)
+            # shellcheck disable=SC2086 # program_flags and LIBS are word lists
+            $CC -std=c99 -pedantic -Wall -Wextra -Werror -O2 -I"$root/include" $program_flags \
+                "$here/reference_process.c" $LIBS -o "$out/reference_process$exe"
+            return
+            ;;
+        *)
+            echo "$0: no plug-in named $1" >&2
+            return 1
+            ;;
+    esac
+    target=$1
+    shift
+    # shellcheck disable=SC2086 # CFLAGS and LIBS are word lists
+    $CC $CFLAGS "$@" $LIBS -o "$target"
+}
+
+shift
+if [ $# -eq 0 ]; then
+    set -- reference naive hostile reference_process
+    for fault in $FAULTS; do
+        set -- "$@" "faulty_$(echo "$fault" | tr '[:upper:]' '[:lower:]')"
+    done
+fi
+pids=
+for name in "$@"; do
+    build "$name" &
+    pids="$pids $!"
+done
+failed=0
+for pid in $pids; do
+    wait "$pid" || failed=1
+done
+if [ "$failed" -ne 0 ]; then
+    echo "$0: a plug-in failed to build" >&2
+    exit 1
+fi
+echo "build.sh: $# plug-ins in $out"
