@@ -105,7 +105,7 @@ TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%$(EXE))
 TEST_SUPPORT = tests/testlib.c
 TEST_HDR = tests/testlib.h
 
-.PHONY: all lib check check-lane-units check-lane-command test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
+.PHONY: all lib check check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-schema check-roundtrip check-cli \
         check-guides \
         check-conformance backends fuzz-smoke check-valgrind \
@@ -185,11 +185,12 @@ check check-%: export WERROR = -Werror
 # The checks run in lanes side by side (CHECK_LANES at once; each lane's steps
 # one after another, each building its own folder), after the default build
 # they share is made once.  Much of a lane waits (timeouts, emulators, one
-# thread), so two cores carry three lanes.
-CHECK_LANES ?= 3
+# thread), so two cores carry four lanes.
+CHECK_LANES ?= 4
 check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and the command), TSan, rule coverage, the platform legs
 	$(Q)$(MAKE) --no-print-directory all backends $(TEST_BIN) $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_LANES) check-lane-units check-lane-command check-lane-platforms
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_LANES) check-lane-units check-lane-command check-lane-windows \
+	    check-lane-emulated
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary build/tsan/tests.summary build/i686/tests.summary \
 	    build/s390x/tests.summary build/mingw/tests.summary \
@@ -206,7 +207,6 @@ check-lane-units:
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	$(Q)ASAN_OPTIONS=detect_leaks=1 $(SUMMARY) "dmlref check with misbehaving processes (build/sanitize)" \
 	    build/sanitize/check.log sh tests/test_check.sh build/sanitize/dmlref build/backends
-	$(Q)$(MAKE) --no-print-directory check-tsan
 
 # The command, the suite, the docs and the harness, on the default build.
 check-lane-command:
@@ -225,9 +225,14 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-conformance
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 
-# 32-bit x86, big-endian s390x and Windows x86-64, one after another.
-check-lane-platforms:
-	$(Q)$(MAKE) --no-print-directory -k check-mingw check-s390x check-i686
+# Windows x86-64 under wine.
+check-lane-windows:
+	$(Q)$(MAKE) --no-print-directory check-mingw
+
+# Big-endian s390x and 32-bit x86 under qemu, then ThreadSanitizer.
+check-lane-emulated:
+	$(Q)$(MAKE) --no-print-directory -k check-s390x check-i686
+	$(Q)$(MAKE) --no-print-directory check-tsan
 
 check-clang: ## the tests built with clang -fopenmp
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang

@@ -31,36 +31,40 @@ set -eu
 cd "$(dirname "$0")/.."
 build=${1:-}
 
-rank_of_folder() {
+# rank_of FOLDER: sets $rank to its layer's rank, or - (no subshell: called
+# for every include and every call)
+rank_of() {
     case $1 in
-    src/base) echo 0 ;;
-    reference | src/kernels) echo 1 ;;
-    src/core) echo 2 ;;
-    src/vector | src/platform) echo 3 ;;
-    src/common | src/teach) echo 4 ;;
-    src/suite) echo 5 ;;
-    conformance) echo 6 ;;
-    src/cli) echo 7 ;;
-    *) echo - ;;
+    src/base) rank=0 ;;
+    reference | src/kernels) rank=1 ;;
+    src/core) rank=2 ;;
+    src/vector | src/platform) rank=3 ;;
+    src/common | src/teach) rank=4 ;;
+    src/suite) rank=5 ;;
+    conformance) rank=6 ;;
+    src/cli) rank=7 ;;
+    *) rank=- ;;
     esac
 }
 
-# The folder that stands for a header, as its layer: a public header by its
-# layer, a private one by its own folder.
+# folder_of_header HEADER: sets $target to the folder that stands for it, as
+# its layer: a public header by its layer, a private one by its own folder.
 folder_of_header() {
     case $1 in
-    dmlref.h | dmlref/backend.h) echo src/base ;;
-    dmlref/vector.h) echo src/vector ;;
-    */*) if [ -f "src/$1" ]; then dirname "src/$1"; elif [ -f "$1" ]; then dirname "$1"; else echo -; fi ;;
-    *) echo - ;;
+    dmlref.h | dmlref/backend.h) target=src/base ;;
+    dmlref/vector.h) target=src/vector ;;
+    */*) if [ -f "src/$1" ]; then target=src/${1%/*}; elif [ -f "$1" ]; then target=${1%/*}; else target=-; fi ;;
+    *) target=- ;;
     esac
 }
 
-# "may FROM use TO": its own folder, or a lower rank.
+# "may FROM use TO": its own folder, or a lower rank.  Sets $rank_from and $rank_to.
 may_use() {
+    rank_of "$1"
+    rank_from=$rank
+    rank_of "$2"
+    rank_to=$rank
     [ "$1" = "$2" ] && return 0
-    rank_from=$(rank_of_folder "$1")
-    rank_to=$(rank_of_folder "$2")
     [ "$rank_from" != - ] && [ "$rank_to" != - ] && [ "$rank_to" -lt "$rank_from" ]
 }
 
@@ -72,27 +76,29 @@ complain() {
 
 files=$(find src reference conformance -name '*.[ch]' ! -path 'conformance/backends/*' | sort)
 for f in $files; do
-    dir=$(dirname "$f")
-    if [ "$(rank_of_folder "$dir")" = - ]; then
+    dir=${f%/*}
+    rank_of "$dir"
+    if [ "$rank" = - ]; then
         complain "$f: $dir is not a layer (scripts/check_layers.sh, HACKING.md)"
         continue
     fi
-    # quoted includes, with their line numbers
+    file_rank=$rank
+    # quoted includes
     for entry in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" \
                    | sort -u); do
         if [ -f "$dir/$entry" ] && [ "${entry#*/}" = "$entry" ]; then
             complain "$f: #include \"$entry\": name a header by its folder (\"${dir#src/}/$entry\")"
             continue
         fi
-        target=$(folder_of_header "$entry")
+        folder_of_header "$entry"
         if [ "$target" = - ]; then
             complain "$f: #include \"$entry\": not a header of a layer"
         elif ! may_use "$dir" "$target"; then
-            complain "$f: #include \"$entry\": $dir (layer $(rank_of_folder "$dir")) may not use" \
-                     "$target (layer $(rank_of_folder "$target"))"
+            complain "$f: #include \"$entry\": $dir (layer $rank_from) may not use" \
+                     "$target (layer $rank_to)"
         fi
     done
-    if [ "$(rank_of_folder "$dir")" -lt 3 ] &&
+    if [ "$file_rank" -lt 3 ] &&
        grep -En '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(jansson|xxhash)\.h>' "$f" >/dev/null; then
         complain "$f: includes <jansson.h> or <xxhash.h>: only src/vector and above may"
     fi
@@ -106,7 +112,8 @@ if [ -n "$build" ]; then
     find "$build/obj" -name '*.o' | sort | while read -r o; do
         dir=$(dirname "${o#"$build"/obj/}")
         # objects of the tests (a test's stand-in for a kernel) are no layer's
-        [ "$(rank_of_folder "$dir")" = - ] && continue
+        rank_of "$dir"
+        [ "$rank" = - ] && continue
         nm -g "$o" | awk -v dir="$dir" '
             NF == 3 && $2 ~ /^[TDBRCGSVW]$/ { print "D", dir, $3 }
             NF == 2 && $1 == "U" { print "U", dir, $2 }'
@@ -121,18 +128,21 @@ if [ -n "$build" ]; then
                 else if (p[2] ~ /^(json_|XXH)/) print p[1], "src/vector", p[2]
             }
         }' "$table" | sort -u)
+    # each pair of folders judged once, then every call of a pair that may not be
     if [ -n "$uses" ]; then
-        echo "$uses" | while read -r from to symbol; do
+        echo "$uses" | awk '{ print $1, $2 }' | sort -u | while read -r from to; do
             if ! may_use "$from" "$to"; then
-                echo "check-layers: $from (layer $(rank_of_folder "$from")) calls $symbol of $to" \
-                     "(layer $(rank_of_folder "$to"))"
+                echo "$from $to $rank_from $rank_to"
             fi
-        done > "$table.calls"
+        done > "$table.pairs"
+        echo "$uses" | awk 'NR == FNR { bad[$1 " " $2] = "(layer " $3 ") calls %s of " $2 " (layer " $4 ")"; next }
+            ($1 " " $2) in bad { printf "check-layers: %s " bad[$1 " " $2] "\n", $1, $3 }' \
+            "$table.pairs" - > "$table.calls"
         if [ -s "$table.calls" ]; then
             cat "$table.calls"
             violations=$((violations + $(wc -l < "$table.calls")))
         fi
-        rm -f "$table.calls"
+        rm -f "$table.pairs" "$table.calls"
     fi
 fi
 
@@ -140,6 +150,6 @@ if [ "$violations" -ne 0 ]; then
     echo "check-layers: $violations uses against the layers" >&2
     exit 1
 fi
-folders=$(for f in $files; do dirname "$f"; done | sort -u | wc -l | tr -d ' ')
+folders=$(for f in $files; do echo "${f%/*}"; done | sort -u | wc -l | tr -d ' ')
 echo "check-layers: $(echo "$files" | wc -l | tr -d ' ') files in $folders folders use only their own" \
      "folder and the layers below${build:+ (includes and the calls of $build/obj)}"
