@@ -127,10 +127,13 @@ $(CASES_OBJ): $(CASES_C) src/suite/case_files.h $(BUILD)/flags
 	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 # Everything is rebuilt when the compiler or its flags change (a check's
-# -Werror, another OPT), so one build folder never mixes two settings.
+# -Werror, another OPT), so one build folder never mixes two settings.  The
+# text is fixed here, before any target adds to CFLAGS_ALL: whichever target
+# asks for the flags file first (a library object, a test), it reads the same.
+BUILD_FLAGS := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL)
 $(BUILD)/flags: FORCE
 	@mkdir -p $(BUILD)
-	@echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL)' | cmp -s - $@ || echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL)' > $@
+	@echo '$(BUILD_FLAGS)' | cmp -s - $@ || echo '$(BUILD_FLAGS)' > $@
 
 FORCE:
 
