@@ -199,12 +199,10 @@ check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and 
 	    build/s390x/tests.summary build/mingw/tests.summary \
 	    | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
-# The unit tests of every build, and the command under the sanitizers.
+# The unit tests of the default and sanitized builds, and the command under the sanitizers.
 check-lane-units:
 	$(Q)$(MAKE) --no-print-directory test
 	$(Q)$(MAKE) --no-print-directory check-roundtrip
-	$(Q)$(MAKE) --no-print-directory check-clang
-	$(Q)$(MAKE) --no-print-directory check-noopenmp
 	$(Q)$(MAKE) --no-print-directory check-sanitize
 	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -226,16 +224,19 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-cli
 	$(Q)$(MAKE) --no-print-directory check-guides
 	$(Q)$(MAKE) --no-print-directory check-conformance
-	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 
-# Windows x86-64 under wine.
+# Windows x86-64 under wine, then the libFuzzer targets.
 check-lane-windows:
 	$(Q)$(MAKE) --no-print-directory check-mingw
+	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 
-# Big-endian s390x and 32-bit x86 under qemu, then ThreadSanitizer.
+# Big-endian s390x and 32-bit x86 under qemu, then the other builds of the
+# unit tests: ThreadSanitizer, clang, no OpenMP.
 check-lane-emulated:
 	$(Q)$(MAKE) --no-print-directory -k check-s390x check-i686
 	$(Q)$(MAKE) --no-print-directory check-tsan
+	$(Q)$(MAKE) --no-print-directory check-clang
+	$(Q)$(MAKE) --no-print-directory check-noopenmp
 
 check-clang: ## the tests built with clang -fopenmp
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang
@@ -335,7 +336,8 @@ check-schema: ## vectors/schema.json: every vector validates, every malformed fi
 # vectors and raw patterns in build/roundtrip) read back by Python and Node.
 ROUNDTRIP_SETS = float16_all float32_random float64_random int64_extremes uint64_extremes
 $(BUILD)/roundtrip/float16_all.json: $(BUILD)/tests/test_roundtrip
-	$(Q)ROUNDTRIP_DIR=$(BUILD)/roundtrip $(BUILD)/tests/test_roundtrip > /dev/null
+	$(Q)mkdir -p $(BUILD)/roundtrip && ROUNDTRIP_DIR=$(BUILD)/roundtrip $(BUILD)/tests/test_roundtrip \
+	    > $(BUILD)/roundtrip/write.log 2>&1 || { cat $(BUILD)/roundtrip/write.log; exit 1; }
 
 check-roundtrip: $(BUILD)/roundtrip/float16_all.json ## Python's json and Node's JSON.parse read dmlref's bits back exactly
 	$(Q)set -e; for s in $(ROUNDTRIP_SETS); do \
