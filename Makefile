@@ -107,7 +107,7 @@ TEST_HDR = tests/testlib.h
 
 .PHONY: all lib check check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-schema check-roundtrip check-cli \
-        check-guides \
+        check-guides check-reports conformance-reports node-deps \
         check-conformance backends fuzz-smoke check-valgrind \
         check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg \
         install uninstall clean help deps FORCE
@@ -224,6 +224,7 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-cli
 	$(Q)$(MAKE) --no-print-directory check-guides
 	$(Q)$(MAKE) --no-print-directory check-conformance
+	$(Q)$(MAKE) --no-print-directory check-reports
 
 # Windows x86-64 under wine, then the libFuzzer targets.
 check-lane-windows:
@@ -325,6 +326,24 @@ check-loaders: $(BUILD)/dmlref ## the Python and JavaScript loaders: their own t
 	$(Q)$(SUMMARY) "JavaScript loader" $(BUILD)/loader-js.log node tests/test_loader.mjs
 	$(Q)$(SUMMARY) "JavaScript loader over vectors/" $(BUILD)/loader-js-vectors.log \
 	    node tests/test_loader.mjs vectors
+
+# ONNX Runtime for Node.js, which the example backend onnx_backend.py runs and
+# the exported ONNX tests run under: from npm's registry, into
+# scripts/backends/node_modules (pinned by scripts/backends/package-lock.json).
+# Its install script would fetch CUDA's libraries; it is not needed.
+NODE_DEPS = scripts/backends/node_modules/.package-lock.json
+$(NODE_DEPS): scripts/backends/package.json scripts/backends/package-lock.json
+	$(Q)ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --prefix scripts/backends --no-audit --no-fund \
+	    --loglevel=error
+
+node-deps: $(NODE_DEPS) ## install the example backends' npm packages (scripts/backends/node_modules)
+
+check-reports: $(BUILD)/dmlref $(NODE_DEPS) ## docs/conformance/: the CPU backends' reports are what they give today
+	$(Q)$(SUMMARY) "conformance reports (docs/conformance/)" $(BUILD)/reports.log \
+	    $(PYTHON) scripts/conformance_reports.py check --dmlref $(BUILD)/dmlref
+
+conformance-reports: $(BUILD)/dmlref $(NODE_DEPS) ## rewrite docs/conformance/'s reports of the CPU backends
+	$(Q)$(PYTHON) scripts/conformance_reports.py write --dmlref $(BUILD)/dmlref
 
 check-schema: ## vectors/schema.json: every vector validates, every malformed file fails it (python3-jsonschema)
 	$(Q)$(PYTHON) -c 'import jsonschema' 2>/dev/null || { echo "check-schema: FAILED:" \

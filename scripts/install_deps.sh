@@ -25,6 +25,10 @@ packages="$packages gcc-12-multilib libjansson-dev:i386 libxxhash-dev:i386 libcm
           gcc-s390x-linux-gnu libc6-dev-s390x-cross libjansson-dev:s390x libxxhash-dev:s390x libcmocka-dev:s390x
           libgomp1:s390x qemu-user gcc-mingw-w64-x86-64-posix wine64 cmake dpkg-dev"
 
+# npm, for the example backends' ONNX Runtime (scripts/backends/package.json):
+# part of Node.js's own packages, a package of its own in Debian's
+command -v npm >/dev/null 2>&1 || packages="$packages npm"
+
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
 stale=""  # what makes apt's package lists out of date

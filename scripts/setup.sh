@@ -1,7 +1,8 @@
 #!/bin/sh
 # The first set-up command of README.md: installs the Debian packages that
 # are missing and builds jansson, xxHash and cmocka for mingw-w64 (the
-# Windows leg's; alongside the rest), builds the library and the dmlref
+# Windows leg's; alongside the rest), installs the example backends' npm
+# packages (ONNX Runtime for Node.js), builds the library and the dmlref
 # command, regenerates the golden suite and checks it is byte for byte the
 # committed one, verifies every vector, and ends with a one-line summary.
 set -eu
@@ -12,6 +13,7 @@ mkdir -p build
 deps_log=build/setup-mingw-deps.log
 sh scripts/build_mingw_deps.sh build/deps >"$deps_log" 2>&1 &
 deps=$!
+make -s node-deps
 # with make check's flags (-Werror), so check-vectors below and make check reuse the build
 make -s all WERROR=-Werror
 log=build/setup-vectors.log
