@@ -3,6 +3,7 @@
 
     python3 scripts/conformance_reports.py write [--dmlref build/dmlref] [NAME...]
     python3 scripts/conformance_reports.py check [--dmlref build/dmlref] [NAME...]
+    python3 scripts/conformance_reports.py write --command 'CMD' NAME
 
 Each report NAME is one `dmlref check --exec` run of an example backend of
 scripts/backends/ over the committed suite (vectors/), kept as four files:
@@ -19,6 +20,12 @@ verdict and message, the text and the log must be the same; only the times
 fail, on a copy of each committed report with one verdict changed.  Its
 last line is `N passed, N failed`.  The reports of GPU backends, made on a
 machine with a GPU, are in docs/conformance/ too, and are not rerun here.
+
+`write --command 'CMD' NAME` writes report NAME of any backend command CMD
+(run from the repository's root, as `dmlref check --exec` runs it, with
+`--log build/conformance/NAME.log` added), in the same four files: that is how
+the GPU reports are made on a machine with a GPU.  Every `write` prints each
+report's summary and its wall time.
 """
 
 import argparse
@@ -30,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 PYTHON = "/usr/bin/python3"
@@ -40,8 +48,10 @@ REPORTS = {
 }
 
 
-def run_report(dmlref, name, out_dir):
-    """Runs one backend over vectors/ and writes its four files into out_dir.
+def run_report(dmlref, name, out_dir, command=None):
+    """Runs one backend over vectors/ and writes its four files into out_dir;
+    the backend is REPORTS[name] unless `command` (a list of arguments) is
+    given.
     Exit 0 (all passed) and 1 (some failed: a finding) are both reports;
     anything else is an error of the run.  The backend's log is always
     written to build/conformance/NAME.log first, so that the command line,
@@ -51,10 +61,12 @@ def run_report(dmlref, name, out_dir):
     os.makedirs(os.path.join(ROOT, "build", "conformance"), exist_ok=True)
     if os.path.exists(os.path.join(ROOT, log)):
         os.remove(os.path.join(ROOT, log))
-    backend = " ".join(shlex.quote(a) for a in REPORTS[name] + ["--log", log])
+    backend = " ".join(shlex.quote(a) for a in (command or REPORTS[name]) + ["--log", log])
+    start = time.monotonic()
     with open(paths["txt"], "w") as txt:
         status = subprocess.call([dmlref, "check", "--exec", backend, "--json", paths["json"],
                                   "--junit", paths["xml"], "vectors"], stdout=txt, cwd=ROOT)
+    paths["seconds"] = time.monotonic() - start
     if status not in (0, 1):
         sys.exit("conformance_reports: %s: dmlref check exited with %d (see %s)"
                  % (name, status, paths["txt"]))
@@ -148,17 +160,30 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("action", choices=("write", "check"))
     parser.add_argument("--dmlref", default=os.path.join(ROOT, "build", "dmlref"))
+    parser.add_argument("--command", metavar="CMD",
+                        help="write: the backend command of report NAME (one NAME), "
+                             "instead of the table of backends that run here")
     parser.add_argument("names", nargs="*", metavar="NAME", help="default: %s" % " ".join(REPORTS))
-    args = parser.parse_args(argv[1:])
-    unknown = [n for n in args.names if n not in REPORTS]
-    if unknown:
-        parser.error("no report %s here (these run on this machine: %s)" % (unknown[0], " ".join(REPORTS)))
+    args = parser.parse_intermixed_args(argv[1:])
+    command = None
+    if args.command is not None:
+        if args.action != "write" or len(args.names) != 1:
+            parser.error("--command writes one report: write --command 'CMD' NAME")
+        if not re.match(r"^[a-z0-9][a-z0-9.-]*$", args.names[0]):
+            parser.error("a report's NAME is lower-case letters, digits, '.' and '-'")
+        command = shlex.split(args.command)
+    else:
+        unknown = [n for n in args.names if n not in REPORTS]
+        if unknown:
+            parser.error("no report %s here (these run on this machine: %s)"
+                         % (unknown[0], " ".join(REPORTS)))
     names = args.names or list(REPORTS)
     dmlref = os.path.abspath(args.dmlref)
     if args.action == "write":
         for name in names:
-            paths = run_report(dmlref, name, os.path.join(ROOT, "docs", "conformance"))
-            print("conformance_reports: %s: %s" % (name, text(paths["txt"]).splitlines()[-1]))
+            paths = run_report(dmlref, name, os.path.join(ROOT, "docs", "conformance"), command)
+            print("conformance_reports: %s: %s (wall %.1f s)"
+                  % (name, text(paths["txt"]).splitlines()[-1], paths["seconds"]))
         return 0
     return check(dmlref, names)
 
