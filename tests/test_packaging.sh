@@ -88,11 +88,27 @@ PIP_CONFIG_FILE=/dev/null PIP_DISABLE_PIP_VERSION_CHECK=1
 export PIP_CONFIG_FILE PIP_DISABLE_PIP_VERSION_CHECK
 offline="--no-build-isolation --no-index --no-cache-dir"
 
+copy_before=$(ls -A "$tmp/scripts")
+
 # shellcheck disable=SC2086 # $offline is options
 if run_command venv 60 "$python" -m venv --system-site-packages "$tmp/venv" && pass venv &&
     run_command pip_venv 120 "$tmp/venv/bin/python" -m pip install $offline "$tmp/scripts" &&
     pass pip_venv; then
     ok "pip install --no-build-isolation --no-index ./scripts into a venv (--system-site-packages)"
+    # What a build in scripts/ itself would leave there (build/, *.egg-info/),
+    # git ignores.
+    if [ -e "$root/.git" ]; then
+        left=$(ls -A "$tmp/scripts" | grep -v -x -F "$copy_before" | paste -s -d " " -)
+        unignored=""
+        for path in $left; do
+            git -C "$root" check-ignore -q --no-index "scripts/$path/" || unignored="$unignored $path"
+        done
+        if [ -z "$unignored" ]; then
+            ok "what the build leaves in scripts/, ${left:-nothing}, git ignores"
+        else
+            fail "the build leaves in scripts/ what git does not ignore:$unignored"
+        fi
+    fi
     # -I: neither PYTHONPATH nor the working folder (not the repository) on sys.path
     cd "$tmp" || exit 3
     if run_command py_where 20 "$tmp/venv/bin/python" -I -c '
@@ -308,7 +324,7 @@ if run_command uninstall 60 make -C "$root" --no-print-directory uninstall BUILD
     fi
 fi
 
-if [ -d "$root/.git" ] || [ -f "$root/.git" ]; then
+if [ -e "$root/.git" ]; then
     tree_after=$(tree_state)
     if [ "$tree_after" = "$tree_before" ]; then
         ok "the source tree is as it was (git status; no build/, *.egg-info, node_modules or tarball in scripts/)"
