@@ -155,6 +155,11 @@ if run_command pip_target 120 "$python" -m pip install $offline --target "$tmp/t
         has py_target "$tmp/target/dmlref_vectors.py $version" \
             "PYTHONPATH=TARGET imports the --target module, version $version"
     fi
+    if run_command py_target_version 20 env PYTHONPATH="$tmp/target" "$python" -s -m dmlref_vectors \
+        --version && pass py_target_version; then
+        has py_target_version "dmlref_vectors $version" \
+            "PYTHONPATH=TARGET python3 -m dmlref_vectors --version: $version"
+    fi
     cd "$root" || exit 3
 fi
 
