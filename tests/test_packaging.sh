@@ -70,11 +70,13 @@ refused() {
     fi
 }
 
-# The files of the source tree that are not ignored, and what a build of a
-# package would leave in scripts/ even where it is ignored; Python's caches
-# aside, as the other checks running beside this one may write them.
+# What git sees changed or new in the folders the packages are made from,
+# and what building them would leave in scripts/ though git ignores it (not
+# every ignored file: the checks running beside this one write caches).
+# --no-optional-locks: status leaves the index alone, as other checks read it.
 tree_state() {
-    git -C "$root" status --porcelain --untracked-files=all -- . 2>/dev/null
+    git -C "$root" --no-optional-locks status --porcelain --untracked-files=all -- scripts tests \
+        2>/dev/null
     (cd "$root/scripts" && ls -d build ./*.egg-info node_modules ./*.tgz 2>/dev/null)
 }
 tree_before=$(tree_state)
@@ -88,7 +90,11 @@ PIP_CONFIG_FILE=/dev/null PIP_DISABLE_PIP_VERSION_CHECK=1
 export PIP_CONFIG_FILE PIP_DISABLE_PIP_VERSION_CHECK
 offline="--no-build-isolation --no-index --no-cache-dir"
 
-copy_before=$(ls -A "$tmp/scripts")
+# names DIR: the names in DIR, one a line
+names() {
+    find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort
+}
+copy_before=$(names "$tmp/scripts")
 
 # shellcheck disable=SC2086 # $offline is options
 if run_command venv 60 "$python" -m venv --system-site-packages "$tmp/venv" && pass venv &&
@@ -98,7 +104,7 @@ if run_command venv 60 "$python" -m venv --system-site-packages "$tmp/venv" && p
     # What a build in scripts/ itself would leave there (build/, *.egg-info/),
     # git ignores.
     if [ -e "$root/.git" ]; then
-        left=$(ls -A "$tmp/scripts" | grep -v -x -F "$copy_before" | paste -s -d " " -)
+        left=$(names "$tmp/scripts" | grep -v -x -F "$copy_before" | paste -s -d " " -)
         unignored=""
         for path in $left; do
             git -C "$root" check-ignore -q --no-index "scripts/$path/" || unignored="$unignored $path"
@@ -109,7 +115,8 @@ if run_command venv 60 "$python" -m venv --system-site-packages "$tmp/venv" && p
             fail "the build leaves in scripts/ what git does not ignore:$unignored"
         fi
     fi
-    # -I: neither PYTHONPATH nor the working folder (not the repository) on sys.path
+    # -I: PYTHONPATH and the user's site-packages ignored, and the working
+    # folder (not the repository) left off sys.path
     cd "$tmp" || exit 3
     if run_command py_where 20 "$tmp/venv/bin/python" -I -c '
 import importlib.metadata, os, sys
@@ -142,12 +149,12 @@ fi
 # shellcheck disable=SC2086 # $offline is options
 if run_command pip_target 120 "$python" -m pip install $offline --target "$tmp/target" "$tmp/scripts" &&
     pass pip_target; then
-    extra=$(ls -A "$tmp/target" | grep -v -x -e dmlref_vectors.py -e "dmlref_vectors-$version.dist-info" \
+    extra=$(names "$tmp/target" | grep -v -x -e dmlref_vectors.py -e "dmlref_vectors-$version.dist-info" \
             -e __pycache__)
     if [ -z "$extra" ] && [ -f "$tmp/target/dmlref_vectors.py" ]; then
         ok "pip install --target: dmlref_vectors.py and its dist-info $version alone"
     else
-        fail "pip install --target installed more or less than dmlref_vectors.py: $(ls -A "$tmp/target" | tr '\n' ' ')"
+        fail "pip install --target installed more or less than dmlref_vectors.py: $(names "$tmp/target" | paste -s -d " " -)"
     fi
     cd "$tmp" || exit 3
     if run_command py_target 20 env PYTHONPATH="$tmp/target" "$python" -s -c \
@@ -338,4 +345,5 @@ if [ -e "$root/.git" ]; then
     fi
 fi
 
+# shellcheck disable=SC2119 # no label
 finish
