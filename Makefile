@@ -186,6 +186,8 @@ test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZ
 	    $(BUILD)/tests.summary $(TEST_BIN)
 
 check check-%: export WERROR = -Werror
+# Every check's "N passed, N failed" (scripts/last_line.sh) is added up here.
+check: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check.totals
 # The checks run in lanes side by side (CHECK_LANES at once; each lane's steps
 # one after another, each building its own folder), after the default build
 # they share is made once.  Much of a lane waits (timeouts, emulators, one
@@ -193,11 +195,12 @@ check check-%: export WERROR = -Werror
 CHECK_LANES ?= 4
 check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and the command), TSan, rule coverage, the platform legs
 	$(Q)$(MAKE) --no-print-directory all backends $(TEST_BIN) $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
+	$(Q)rm -f build/check.totals
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_LANES) check-lane-units check-lane-command check-lane-windows \
 	    check-lane-emulated
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary build/tsan/tests.summary build/i686/tests.summary \
-	    build/s390x/tests.summary build/mingw/tests.summary \
+	    build/s390x/tests.summary build/mingw/tests.summary build/check.totals \
 	    | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
 # The unit tests of the default and sanitized builds, and the command under the sanitizers.
