@@ -15,7 +15,7 @@ c_files=$(find include src reference conformance tests docs/examples -name '*.[c
           ! -path 'tests/malformed/*' | sort)
 text_files=$(find . -path ./build -prune -o -path ./.git -prune -o -path ./vectors -prune -o \
              -path ./tests/malformed -prune -o -path ./tests/fuzz/regressions -prune -o \
-             -path ./node_modules -prune -o -type f \
+             -name node_modules -prune -o -type f \
              \( -name '*.[ch]' -o -name '*.sh' -o -name '*.py' -o -name '*.mjs' -o -name '*.md' \
                 -o -name '*.json' -o -name 'Makefile' -o -name '.clang-format' \
                 -o -name '.editorconfig' -o -name 'run' \) -print | sed 's|^\./||' | sort)
