@@ -6,7 +6,7 @@
 # reformats the C files in place (then commit).
 #
 # Left out: the generated suite (vectors/), files malformed on purpose
-# (tests/malformed/, the fuzzers' inputs) and images.
+# (tests/malformed/, the fuzzers' inputs), npm's packages (node_modules) and images.
 set -eu
 cd "$(dirname "$0")/.."
 CLANG_FORMAT=${CLANG_FORMAT:-clang-format}
