@@ -108,7 +108,7 @@ TEST_HDR = tests/testlib.h
 
 .PHONY: all lib check check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-packaging check-schema check-roundtrip check-cli \
-        check-guides check-reports conformance-reports node-deps \
+        check-guides check-reports check-onnx-export conformance-reports node-deps \
         check-conformance backends fuzz-smoke check-valgrind \
         check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg \
         install uninstall clean help deps FORCE
@@ -230,6 +230,7 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-guides
 	$(Q)$(MAKE) --no-print-directory check-conformance
 	$(Q)$(MAKE) --no-print-directory check-reports
+	$(Q)$(MAKE) --no-print-directory check-onnx-export
 
 # Windows x86-64 under wine, then the libFuzzer targets.
 check-lane-windows:
@@ -346,6 +347,10 @@ node-deps: $(NODE_DEPS) ## install the example backends' npm packages (scripts/b
 check-reports: $(BUILD)/dmlref $(NODE_DEPS) ## docs/conformance/: the CPU backends' reports are what they give today
 	$(Q)$(SUMMARY) "conformance reports (docs/conformance/)" $(BUILD)/reports.log \
 	    $(PYTHON) scripts/conformance_reports.py check --dmlref $(BUILD)/dmlref
+
+check-onnx-export: $(NODE_DEPS) ## vectors/ as ONNX node tests (scripts/export_onnx.py): each states its vector, ONNX Runtime passes it, docs/onnx.md's counts
+	$(Q)$(SUMMARY) "ONNX node tests exported from vectors/" $(BUILD)/onnx-export.log \
+	    $(PYTHON) tests/test_onnx_export.py --out $(BUILD)/onnx-tests
 
 conformance-reports: $(BUILD)/dmlref $(NODE_DEPS) ## rewrite docs/conformance/'s reports of the CPU backends
 	$(Q)$(PYTHON) scripts/conformance_reports.py write --dmlref $(BUILD)/dmlref

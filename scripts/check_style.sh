@@ -6,7 +6,7 @@
 # reformats the C files in place (then commit).
 #
 # Left out: the generated suite (vectors/), files malformed on purpose
-# (tests/malformed/, the fuzzers' inputs) and images.
+# (tests/malformed/, the fuzzers' inputs), npm's packages (node_modules) and images.
 set -eu
 cd "$(dirname "$0")/.."
 CLANG_FORMAT=${CLANG_FORMAT:-clang-format}
@@ -15,7 +15,7 @@ c_files=$(find include src reference conformance tests docs/examples \( -name '*
           ! -path 'tests/malformed/*' | sort)
 text_files=$(find . -path ./build -prune -o -path ./.git -prune -o -path ./vectors -prune -o \
              -path ./tests/malformed -prune -o -path ./tests/fuzz/regressions -prune -o \
-             -path ./node_modules -prune -o -type f \
+             -name node_modules -prune -o -type f \
              \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.sh' -o -name '*.py' -o -name '*.mjs' \
                 -o -name '*.md' -o -name '*.json' -o -name '*.toml' -o -name '*.cmake.in' \
                 -o -name 'CMakeLists.txt' -o -name 'Makefile' -o -name '.clang-format' \
