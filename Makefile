@@ -12,6 +12,7 @@ libdir ?= $(prefix)/lib
 bindir ?= $(prefix)/bin
 includedir ?= $(prefix)/include
 pkgconfigdir ?= $(libdir)/pkgconfig
+cmakedir ?= $(libdir)/cmake/dmlref
 DESTDIR ?=
 
 CC ?= cc
@@ -106,8 +107,8 @@ TEST_SUPPORT = tests/testlib.c
 TEST_HDR = tests/testlib.h
 
 .PHONY: all lib check check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
-        check-symbols vectors check-vectors check-checkout check-cross check-loaders check-schema check-roundtrip check-cli \
-        check-guides check-reports conformance-reports node-deps \
+        check-symbols vectors check-vectors check-checkout check-cross check-loaders check-packaging check-schema check-roundtrip check-cli \
+        check-guides check-reports check-onnx-export conformance-reports node-deps \
         check-conformance backends fuzz-smoke check-valgrind \
         check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg \
         install uninstall clean help deps FORCE
@@ -185,6 +186,8 @@ test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZ
 	    $(BUILD)/tests.summary $(TEST_BIN)
 
 check check-%: export WERROR = -Werror
+# Every check's "N passed, N failed" (scripts/last_line.sh) is added up here.
+check: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check.totals
 # The checks run in lanes side by side (CHECK_LANES at once; each lane's steps
 # one after another, each building its own folder), after the default build
 # they share is made once.  Much of a lane waits (timeouts, emulators, one
@@ -192,11 +195,12 @@ check check-%: export WERROR = -Werror
 CHECK_LANES ?= 4
 check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and the command), TSan, rule coverage, the platform legs
 	$(Q)$(MAKE) --no-print-directory all backends $(TEST_BIN) $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
+	$(Q)rm -f build/check.totals
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_LANES) check-lane-units check-lane-command check-lane-windows \
 	    check-lane-emulated
 	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary build/tsan/tests.summary build/i686/tests.summary \
-	    build/s390x/tests.summary build/mingw/tests.summary \
+	    build/s390x/tests.summary build/mingw/tests.summary build/check.totals \
 	    | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
 # The unit tests of the default and sanitized builds, and the command under the sanitizers.
@@ -219,12 +223,14 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-vectors
 	$(Q)$(MAKE) --no-print-directory check-checkout
 	$(Q)$(MAKE) --no-print-directory check-loaders
+	$(Q)$(MAKE) --no-print-directory check-packaging
 	$(Q)$(MAKE) --no-print-directory check-schema
 	$(Q)$(MAKE) --no-print-directory check-cross
 	$(Q)$(MAKE) --no-print-directory check-cli
 	$(Q)$(MAKE) --no-print-directory check-guides
 	$(Q)$(MAKE) --no-print-directory check-conformance
 	$(Q)$(MAKE) --no-print-directory check-reports
+	$(Q)$(MAKE) --no-print-directory check-onnx-export
 
 # Windows x86-64 under wine, then the libFuzzer targets.
 check-lane-windows:
@@ -342,8 +348,20 @@ check-reports: $(BUILD)/dmlref $(NODE_DEPS) ## docs/conformance/: the CPU backen
 	$(Q)$(SUMMARY) "conformance reports (docs/conformance/)" $(BUILD)/reports.log \
 	    $(PYTHON) scripts/conformance_reports.py check --dmlref $(BUILD)/dmlref
 
+check-onnx-export: $(NODE_DEPS) ## vectors/ as ONNX node tests (scripts/export_onnx.py): each states its vector, ONNX Runtime passes it, docs/onnx.md's counts
+	$(Q)$(SUMMARY) "ONNX node tests exported from vectors/" $(BUILD)/onnx-export.log \
+	    $(PYTHON) tests/test_onnx_export.py --out $(BUILD)/onnx-tests
+
 conformance-reports: $(BUILD)/dmlref $(NODE_DEPS) ## rewrite docs/conformance/'s reports of the CPU backends
 	$(Q)$(PYTHON) scripts/conformance_reports.py write --dmlref $(BUILD)/dmlref
+
+# The test runs make install (a make of its own: +).  The build is made by a
+# make of its own too: both take WERROR from the environment, so their flags
+# agree and make install builds nothing again.
+check-packaging: ## the loaders as pip and npm packages, make install's CMake package and pkg-config file, each used away from the repository
+	$(Q)$(MAKE) --no-print-directory all
+	+$(Q)$(SUMMARY) "packaging: pip, npm, CMake, pkg-config" $(BUILD)/packaging.log \
+	    sh tests/test_packaging.sh $(BUILD)
 
 check-schema: ## vectors/schema.json: every vector validates, every malformed file fails it (python3-jsonschema)
 	$(Q)$(PYTHON) -c 'import jsonschema' 2>/dev/null || { echo "check-schema: FAILED:" \
@@ -526,8 +544,14 @@ check-leg:
 deps: ## install the Debian packages the build needs (as root)
 	$(Q)sh scripts/install_deps.sh
 
-install: lib $(BUILD)/dmlref ## install the library, headers, command and pkg-config file (PREFIX, DESTDIR)
-	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(pkgconfigdir)
+# The CMake package finds the library and headers from its own folder
+# (scripts/cmake/), so an installed tree may move; it refuses a project of
+# another pointer size.
+CMAKE_PACKAGE = dmlrefConfig dmlrefConfigVersion
+POINTER_SIZE = $(shell echo __SIZEOF_POINTER__ | $(CC) -E -P -x c - | tr -d ' \n')
+
+install: lib $(BUILD)/dmlref ## install the library, headers, command, pkg-config file and CMake package (PREFIX, DESTDIR)
+	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(cmakedir)
 	install -m 644 $(BUILD)/libdmlref.a $(DESTDIR)$(libdir)/libdmlref.a
 	install -m 755 $(BUILD)/libdmlref.so $(DESTDIR)$(libdir)/libdmlref.so.$(VERSION)
 	ln -sf libdmlref.so.$(VERSION) $(DESTDIR)$(libdir)/libdmlref.so.$(MAJOR)
@@ -540,14 +564,23 @@ install: lib $(BUILD)/dmlref ## install the library, headers, command and pkg-co
 	    'Name: dmlref' \
 	    'Description: reference implementation of DirectML indexing operators' \
 	    'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -ldmlref' \
-	    'Requires.private: jansson libxxhash' 'Libs.private: -fopenmp -lm' \
+	    'Requires.private: jansson libxxhash' 'Libs.private: $(OPENMP) -lm' \
 	    > $(DESTDIR)$(pkgconfigdir)/dmlref.pc
+	for f in $(CMAKE_PACKAGE); do \
+	    sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@MAJOR@|$(MAJOR)|g' -e 's|@OPENMP@|$(OPENMP)|g' \
+	        -e 's|@POINTER_SIZE@|$(POINTER_SIZE)|g' \
+	        -e 's|@LIBDIR@|$(shell realpath -m -s --relative-to=$(cmakedir) $(libdir))|g' \
+	        -e 's|@INCLUDEDIR@|$(shell realpath -m -s --relative-to=$(cmakedir) $(includedir))|g' \
+	        scripts/cmake/$$f.cmake.in > $(DESTDIR)$(cmakedir)/$$f.cmake || exit 1; \
+	done
 
 uninstall: ## remove what install put in place
 	rm -f $(DESTDIR)$(libdir)/libdmlref.a $(DESTDIR)$(libdir)/libdmlref.so* \
 	      $(DESTDIR)$(includedir)/dmlref.h $(DESTDIR)$(includedir)/dmlref/vector.h \
 	      $(DESTDIR)$(includedir)/dmlref/backend.h \
-	      $(DESTDIR)$(bindir)/dmlref $(DESTDIR)$(pkgconfigdir)/dmlref.pc
+	      $(DESTDIR)$(bindir)/dmlref $(DESTDIR)$(pkgconfigdir)/dmlref.pc \
+	      $(CMAKE_PACKAGE:%=$(DESTDIR)$(cmakedir)/%.cmake)
+	rmdir $(DESTDIR)$(includedir)/dmlref $(DESTDIR)$(cmakedir) 2>/dev/null || true
 
 clean: ## remove build/
 	rm -rf build

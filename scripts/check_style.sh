@@ -1,23 +1,24 @@
 #!/bin/sh
-# check_style.sh [--fix] - the tree follows .clang-format (C) and
+# check_style.sh [--fix] - the tree follows .clang-format (C, and C++) and
 # .editorconfig (every text file: UTF-8 without trailing blanks, a final
 # newline, spaces for indentation but in Makefiles, C lines of at most 100
 # columns).  Prints FILE:LINE: what is wrong, and exits 1 on any.  --fix
 # reformats the C files in place (then commit).
 #
 # Left out: the generated suite (vectors/), files malformed on purpose
-# (tests/malformed/, the fuzzers' inputs) and images.
+# (tests/malformed/, the fuzzers' inputs), npm's packages (node_modules) and images.
 set -eu
 cd "$(dirname "$0")/.."
 CLANG_FORMAT=${CLANG_FORMAT:-clang-format}
 
-c_files=$(find include src reference conformance tests docs/examples -name '*.[ch]' \
+c_files=$(find include src reference conformance tests docs/examples \( -name '*.[ch]' -o -name '*.cpp' \) \
           ! -path 'tests/malformed/*' | sort)
 text_files=$(find . -path ./build -prune -o -path ./.git -prune -o -path ./vectors -prune -o \
              -path ./tests/malformed -prune -o -path ./tests/fuzz/regressions -prune -o \
-             -path ./node_modules -prune -o -type f \
-             \( -name '*.[ch]' -o -name '*.sh' -o -name '*.py' -o -name '*.mjs' -o -name '*.md' \
-                -o -name '*.json' -o -name 'Makefile' -o -name '.clang-format' \
+             -name node_modules -prune -o -type f \
+             \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.sh' -o -name '*.py' -o -name '*.mjs' \
+                -o -name '*.md' -o -name '*.json' -o -name '*.toml' -o -name '*.cmake.in' \
+                -o -name 'CMakeLists.txt' -o -name 'Makefile' -o -name '.clang-format' \
                 -o -name '.editorconfig' -o -name 'run' \) -print | sed 's|^\./||' | sort)
 # the hand-written files of vectors/
 text_files="$text_files
@@ -47,7 +48,7 @@ trap 'rm -f "$problems"' EXIT
 
 # shellcheck disable=SC2086
 LC_ALL=C.UTF-8 awk '
-    FNR == 1 { c_file = FILENAME ~ /\.[ch]$/; tabs_ok = FILENAME ~ /(^|\/)Makefile$/ }
+    FNR == 1 { c_file = FILENAME ~ /\.([ch]|cpp)$/; tabs_ok = FILENAME ~ /(^|\/)Makefile$/ }
     /[ \t]$/ { print FILENAME ":" FNR ": trailing blanks" }
     !tabs_ok && /^ *\t/ { print FILENAME ":" FNR ": a tab indents" }
     c_file && length($0) > 100 { print FILENAME ":" FNR ": " length($0) " columns, more than 100" }

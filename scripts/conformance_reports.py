@@ -45,6 +45,8 @@ PYTHON = "/usr/bin/python3"
 # The reports that this machine (Debian 12, no GPU) can regenerate: name -> backend command.
 REPORTS = {
     "numpy": [PYTHON, "scripts/backends/numpy_backend.py"],
+    "onnxruntime-node": [PYTHON, "scripts/backends/onnx_backend.py",
+                         "--runtime", "onnxruntime-node"],
 }
 
 

@@ -43,11 +43,13 @@ own output buffers (``bytes``, one per output, binding order) instead.
 ``check_outputs`` accepts the golden answer or a permitted variant's;
 ``match_outputs`` also says which one the outputs show.
 
-Command line::
+Command line (``python3 -m dmlref_vectors ...`` once installed with pip:
+docs/loaders.md, "Installing")::
 
     python3 scripts/dmlref_vectors.py check VECTOR.json OUTPUT.bin...   # raw output buffers
     python3 scripts/dmlref_vectors.py inputs VECTOR.json DIR            # writes DIR/<Tensor>.bin
     python3 scripts/dmlref_vectors.py selftest                          # XXH3, numpy/pure paths
+    python3 scripts/dmlref_vectors.py --version                         # dmlref's version
 """
 
 import copy
@@ -67,6 +69,10 @@ try:
     import xxhash as _xxhash_module
 except ImportError:
     _xxhash_module = None
+
+# dmlref's version (include/dmlref.h), which the pip package takes as its own
+# (scripts/pyproject.toml); make check-packaging fails when they differ.
+__version__ = "0.1.0"
 
 FORMAT = "dmlref-vector-1"  # what a vector without variants is
 FORMAT_WITH_VARIANTS = "dmlref-vector-2"
@@ -1480,7 +1486,10 @@ def _selftest_variants(expect):
 
 def main(argv):
     usage = ("usage: dmlref_vectors.py check VECTOR.json OUTPUT.bin... | "
-             "inputs VECTOR.json DIR | selftest")
+             "inputs VECTOR.json DIR | selftest | --version")
+    if argv[1:] == ["--version"]:
+        print("dmlref_vectors %s" % __version__)
+        return 0
     if len(argv) >= 2 and argv[1] == "selftest":
         return 1 if selftest() else 0
     if len(argv) >= 3 and argv[1] == "check":

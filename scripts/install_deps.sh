@@ -11,6 +11,15 @@ packages="make gcc clang libomp-dev libclang-rt-14-dev pkg-config libjansson-dev
           libcmocka-dev python3 python3-numpy python3-onnx libonnx-testdata python3-jsonschema
           nodejs gnuplot-nox clang-format"
 
+# make check-packaging (tests/test_packaging.sh): pip in a venv and with
+# --target, a C++ compiler for tests/cmake_consumer (and cmake, listed below
+# for the Windows leg), and npm, which Debian packages apart from Node.js (a
+# Node.js of NodeSource's brings its own npm and conflicts with Debian's).
+packages="$packages python3-pip python3-venv g++"
+if ! command -v npm >/dev/null 2>&1; then
+    packages="$packages npm"
+fi
+
 # The platform legs of make check (HACKING.md, "Platforms"):
 #   32-bit x86: gcc -m32 (gcc-12-multilib: the gcc-multilib package conflicts
 #     with the cross compilers) and the i386 libraries, through multiarch;

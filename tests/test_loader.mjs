@@ -14,13 +14,19 @@
  * expected outputs pass the check and that a mutated copy fails, and checks
  * the folder's MANIFEST when there is one. Prints "N passed, N failed" last;
  * the exit status is 1 when anything failed.
+ *
+ * The module tested is the repository's, or the one DMLREF_VECTORS_MODULE
+ * names as this file would import it: tests/test_packaging.sh copies this
+ * file into a project where npm installed the package and sets it to the
+ * package's name, 'dmlref-vectors'.
  */
 import {readFileSync, readdirSync, statSync, existsSync} from 'node:fs';
-import {join, relative, dirname} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
-import * as M from '../scripts/dmlref_vectors.mjs';
+import {join, relative} from 'node:path';
+import {fileURLToPath} from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const moduleUrl = import.meta.resolve(process.env.DMLREF_VECTORS_MODULE
+                                       || '../scripts/dmlref_vectors.mjs');
+const M = await import(moduleUrl);
 let passed = 0, failed = 0;
 const verbose = !!process.env.VERBOSE;
 
@@ -951,11 +957,11 @@ section('parser strictness');
 /* ------------------------------------------------------------------------ */
 section('the module\'s usage example');
 {
-    const src = readFileSync(join(here, '..', 'scripts', 'dmlref_vectors.mjs'), 'utf8');
+    const src = readFileSync(fileURLToPath(moduleUrl), 'utf8');
     const block = src.slice(src.indexOf(' * Usage'), src.indexOf(' * Errors in a vector'));
     const lines = block.split('\n').filter((l) => l.startsWith(' *   ')).map((l) => l.slice(5));
     const code = lines.filter((l) => !l.startsWith('//')).join('\n')
-        .replace("'./scripts/dmlref_vectors.mjs'", JSON.stringify(pathToFileURL(join(here, '..', 'scripts', 'dmlref_vectors.mjs')).href));
+        .replace("'./scripts/dmlref_vectors.mjs'", JSON.stringify(moduleUrl));
     const promised = lines.filter((l) => l.startsWith('//')).map((l) => l.slice(3));
     const logged = [];
     const log = console.log;
