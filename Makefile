@@ -344,16 +344,19 @@ $(NODE_DEPS): scripts/backends/package.json scripts/backends/package-lock.json
 
 node-deps: $(NODE_DEPS) ## install the example backends' npm packages (scripts/backends/node_modules)
 
-check-reports: $(BUILD)/dmlref $(NODE_DEPS) ## docs/conformance/: the CPU backends' reports are what they give today
+check-reports: $(BUILD)/dmlref $(NODE_DEPS) ## docs/conformance/: the CPU backends' reports are what they give today; the matrix is what the reports give
 	$(Q)$(SUMMARY) "conformance reports (docs/conformance/)" $(BUILD)/reports.log \
 	    $(PYTHON) scripts/conformance_reports.py check --dmlref $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "conformance matrix (docs/conformance/README.md, matrix.svg)" $(BUILD)/matrix.log \
+	    $(PYTHON) scripts/conformance_matrix.py check
 
 check-onnx-export: $(NODE_DEPS) ## vectors/ as ONNX node tests (scripts/export_onnx.py): each states its vector, ONNX Runtime passes it, docs/onnx.md's counts
 	$(Q)$(SUMMARY) "ONNX node tests exported from vectors/" $(BUILD)/onnx-export.log \
 	    $(PYTHON) tests/test_onnx_export.py --out $(BUILD)/onnx-tests
 
-conformance-reports: $(BUILD)/dmlref $(NODE_DEPS) ## rewrite docs/conformance/'s reports of the CPU backends
+conformance-reports: $(BUILD)/dmlref $(NODE_DEPS) ## rewrite docs/conformance/'s reports of the CPU backends, then the matrix
 	$(Q)$(PYTHON) scripts/conformance_reports.py write --dmlref $(BUILD)/dmlref
+	$(Q)$(PYTHON) scripts/conformance_matrix.py write
 
 # The test runs make install (a make of its own: +).  The build is made by a
 # make of its own too: both take WERROR from the environment, so their flags
