@@ -98,19 +98,10 @@ class CupyBackend(pb.Backend):
             cupy.put_along_axis(out, indices, cupy.asarray(pb.values(v.tensors["UpdatesTensor"])),
                                 v.attributes["Axis"])
         else:
-            out = gather_nd(v, data, indices)
+            I, where = pb.gather_nd_index(v, indices, cupy.arange)
+            out = data.reshape(I)[where]
         return [cupy.asnumpy(out).reshape(v.outputs[0].sizes)]
 
-
-def gather_nd(v, data, indices):
-    I, X, k, b = pb.gather_nd_shapes(v)
-    grid = X[:-1]  # the b batch dimensions, then the index grid
-    columns = indices.reshape(X)
-    batch = [cupy.arange(grid[j]).reshape([grid[j] if i == j else 1 for i in range(len(grid))])
-             for j in range(b)]
-    # Advanced indices on the first b + k dimensions, broadcast to `grid`:
-    # the result is grid + I[b + k:], the slice dimensions last.
-    return data.reshape(I)[tuple(batch + [columns[..., j] for j in range(k)])]
 
 
 def main(argv):

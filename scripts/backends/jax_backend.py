@@ -126,14 +126,7 @@ class JaxBackend(pb.Backend):
         return [np.asarray(out).reshape(v.outputs[0].sizes)]
 
     def gather_nd(self, v, data, indices, mode):
-        I, X, k, b = pb.gather_nd_shapes(v)
-        grid = X[:-1]  # the b batch dimensions, then the index grid
-        columns = indices.reshape(X)
-        batch = [self.put(np.arange(grid[j]).reshape(
-            [grid[j] if i == j else 1 for i in range(len(grid))])) for j in range(b)]
-        # Advanced indices on the first b + k dimensions, broadcast to `grid`:
-        # the result is grid + I[b + k:], the slice dimensions last.
-        where = tuple(batch + [columns[..., j] for j in range(k)])
+        I, where = pb.gather_nd_index(v, indices, lambda n: self.put(np.arange(n)))
         if mode is None:
             return data.reshape(I)[where]
         return data.reshape(I).at[where].get(mode=mode)

@@ -63,21 +63,12 @@ class NumpyBackend(pb.Backend):
                 np.put_along_axis(out, indices, pb.values(v.tensors["UpdatesTensor"]),
                                   v.attributes["Axis"])
             else:
-                out = gather_nd(v, data, indices)
+                I, where = pb.gather_nd_index(v, indices, np.arange)
+                out = data.reshape(I)[where]
         except IndexError as e:  # NumPy's answer to an out-of-range index
             raise pb.Refusal("NumPy raised IndexError: %s" % e)
         return [out.reshape(v.outputs[0].sizes)]
 
-
-def gather_nd(v, data, indices):
-    I, X, k, b = pb.gather_nd_shapes(v)
-    grid = X[:-1]  # the b batch dimensions, then the index grid
-    columns = indices.reshape(X)
-    batch = [np.arange(grid[j]).reshape([grid[j] if i == j else 1 for i in range(len(grid))])
-             for j in range(b)]
-    # Advanced indices on the first b + k dimensions, broadcast to `grid`:
-    # the result is grid + I[b + k:], the slice dimensions last.
-    return data.reshape(I)[tuple(batch + [columns[..., j] for j in range(k)])]
 
 
 if __name__ == "__main__":

@@ -230,6 +230,21 @@ def gather_nd_shapes(v):
     return I, X, X[-1], b
 
 
+def gather_nd_index(v, indices, arange):
+    """GatherND and GatherND1 as advanced indexing, for libraries with
+    NumPy's: (I, where), where input.reshape(I)[where] is the output.  The
+    index tuple holds an arange (made by `arange`, the library's) for each of
+    the b batch dimensions, then the k index columns, all broadcast to the
+    index grid X[:-1]; the result is the grid followed by I[b + k:], the
+    slice dimensions."""
+    I, X, k, b = gather_nd_shapes(v)
+    grid = X[:-1]
+    columns = indices.reshape(X)
+    batch = [arange(grid[j]).reshape([grid[j] if i == j else 1 for i in range(len(grid))])
+             for j in range(b)]
+    return I, tuple(batch + [columns[..., j] for j in range(k)])
+
+
 def is_zero(x):
     """NonZero's test on numbers (R-NZ-8, R-NZ-9): -0.0 is zero, NaN is not."""
     return x == 0
