@@ -55,7 +55,6 @@ import dmlref_vectors as dv  # noqa: E402
 import model  # noqa: E402  (tests/model.py: validation_problems)
 
 SIGNED = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
-UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 FLOAT = {2: np.float16, 4: np.float32, 8: np.float64}
 INT64_MAX = (1 << 63) - 1
 ALIAS_MAX_OFFSETS = 1 << 27  # dmlref decides a layout spanning at most this many offsets,
@@ -243,11 +242,6 @@ def gather_nd_index(v, indices, arange):
     batch = [arange(grid[j]).reshape([grid[j] if i == j else 1 for i in range(len(grid))])
              for j in range(b)]
     return I, tuple(batch + [columns[..., j] for j in range(k)])
-
-
-def is_zero(x):
-    """NonZero's test on numbers (R-NZ-8, R-NZ-9): -0.0 is zero, NaN is not."""
-    return x == 0
 
 
 # ---------------------------------------------------------------------------
