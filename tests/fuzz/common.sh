@@ -16,6 +16,9 @@
 #                                  artifacts folders
 #   fuzz_log_stats LOG             sets execs, cov, corpus and artifact from a
 #                                  libFuzzer log (empty when it does not say)
+#   fuzz_failure_report TARGET LOG  prints why a run failed: the report's
+#                                  first line, its first stack frames, and
+#                                  whether the saved input fails again alone
 #
 # Environment: FUZZ_TARGETS (which targets to build and run, default all
 # four), FUZZ_TIMEOUT (seconds one input may take, default 30),
@@ -108,4 +111,17 @@ fuzz_log_stats() {
     cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$1" | tail -n 1)
     corpus=$(grep -o 'corp: [0-9]*/[0-9]*[bKM]*' "$1" | tail -n 1)
     artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$1" | tail -n 1)
+}
+
+fuzz_failure_report() {
+    # what the sanitizer, libFuzzer or the OpenMP runtime said, indented
+    grep -m 1 -E '^==[0-9]+== ?ERROR|^OMP: Error|deadly signal|^SUMMARY' "$2" | sed 's/^/    /'
+    grep -E '^ *#[0-9]+ 0x' "$2" | head -n 6 | sed 's/^ */    /'
+    if [ -n "${artifact:-}" ] && [ -f "$artifact" ]; then
+        if "$fuzz/$1" -runs=3 "$artifact" > "$2.again" 2>&1; then
+            echo "    the input alone passes 3 runs: the failure depends on more than the input; log: $2.again"
+        else
+            echo "    the input alone fails again: $fuzz/$1 $artifact"
+        fi
+    fi
 }

@@ -61,6 +61,7 @@ for target in $fuzz_targets; do
         failed=$((failed + 1))
         echo "$target: FAILED (exit $rc) after ${execs:-?} executions," \
             "${cov:-no coverage line}; input: ${artifact:-none written}; log: $log"
+        fuzz_failure_report "$target" "$log"
     fi
 done
 echo "$passed passed, $failed failed"
