@@ -108,7 +108,7 @@ TEST_HDR = tests/testlib.h
 
 .PHONY: all lib check check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-packaging check-schema check-roundtrip check-cli \
-        check-guides check-reports check-onnx-export conformance-reports node-deps \
+        check-guides check-memory check-reports check-onnx-export conformance-reports node-deps \
         check-conformance backends fuzz-smoke check-valgrind \
         check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg \
         install uninstall clean help deps FORCE
@@ -221,6 +221,7 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-example
 	$(Q)$(MAKE) --no-print-directory check-symbols
 	$(Q)$(MAKE) --no-print-directory check-vectors
+	$(Q)$(MAKE) --no-print-directory check-memory
 	$(Q)$(MAKE) --no-print-directory check-checkout
 	$(Q)$(MAKE) --no-print-directory check-loaders
 	$(Q)$(MAKE) --no-print-directory check-packaging
@@ -324,6 +325,10 @@ check-checkout: $(BUILD)/dmlref ## a Windows-style checkout (core.autocrlf=true)
 
 PYTHON = /usr/bin/python3
 SUMMARY = sh scripts/last_line.sh
+
+check-memory: $(BUILD)/dmlref ## eval and verify of a generated case of each operator peak below 1.1x its tensors' bytes
+	$(Q)$(SUMMARY) "peak memory of eval and verify, 64 MiB cases" $(BUILD)/memory.log \
+	    $(PYTHON) scripts/bench_memory.py --dmlref $(BUILD)/dmlref --mib 64 --limit 1.1
 
 check-loaders: $(BUILD)/dmlref ## the Python and JavaScript loaders: their own tests, and every vector
 	$(Q)$(SUMMARY) "Python loader example" $(BUILD)/loader-doctest.log \

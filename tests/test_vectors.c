@@ -1121,6 +1121,94 @@ static void test_eval_adds_variant_when_it_applies(void **state)
     dmlref_vector_free(v);
 }
 
+/* Ensure eval with DMLREF_VECTOR_EVAL_DIGESTS writes the same text as plain
+   eval, keeps the digest alone of a generated case's large outputs (NonZero's
+   small count keeps its element), and that comparing then still passes the
+   right outputs and fails a wrong one, by digest; plain eval names the
+   element. */
+static void test_eval_digests_keeps_no_elements(void **state)
+{
+    static const char *text =
+        "{\"format\": \"dmlref-vector-1\", \"name\": \"d\", \"operator\": "
+        "\"NONZERO_COORDINATES\", \"tensors\": {\"InputTensor\": {\"dtype\": \"FLOAT32\","
+        " \"sizes\": [100], \"generator\": {\"kind\": \"sparse\", \"seed\": 3, \"density\":"
+        " 500000}}, \"OutputCountTensor\": {\"dtype\": \"UINT32\"},"
+        " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\"}}}";
+    dmlref_vector *plain = parse(text, DMLREF_VECTOR_READ_CASE);
+    dmlref_vector *digests = parse(text, DMLREF_VECTOR_READ_CASE);
+    const dmlref_binding *outputs = dmlref_vector_outputs(plain);
+    dmlref_binding wrong[2];
+    uint32_t rows[100];
+    char *plain_text, *digests_text;
+    dmlref_mismatch m;
+    dmlref_error err;
+    (void)state;
+    assert_int_equal(dmlref_vector_eval(plain, 1, &err), DMLREF_OK);
+    assert_int_equal(dmlref_vector_eval_with(digests, 1, DMLREF_VECTOR_EVAL_DIGESTS, &err),
+                     DMLREF_OK);
+    assert_int_equal(dmlref_vector_write(plain, &plain_text, NULL, &err), DMLREF_OK);
+    assert_int_equal(dmlref_vector_write(digests, &digests_text, NULL, &err), DMLREF_OK);
+    assert_string_equal(plain_text, digests_text);
+    assert_false(digests->tensors[2].has_expected);
+    assert_non_null(digests->tensors[1].expected); /* the count: one element */
+    assert_null(digests->tensors[2].expected);
+    assert_null(digests->tensors[2].kinds);
+
+    assert_int_equal(dmlref_vector_compare(digests, outputs, 2, &m, &err), DMLREF_OK);
+    memcpy(rows, outputs[1].data, sizeof rows);
+    rows[1] ^= 1u; /* the first row's column */
+    wrong[0] = outputs[0];
+    wrong[1].data = rows;
+    wrong[1].size_in_bytes = sizeof rows;
+    assert_int_equal(dmlref_vector_compare(digests, wrong, 2, &m, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "expected digest");
+    assert_int_equal(m.wrong_elements, 0);
+    assert_int_equal(dmlref_vector_compare(plain, wrong, 2, &m, &err), DMLREF_ERROR_MISMATCH);
+    assert_contains(err.message, "OutputCoordinatesTensor.expected[1]");
+    assert_int_equal(m.element, 1);
+    free(plain_text);
+    free(digests_text);
+    dmlref_vector_free(plain);
+    dmlref_vector_free(digests);
+
+    /* Scatter: with duplicate targets the output keeps its elements and its
+       any_of entries; without, its digest alone */
+    {
+        static const char *const scatter[2] = {
+            "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": "
+            "\"SCATTER_ELEMENTS\", \"attributes\": {\"Axis\": 1}, \"tensors\": {"
+            "\"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [10, 10], \"generator\": "
+            "{\"kind\": \"bits\", \"seed\": 1}}, \"IndicesTensor\": {\"dtype\": \"INT32\", "
+            "\"sizes\": [10, 10], \"generator\": {\"kind\": \"index\", \"seed\": 2, "
+            "\"low\": [0], \"high\": [9]}}, \"UpdatesTensor\": {\"dtype\": \"UINT8\", "
+            "\"sizes\": [10, 10], \"generator\": {\"kind\": \"bits\", \"seed\": 3}}, "
+            "\"OutputTensor\": {\"dtype\": \"UINT8\"}}}",
+            "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": "
+            "\"SCATTER_ELEMENTS\", \"attributes\": {\"Axis\": 1}, \"tensors\": {"
+            "\"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [10, 10], \"generator\": "
+            "{\"kind\": \"bits\", \"seed\": 1}}, \"IndicesTensor\": {\"dtype\": \"INT32\", "
+            "\"sizes\": [10, 1], \"generator\": {\"kind\": \"index\", \"seed\": 2, "
+            "\"low\": [0], \"high\": [9]}}, \"UpdatesTensor\": {\"dtype\": \"UINT8\", "
+            "\"sizes\": [10, 1], \"generator\": {\"kind\": \"bits\", \"seed\": 3}}, "
+            "\"OutputTensor\": {\"dtype\": \"UINT8\"}}}"};
+        int k;
+        for (k = 0; k < 2; ++k) {
+            plain_text = evaluate(scatter[k]);
+            digests = parse(scatter[k], DMLREF_VECTOR_READ_CASE);
+            assert_int_equal(dmlref_vector_eval_with(digests, 1, DMLREF_VECTOR_EVAL_DIGESTS, &err),
+                             DMLREF_OK);
+            assert_int_equal(dmlref_vector_write(digests, &digests_text, NULL, &err), DMLREF_OK);
+            assert_string_equal(plain_text, digests_text);
+            assert_int_equal(digests->tensors[3].has_expected, k == 0);
+            assert_int_equal(digests->tensors[3].any_of_count != 0, k == 0);
+            assert_int_equal(strstr(plain_text, "any_of") != NULL, k == 0);
+            free(plain_text);
+            free(digests_text);
+            dmlref_vector_free(digests);
+        }
+    }
+}
+
 /* Ensure compare_variant accepts the flushed answer where compare refuses it,
    refuses the golden answer and a wrong one, naming the variant's JSON
    path, and refuses a variant number out of range. */
@@ -2049,6 +2137,7 @@ int main(void)
         cmocka_unit_test(test_generators),
         cmocka_unit_test(test_eval_scatter_duplicates_any_of),
         cmocka_unit_test(test_eval_nonzero_nulls_and_prefix_digest),
+        cmocka_unit_test(test_eval_digests_keeps_no_elements),
         cmocka_unit_test(test_compare_reports_first_wrong_element),
         cmocka_unit_test(test_verify_catches_tampering),
         cmocka_unit_test(test_expect_error_is_checked),

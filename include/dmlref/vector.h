@@ -114,6 +114,20 @@ DMLREF_API const dmlref_binding *dmlref_vector_outputs(const dmlref_vector *vect
 DMLREF_API dmlref_status dmlref_vector_eval(dmlref_vector *vector, uint32_t num_threads,
                                             dmlref_error *err);
 
+/* dmlref_vector_eval_with's flags. */
+/* Of each output that dmlref_vector_write() writes by its digest alone (more
+ * than 64 elements, in a case whose inputs come from generators; not
+ * Scatter's output, whose targets may hold any of several values), keep only
+ * the digest, not a copy of its elements: eval then holds no more than the
+ * tensors themselves.  Comparing outputs with the vector afterwards compares
+ * those outputs' digests, so a mismatch names no element.  For eval that
+ * writes the vector out (`dmlref eval`, `dmlref gen`). */
+#define DMLREF_VECTOR_EVAL_DIGESTS 0x1u
+
+/* dmlref_vector_eval() with flags (0: the same). */
+DMLREF_API dmlref_status dmlref_vector_eval_with(dmlref_vector *vector, uint32_t num_threads,
+                                                 uint32_t flags, dmlref_error *err);
+
 /* Where outputs first differ from what the case expects. */
 typedef struct dmlref_mismatch {
     size_t output;    /* which output (binding order) */

@@ -262,7 +262,7 @@ static int eval_file(const char *input, const command_options *o)
         fprintf(stderr, "%s\n", err.message);
         return exit_for(status == DMLREF_ERROR_MISMATCH ? DMLREF_ERROR_VECTOR_SCHEMA : status);
     }
-    status = dmlref_vector_eval(v, (uint32_t)threads, &err);
+    status = dmlref_vector_eval_with(v, (uint32_t)threads, DMLREF_VECTOR_EVAL_DIGESTS, &err);
     if (status == DMLREF_OK && kernels == DMLREF_KERNELS_FAST) {
         /* the fast kernels must agree with the reference kernels, or nothing is written */
         kernels_comparison k;

@@ -388,7 +388,7 @@ static void emit_text(suite *s, const char *relative, const char *case_json, siz
             return;
         }
     }
-    status = dmlref_vector_eval(v, s->threads, &err);
+    status = dmlref_vector_eval_with(v, s->threads, DMLREF_VECTOR_EVAL_DIGESTS, &err);
     if (status == DMLREF_OK)
         status = dmlref_vector_write(v, &text, &length, &err);
     if (status != DMLREF_OK) {

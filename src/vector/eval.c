@@ -82,8 +82,8 @@ static const char *tensor_path(const vtensor *t, char *path)
     return path;
 }
 
-/* Sets t's expected elements to those of `buffer`, laid out as t says; the
-   memory cap counts them in place of those they replace. */
+/* Sets t's expected elements (it has none yet) to those of `buffer`, laid
+   out as t says. */
 static dmlref_status read_back(vtensor *t, const unsigned char *buffer, memory_budget *b)
 {
     layout l;
@@ -93,8 +93,6 @@ static dmlref_status read_back(vtensor *t, const unsigned char *buffer, memory_b
     char at[TENSOR_PATH_CAPACITY];
     layout_from_desc(&t->desc, &l);
     n = layout_element_count(&l); /* an output's elements have distinct addresses (D6) */
-    budget_give_back(b, vtensor_expectation_bytes(t));
-    vtensor_clear_expectations(t);
     CHECK(budget_allocate(b, (n ? n : 1) * sizeof *t->expected, 0, tensor_path(t, at),
                           "its expected elements", &taken));
     t->expected = taken;
@@ -118,7 +116,7 @@ static dmlref_status mark_nonzero_rows(vtensor *outs, memory_budget *b)
     char at[TENSOR_PATH_CAPACITY];
     for (i = 0; i < co->desc.DimensionCount; ++i)
         n *= co->sizes[i];
-    if (count * N == n)
+    if (count * N == n || !co->has_expected) /* a digest covers the rows before the count */
         return DMLREF_OK;
     CHECK(budget_allocate(b, n, 1, tensor_path(co, at), "the kinds of its expected elements",
                           &taken));
@@ -221,14 +219,6 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
         walk_sizes[axis] = 1;
         n_upd /= repeat;
     }
-    CHECK(budget_allocate(b, n_out * sizeof *hits, 1, at, "counting the updates of its elements",
-                          &taken));
-    hits = taken;
-    status = budget_allocate(b, n_out * sizeof *first, 1, at,
-                             "counting the updates of its elements", &taken);
-    if (status != DMLREF_OK)
-        goto done;
-    first = taken;
 
 #define FOR_EACH_UPDATE(body)                                                                      \
     walker_init(&w, upd_l.rank, walk_sizes);                                                       \
@@ -246,6 +236,32 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
                 t += w.coord[i] * packed[i];                                                       \
         body                                                                                       \
     }
+
+    /* Most cases write each target once: a bit per target finds out
+       before the counts below take 12 bytes per target. */
+    if (repeat == 1) {
+        unsigned char *seen;
+        int twice = 0;
+        CHECK(
+            budget_allocate(b, n_out / 8 + 1, 1, at, "finding targets of several updates", &taken));
+        seen = taken;
+        FOR_EACH_UPDATE(if (seen[t / 8] & (1u << (t % 8))) {
+            twice = 1;
+            break;
+        } seen[t / 8] |= (unsigned char)(1u << (t % 8));)
+        free(seen);
+        budget_give_back(b, n_out / 8 + 1);
+        if (!twice)
+            return DMLREF_OK;
+    }
+    CHECK(budget_allocate(b, n_out * sizeof *hits, 1, at, "counting the updates of its elements",
+                          &taken));
+    hits = taken;
+    status = budget_allocate(b, n_out * sizeof *first, 1, at,
+                             "counting the updates of its elements", &taken);
+    if (status != DMLREF_OK)
+        goto done;
+    first = taken;
 
     /* hits[t]: the updates of target t, repeats counted; first[t]: the
        places walked, each a value its list may need.  The walk stops as soon
@@ -584,6 +600,12 @@ static dmlref_status verify_subnormals_flushed(dmlref_vector *v, uint32_t num_th
 
 dmlref_status dmlref_vector_eval(dmlref_vector *v, uint32_t num_threads, dmlref_error *err)
 {
+    return dmlref_vector_eval_with(v, num_threads, 0, err);
+}
+
+dmlref_status dmlref_vector_eval_with(dmlref_vector *v, uint32_t num_threads, uint32_t flags,
+                                      dmlref_error *err)
+{
     dmlref_status status;
     const unsigned char *buffers[OPERATOR_MAX_OUTPUTS];
     memory_budget b;
@@ -599,18 +621,25 @@ dmlref_status dmlref_vector_eval(dmlref_vector *v, uint32_t num_threads, dmlref_
             prefix_error(err, v->source, "$");
         return status;
     }
-    /* what eval makes is counted beside what the case holds, under its cap */
+    /* what eval makes is counted beside what the case holds, under its cap,
+       in place of the expectations it replaces */
     vector_budget(v, 1, err, &b);
     for (o = v->input_count; o < v->input_count + v->output_count; ++o) {
-        CHECK(read_back(&v->tensors[o], v->tensors[o].buffer, &b));
-        buffers[o - v->input_count] = v->tensors[o].buffer;
+        budget_give_back(&b, vtensor_expectation_bytes(&v->tensors[o]));
+        vtensor_clear_expectations(&v->tensors[o]);
+    }
+    if (v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS)
+        CHECK(mark_scatter_duplicates(v, &b));
+    for (o = v->input_count; o < v->input_count + v->output_count; ++o) {
+        vtensor *t = &v->tensors[o];
+        /* an output with "any of" entries keeps its elements: no digest holds them */
+        if (!(flags & DMLREF_VECTOR_EVAL_DIGESTS) || !vector_output_by_digest(v, t) ||
+            t->any_of_count)
+            CHECK(read_back(t, t->buffer, &b));
+        buffers[o - v->input_count] = t->buffer;
     }
     if (v->type == DMLREF_OPERATOR_NONZERO_COORDINATES)
-        status = mark_nonzero_rows(&v->tensors[v->input_count], &b);
-    else if (v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS)
-        status = mark_scatter_duplicates(v, &b);
-    if (status != DMLREF_OK)
-        return status;
+        CHECK(mark_nonzero_rows(&v->tensors[v->input_count], &b));
     set_digests(v, &v->tensors[v->input_count], buffers);
     return add_subnormals_flushed(v, num_threads, &b, err);
 }

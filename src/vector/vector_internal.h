@@ -204,6 +204,12 @@ void operator_shape_of(const operator_info *row, operator_shape *shape);
 #define vector_link_descriptors dmlref__vector_link_descriptors
 void vector_link_descriptors(dmlref_vector *v);
 
+/* 1 when dmlref_vector_write() writes output t by its digest alone, given
+   it has one: more than 64 elements, in a case whose inputs come from
+   generators (FORMAT.md). */
+#define vector_output_by_digest dmlref__vector_output_by_digest
+int vector_output_by_digest(const dmlref_vector *v, const vtensor *t);
+
 /* Drops what an output must hold (before eval sets it anew). */
 #define vtensor_clear_expectations dmlref__vtensor_clear_expectations
 void vtensor_clear_expectations(vtensor *t);

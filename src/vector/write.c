@@ -177,10 +177,6 @@ static void put_expected(text_buffer *t, const vtensor *v)
     text_put(t, "]");
 }
 
-/* Outputs of a case whose inputs come from generators are written by digest
-   alone when they can be (FORMAT.md): only small ones keep their elements. */
-#define SMALL_OUTPUT_ELEMENTS 64
-
 static void put_tensor(text_buffer *t, const dmlref_vector *v, const vtensor *x, int digest_only,
                        int as_case)
 {
@@ -229,7 +225,7 @@ static void put_tensor(text_buffer *t, const dmlref_vector *v, const vtensor *x,
 
 /* "variants" (format 2): one entry per variant, its outputs one a line,
    their elements written as the case's outputs' are. */
-static void put_variants(text_buffer *t, const dmlref_vector *v, int generated)
+static void put_variants(text_buffer *t, const dmlref_vector *v)
 {
     size_t k, o;
     text_put(t, "  \"variants\": [\n");
@@ -242,12 +238,7 @@ static void put_variants(text_buffer *t, const dmlref_vector *v, int generated)
         text_put(t, ", \"outputs\": {\n");
         for (o = 0; o < v->output_count; ++o) {
             const vtensor *e = &x->outputs[o];
-            uint64_t count = 1;
-            uint32_t d;
-            int digest_only;
-            for (d = 0; d < e->desc.DimensionCount; ++d)
-                count *= e->sizes[d];
-            digest_only = generated && count > SMALL_OUTPUT_ELEMENTS && e->has_xxh3;
+            int digest_only = vector_output_by_digest(v, e) && e->has_xxh3;
             text_put(t, "      ");
             put_string(t, e->name);
             text_put(t, ": {");
@@ -276,15 +267,13 @@ dmlref_status dmlref_vector_write_with(const dmlref_vector *v, uint32_t flags, c
     text_buffer t = {NULL, 0, 0, 0};
     operator_shape shape;
     size_t i, n = v->input_count + v->output_count;
-    int generated = 0, with_variants;
+    int with_variants;
 
     if (!out)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "", "dmlref_vector_write: NULL out");
     t.capacity = 4096;
     if (!(t.data = malloc(t.capacity)))
         t.failed = 1;
-    for (i = 0; i < v->input_count; ++i)
-        generated |= v->tensors[i].gen.kind != GENERATOR_NONE;
     operator_shape_of(v->row, &shape);
 
     with_variants = v->variant_count && !v->expects_error && !as_case;
@@ -316,16 +305,12 @@ dmlref_status dmlref_vector_write_with(const dmlref_vector *v, uint32_t flags, c
     text_put(&t, "  \"tensors\": {\n");
     for (i = 0; i < n; ++i) {
         const vtensor *x = &v->tensors[i];
-        uint64_t count = 1;
-        uint32_t d;
-        for (d = 0; d < x->desc.DimensionCount; ++d)
-            count *= x->sizes[d];
-        put_tensor(&t, v, x, generated && count > SMALL_OUTPUT_ELEMENTS, as_case);
+        put_tensor(&t, v, x, x->is_output && vector_output_by_digest(v, x), as_case);
         text_put(&t, i + 1 < n ? ",\n" : "\n");
     }
     text_put(&t, with_variants ? "  },\n" : "  }\n");
     if (with_variants)
-        put_variants(&t, v, generated);
+        put_variants(&t, v);
     text_put(&t, "}\n");
     if (t.failed) {
         free(t.data);

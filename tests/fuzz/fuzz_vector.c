@@ -7,6 +7,7 @@
  *   bit 0     flags: DMLREF_VECTOR_READ_CASE (1) or 0
  *   bit 1     run the case at another feature level: bits 2..5 pick it
  *             (dmlref_vector_set_feature_level, as `dmlref check` does)
+ *   bit 6     eval with DMLREF_VECTOR_EVAL_DIGESTS (as `dmlref eval` does)
  * The reader's memory cap is 64 MiB, so no case may allocate more.
  *
  * Checks, beyond "no crash, no UB, no leak" (ASan, UBSan, LSan):
@@ -64,6 +65,11 @@ static dmlref_status run(dmlref_status (*fn)(dmlref_vector *, uint32_t, dmlref_e
     return status;
 }
 
+static dmlref_status eval_digests(dmlref_vector *v, uint32_t threads, dmlref_error *err)
+{
+    return dmlref_vector_eval_with(v, threads, DMLREF_VECTOR_EVAL_DIGESTS, err);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint32_t flags;
@@ -86,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* verify against what the file states: any verdict, but a known one */
     run(dmlref_vector_verify, v, 1);
-    eval_status = run(dmlref_vector_eval, v, 1);
+    eval_status = run((data[0] & 64u) ? eval_digests : dmlref_vector_eval, v, 1);
     if (eval_status == DMLREF_OK)
         FUZZ_ASSERT(run(dmlref_vector_verify, v, 2) == DMLREF_OK);
 

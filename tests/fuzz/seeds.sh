@@ -10,9 +10,11 @@
 #                  not the default 6_4, of at most MAX_BYTES bytes (default
 #                  16384, the smoke run's -max_len), each as a full vector
 #                  ('0' in front: fuzz_vector's first byte picks the reading
-#                  mode) and, best effort, as an eval case ('1' in front)
-#                  without its expectations and its outputs' sizes; and every
-#                  file of tests/malformed/, in both modes.
+#                  mode) and, best effort, as an eval case ('q' in front: a
+#                  case, evaluated with DMLREF_VECTOR_EVAL_DIGESTS as `dmlref
+#                  eval` does) without its expectations and its outputs'
+#                  sizes; and every file of tests/malformed/, in both
+#                  modes.
 #   fuzz_validate, fuzz_execute
 #                  a few hand-made byte strings, one per operator; libFuzzer
 #                  finds the rest.
@@ -75,7 +77,7 @@ for f in $(cd "$repo" && find vectors -name '*.json' ! -name schema.json | LC_AL
     [ "$size" -lt "$max_bytes" ] || continue
     name=$(printf '%s' "${f#vectors/}" | tr '/' '_')
     { printf '0'; cat "$repo/$f"; } > "$out/fuzz_vector/v0_$name"
-    { printf '1'; sed -f "$eval_sed" "$repo/$f"; } > "$out/fuzz_vector/v1_$name"
+    { printf 'q'; sed -f "$eval_sed" "$repo/$f"; } > "$out/fuzz_vector/v1_$name"
     vectors=$((vectors + 1))
 done
 rm -f "$eval_sed"
