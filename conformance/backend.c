@@ -632,6 +632,7 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
         worker_stop(p);
         exited = 0;
     }
+    run->seconds = clock_seconds() - d.start;
 
     run->kind = RUN_ERROR;
     if (got == CHANNEL_TIMED_OUT) {
@@ -866,6 +867,7 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
         p->previous[0] = '\0';
         end = exchange(p, text, length, &d, &written, &line, &line_length);
     }
+    run->seconds = clock_seconds() - d.start;
     free(text);
 
     if (end == EXCHANGE_REPLIED && written < length) {

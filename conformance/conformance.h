@@ -91,6 +91,11 @@ typedef struct backend_run {
        the case before, which is that case's fault, not this one's. */
     int late;
     char late_message[256];
+    /* The backend's time: from handing it the case (starting it first, if
+       it was not running) to its answer, or to the end of waiting for one.
+       dmlref's own work around it (laying out and filling the buffers,
+       writing the request, reading the outputs back) is not in it. */
+    double seconds;
 } backend_run;
 
 /* A backend under test: a plug-in (run in a child worker) or a process

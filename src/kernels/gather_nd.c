@@ -169,11 +169,9 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
             for (u = 0; u < count; ++u, walker_next(&grid)) {
                 uint64_t base = grid.offset[2];
                 for (c = 0; c < k; ++c) {
-                    uint64_t v;
                     const unsigned char *component =
                         idx + (grid.offset[1] + c * tuple_component_stride) * idx_l.element_size;
-                    normalize_index(read_index(component, index_type), tuple_bounds[c], 1, &v);
-                    base += v * tuple_strides[c];
+                    base += index_of_type(component, index_type, tuple_bounds[c]) * tuple_strides[c];
                 }
                 in_base[u] = base;
                 out_base[u] = grid.offset[0];

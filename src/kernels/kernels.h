@@ -78,6 +78,61 @@ static inline void copy_element(unsigned char *dst, const unsigned char *src, ui
     }
 }
 
+/* ---- index readers -------------------------------------------------------
+ * The index at p normalised (v in [-size, -1] means v + size, R-IX-2) and
+ * clamped into [0, size) (D1's clamp policy; a no-op for indices the strict
+ * policy let through).  Selects, not branches, so random indices cost no
+ * mispredictions.  size <= 2^32 - 1, so nothing below overflows. */
+static inline uint64_t index_int32(const unsigned char *p, uint64_t size)
+{
+    int32_t raw;
+    int64_t v, s = (int64_t)size;
+    memcpy(&raw, p, 4);
+    v = raw;
+    v += v < 0 ? s : 0;
+    return (uint64_t)(v < 0 ? 0 : v >= s ? s - 1 : v);
+}
+
+static inline uint64_t index_int64(const unsigned char *p, uint64_t size)
+{
+    int64_t v, s = (int64_t)size;
+    memcpy(&v, p, 8);
+    v += v < 0 ? s : 0; /* a positive added to a negative: no overflow */
+    return (uint64_t)(v < 0 ? 0 : v >= s ? s - 1 : v);
+}
+
+static inline uint64_t index_uint32(const unsigned char *p, uint64_t size)
+{
+    uint32_t v; /* unsigned indices are never negative (R-IX-3) */
+    memcpy(&v, p, 4);
+    return v >= size ? size - 1 : v;
+}
+
+static inline uint64_t index_uint64(const unsigned char *p, uint64_t size)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v >= size ? size - 1 : v;
+}
+
+/* index_int32 .. index_uint64 by the index type: for loops that read a few
+ * indices per element (GatherND's tuples), where a switch on a type that
+ * never changes costs a predicted branch. */
+static inline uint64_t index_of_type(const unsigned char *p, dmlref_tensor_data_type type,
+                                     uint64_t size)
+{
+    switch (type) {
+    case DMLREF_TENSOR_DATA_TYPE_INT32:
+        return index_int32(p, size);
+    case DMLREF_TENSOR_DATA_TYPE_INT64:
+        return index_int64(p, size);
+    case DMLREF_TENSOR_DATA_TYPE_UINT32:
+        return index_uint32(p, size);
+    default:
+        return index_uint64(p, size);
+    }
+}
+
 /* ---- run loops (runs.c) ----------------------------------------------
  * The innermost loops, one per element size (1, 2, 4, 8 bytes), so the
  * compiler sees fixed-size loads and stores; strides are in elements. */

@@ -45,42 +45,6 @@ void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src, u
     })
 }
 
-/* The index at p normalised (v in [-size, -1] means v + size, R-IX-2) and
- * clamped into [0, size) (D1's clamp policy; a no-op for indices the strict
- * policy let through).  Selects, not branches, so random indices cost no
- * mispredictions.  size <= 2^32 - 1, so nothing below overflows. */
-static inline uint64_t index_int32(const unsigned char *p, uint64_t size)
-{
-    int32_t raw;
-    int64_t v, s = (int64_t)size;
-    memcpy(&raw, p, 4);
-    v = raw;
-    v += v < 0 ? s : 0;
-    return (uint64_t)(v < 0 ? 0 : v >= s ? s - 1 : v);
-}
-
-static inline uint64_t index_int64(const unsigned char *p, uint64_t size)
-{
-    int64_t v, s = (int64_t)size;
-    memcpy(&v, p, 8);
-    v += v < 0 ? s : 0; /* a positive added to a negative: no overflow */
-    return (uint64_t)(v < 0 ? 0 : v >= s ? s - 1 : v);
-}
-
-static inline uint64_t index_uint32(const unsigned char *p, uint64_t size)
-{
-    uint32_t v; /* unsigned indices are never negative (R-IX-3) */
-    memcpy(&v, p, 4);
-    return v >= size ? size - 1 : v;
-}
-
-static inline uint64_t index_uint64(const unsigned char *p, uint64_t size)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v >= size ? size - 1 : v;
-}
-
 /* `loop` once for each index type (I: its reader, IB: its size in bytes)
  * and element size (T): 16 loops, each with fixed-size loads and stores.
  * Generated, because one loop with the two switches inside is about 1.5x
