@@ -171,7 +171,8 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
                 for (c = 0; c < k; ++c) {
                     const unsigned char *component =
                         idx + (grid.offset[1] + c * tuple_component_stride) * idx_l.element_size;
-                    base += index_of_type(component, index_type, tuple_bounds[c]) * tuple_strides[c];
+                    base +=
+                        index_of_type(component, index_type, tuple_bounds[c]) * tuple_strides[c];
                 }
                 in_base[u] = base;
                 out_base[u] = grid.offset[0];
@@ -182,7 +183,14 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
                 uint64_t last = end - tuple * slice_count < slice_count ? end - tuple * slice_count
                                                                         : slice_count;
                 uint64_t p = first, j;
-                if (my.outer.rank == 0) { /* the usual case: the slice is one run */
+                if (my.outer.rank == 0 && my.step[0] == 1 && my.step[1] == 1) {
+                    /* the usual case: the slice is one contiguous run */
+                    copy_bytes(out + (out_base[u] + first) * es, in + (in_base[u] + first) * es,
+                               (size_t)((last - first) * es));
+                    pos += last - first;
+                    continue;
+                }
+                if (my.outer.rank == 0) { /* one strided run */
                     copy_run(out + (out_base[u] + first * my.step[1]) * es, my.step[1],
                              in + (in_base[u] + first * my.step[0]) * es, my.step[0], last - first,
                              es);

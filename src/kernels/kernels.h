@@ -133,6 +133,21 @@ static inline uint64_t index_of_type(const unsigned char *p, dmlref_tensor_data_
     }
 }
 
+/* bytes from src to dst (they do not overlap): a short block, such as a
+ * GatherND slice of a few elements, as 16-byte moves written out here,
+ * since a call to the library's memcpy costs more than the move itself;
+ * a long one with memcpy. */
+static inline void copy_bytes(unsigned char *dst, const unsigned char *src, size_t bytes)
+{
+    size_t i;
+    if (bytes > 128 || bytes % 16 != 0) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    for (i = 0; i < bytes; i += 16)
+        memcpy(dst + i, src + i, 16);
+}
+
 /* ---- run loops (runs.c) ----------------------------------------------
  * The innermost loops, one per element size (1, 2, 4, 8 bytes), so the
  * compiler sees fixed-size loads and stores; strides are in elements. */
