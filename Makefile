@@ -221,7 +221,6 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-example
 	$(Q)$(MAKE) --no-print-directory check-symbols
 	$(Q)$(MAKE) --no-print-directory check-vectors
-	$(Q)$(MAKE) --no-print-directory check-memory
 	$(Q)$(MAKE) --no-print-directory check-checkout
 	$(Q)$(MAKE) --no-print-directory check-loaders
 	$(Q)$(MAKE) --no-print-directory check-packaging
@@ -239,13 +238,15 @@ check-lane-windows:
 
 # Big-endian s390x and 32-bit x86 under qemu, then the other builds of the
 # unit tests: ThreadSanitizer, clang, no OpenMP; then the conformance reports
-# of the CPU backends (the lane that ends first).
+# of the CPU backends and the peak memory of eval and verify (the lane that
+# ends first).
 check-lane-emulated:
 	$(Q)$(MAKE) --no-print-directory -k check-s390x check-i686
 	$(Q)$(MAKE) --no-print-directory check-tsan
 	$(Q)$(MAKE) --no-print-directory check-clang
 	$(Q)$(MAKE) --no-print-directory check-noopenmp
 	$(Q)$(MAKE) --no-print-directory check-reports
+	$(Q)$(MAKE) --no-print-directory check-memory
 
 check-clang: ## the tests built with clang -fopenmp
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang
