@@ -6,7 +6,7 @@ passed on) and every thread count, three implementations are measured in the
 same run, interleaved, over --rounds rounds (the median of the rounds' medians
 is reported):
 
-  dmlref  `dmlref bench --filter NAME --threads LIST --reps N --json FILE`, a
+  dmlref  `dmlref bench --kernels fast --filter NAME --threads LIST --reps N --json FILE`, a
           subprocess per case and round; its JSON also gives the case's shape,
           axis, pattern, layout and types, which the peers reproduce;
   numpy   np.take_along_axis (GatherElements), np.copyto + np.put_along_axis
@@ -74,9 +74,9 @@ def run_dmlref(args, name, threads):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         path = f.name
     try:
-        cmd = [args.dmlref, "bench", "--size", name.rsplit("2^", 1)[1], "--filter", name, "--threads",
-               ",".join(str(t) for t in threads), "--reps", str(args.reps), "--oob", args.oob,
-               "--json", path]
+        cmd = [args.dmlref, "bench", "--kernels", "fast", "--size", name.rsplit("2^", 1)[1],
+               "--filter", name, "--threads", ",".join(str(t) for t in threads), "--reps",
+               str(args.reps), "--oob", args.oob, "--json", path]
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if proc.returncode != 0:
             sys.exit("bench_peers: %s failed (%d): %s" % (" ".join(cmd), proc.returncode,

@@ -10,6 +10,9 @@
 #     docs/performance.md shows, each row has its ten columns, and the last
 #     line of standard output is the worst-ratio line;
 #   - --oob clamp is recorded in the report;
+#   - --kernels fast times the fast kernels alone: the table's reference
+#     columns are -, the JSON's reference fields null, the CSV's empty, and
+#     the fast kernels' figures are there;
 #   - --threads 0, --reps x, --oob sometimes and an unknown option are usage
 #     errors: exit 3 with one line on standard error;
 #   - --list names at least 60 cases.
@@ -100,6 +103,25 @@ else
     bad "--oob clamp runs and the report says so" "$tmp/clamp.err"
 fi
 
+run fast bench --filter "$case_name" --size 16 --threads 1 --reps 1 --kernels fast \
+    --json "$tmp/f.json" --csv "$tmp/f.csv"
+if [ "$rc" -eq 0 ] &&
+   [ "$(sed -n 2p "$tmp/fast.out" | awk '{print $6 $7 $8 $10}')" = "----" ] &&
+   [ "$(sed -n 2p "$tmp/f.csv" | cut -d, -f13-18)" = "$(sed -n 2p "$tmp/f.csv" | cut -d, -f13),,,,," ] &&
+   "$python" - "$tmp/f.json" >"$tmp/fjson.err" 2>&1 <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))["cases"][0]
+for key in ("reference_median_ms", "reference_min_ms", "reference_gbps", "reference_ratio",
+            "speedup"):
+    assert c[key] is None, (key, c[key])
+assert c["reference_calls_per_rep"] == 0 and c["median_ms"] > 0 and c["gbps"] > 0, c
+EOF
+then
+    ok
+else
+    bad "--kernels fast leaves the reference columns empty" "$tmp/fast.out" "$tmp/fast.err" "$tmp/fjson.err"
+fi
+
 # a filter that leaves no sequential case: the line says n/a
 run nonseq bench --filter gather_nd/S16_random/packed/e4_i64/2^16 --size 16 --threads 1 --reps 1
 if [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$tmp/nonseq.out")" = "worst ratio to copy (sequential cases): n/a" ]; then
@@ -124,6 +146,7 @@ usage_case "an unknown option" --frobnicate
 usage_case "--size out of range" --size 40 --list
 usage_case "an option without its value" --json
 usage_case "--oob with an unknown policy" --oob sometimes --list
+usage_case "--kernels with an unknown set" --kernels reference --list
 
 run list bench --list
 n=$(wc -l <"$tmp/list.out")

@@ -886,7 +886,7 @@ static void finish_timing(timing *t, double *times, uint32_t reps, uint64_t byte
 }
 
 static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref_oob_policy policy,
-                    copy_buffers *cb, result *r)
+                    int with_reference, copy_buffers *cb, result *r)
 {
     prepared p;
     dmlref_execute_options fast, ref;
@@ -926,9 +926,12 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
         goto failed;
     if (c->op == OP_NONZERO)
         fast_nnz = *(const uint32_t *)p.buf[1];
-    if (!first_run(c, &p, &ref, &r->ref.calls))
+    if (with_reference && !first_run(c, &p, &ref, &r->ref.calls))
         goto failed;
-    if (c->op == OP_NONZERO) {
+    if (c->op == OP_NONZERO && !with_reference) {
+        r->nnz = fast_nnz;
+        p.bytes += r->nnz * c->rank * 4;
+    } else if (c->op == OP_NONZERO) {
         r->nnz = *(const uint32_t *)p.buf[1];
         if (r->nnz != fast_nnz) {
             fprintf(stderr,
@@ -954,11 +957,12 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
 
     for (i = 0; i < reps; ++i) { /* copy, fast, copy, reference */
         int side;
-        for (side = 0; side < 2; ++side) {
+        for (side = 0; side < 1 + with_reference; ++side) {
             t0 = clock_seconds();
             for (k = 0; k < r->copy_calls; ++k)
                 parallel_copy(dst, src, copy_bytes, threads);
-            copies[2 * i + (uint32_t)side] = (clock_seconds() - t0) / r->copy_calls;
+            copies[(1 + (uint32_t)with_reference) * i + (uint32_t)side] =
+                (clock_seconds() - t0) / r->copy_calls;
             if (side == 0)
                 fast_times[i] = timed_run(c, &p, &fast, r->fast.calls);
             else
@@ -967,10 +971,13 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
                 goto failed;
         }
     }
-    r->copy_gbps = 2.0 * (double)copy_bytes / (median_of(copies, 2 * reps) * 1e9);
+    r->copy_gbps =
+        2.0 * (double)copy_bytes / (median_of(copies, (1 + (uint32_t)with_reference) * reps) * 1e9);
     finish_timing(&r->fast, fast_times, reps, r->bytes, r->copy_gbps);
-    finish_timing(&r->ref, ref_times, reps, r->bytes, r->copy_gbps);
-    r->speedup = r->ref.median_ms / r->fast.median_ms;
+    if (with_reference) {
+        finish_timing(&r->ref, ref_times, reps, r->bytes, r->copy_gbps);
+        r->speedup = r->ref.median_ms / r->fast.median_ms;
+    }
     free(fast_times), release(&p);
     return 1;
 
@@ -1037,23 +1044,30 @@ static void write_json(FILE *f, const result *r, size_t count, const uint32_t *t
                 "%s\n    {\"name\": \"%s\", \"op\": \"%s\", \"pattern\": \"%s\", "
                 "\"layout\": \"%s\", \"element_size\": %u, \"index_bytes\": %u, "
                 "\"elements\": %llu, \"threads\": %u, \"median_ms\": %.6f, \"min_ms\": %.6f, "
-                "\"gbps\": %.4f, \"copy_gbps\": %.4f, \"ratio\": %.4f, "
-                "\"reference_median_ms\": %.6f, \"reference_min_ms\": %.6f, "
-                "\"reference_gbps\": %.4f, \"reference_ratio\": %.4f, \"speedup\": %.4f, "
+                "\"gbps\": %.4f, \"copy_gbps\": %.4f, \"ratio\": %.4f, ",
+                i ? "," : "", c->name, k_op_names[c->op], k_pattern_names[c->pattern],
+                k_layout_names[c->layout], c->es, c->ib,
+                (unsigned long long)elements_of(c->rank, c->shape), r[i].threads,
+                r[i].fast.median_ms, r[i].fast.min_ms, r[i].fast.gbps, r[i].copy_gbps,
+                r[i].fast.ratio);
+        if (r[i].ref.calls)
+            fprintf(f,
+                    "\"reference_median_ms\": %.6f, \"reference_min_ms\": %.6f, "
+                    "\"reference_gbps\": %.4f, \"reference_ratio\": %.4f, \"speedup\": %.4f, ",
+                    r[i].ref.median_ms, r[i].ref.min_ms, r[i].ref.gbps, r[i].ref.ratio,
+                    r[i].speedup);
+        else /* bench --kernels fast */
+            fprintf(f, "\"reference_median_ms\": null, \"reference_min_ms\": null, "
+                       "\"reference_gbps\": null, \"reference_ratio\": null, \"speedup\": null, ");
+        fprintf(f,
                 "\"bytes\": %llu, "
                 "\"copy_bytes\": %llu, \"size_log2\": %u, \"shape\": [%s], \"axis\": %u, "
                 "\"slice\": %u, \"batch\": %u, \"density\": %g, \"nnz\": %llu, "
                 "\"calls_per_rep\": %u, \"reference_calls_per_rep\": %u, "
                 "\"copy_calls_per_rep\": %u, \"reps\": %u}",
-                i ? "," : "", c->name, k_op_names[c->op], k_pattern_names[c->pattern],
-                k_layout_names[c->layout], c->es, c->ib,
-                (unsigned long long)elements_of(c->rank, c->shape), r[i].threads,
-                r[i].fast.median_ms, r[i].fast.min_ms, r[i].fast.gbps, r[i].copy_gbps,
-                r[i].fast.ratio, r[i].ref.median_ms, r[i].ref.min_ms, r[i].ref.gbps, r[i].ref.ratio,
-                r[i].speedup, (unsigned long long)r[i].bytes, (unsigned long long)r[i].copy_bytes,
-                c->size_log2, shape, c->axis, c->slice, c->batch, c->density,
-                (unsigned long long)r[i].nnz, r[i].fast.calls, r[i].ref.calls, r[i].copy_calls,
-                r[i].reps);
+                (unsigned long long)r[i].bytes, (unsigned long long)r[i].copy_bytes, c->size_log2,
+                shape, c->axis, c->slice, c->batch, c->density, (unsigned long long)r[i].nnz,
+                r[i].fast.calls, r[i].ref.calls, r[i].copy_calls, r[i].reps);
     }
     fprintf(f, "\n  ]\n}\n");
 }
@@ -1069,17 +1083,20 @@ static void write_csv(FILE *f, const result *r, size_t count)
     for (i = 0; i < count; ++i) {
         const bench_case *c = r[i].c;
         shape_text(c, shape, sizeof shape);
-        fprintf(f,
-                "%s,%s,%s,%s,%u,%u,%llu,%u,%.6f,%.6f,%.4f,%.4f,%.4f,%.6f,%.6f,%.4f,%.4f,%.4f,"
-                "%llu,%llu,%u,\"%s\",%u,%u,%u,%g,%llu,%u,%u,%u,%u\n",
-                c->name, k_op_names[c->op], k_pattern_names[c->pattern], k_layout_names[c->layout],
-                c->es, c->ib, (unsigned long long)elements_of(c->rank, c->shape), r[i].threads,
+        fprintf(f, "%s,%s,%s,%s,%u,%u,%llu,%u,%.6f,%.6f,%.4f,%.4f,%.4f,", c->name,
+                k_op_names[c->op], k_pattern_names[c->pattern], k_layout_names[c->layout], c->es,
+                c->ib, (unsigned long long)elements_of(c->rank, c->shape), r[i].threads,
                 r[i].fast.median_ms, r[i].fast.min_ms, r[i].fast.gbps, r[i].copy_gbps,
-                r[i].fast.ratio, r[i].ref.median_ms, r[i].ref.min_ms, r[i].ref.gbps, r[i].ref.ratio,
-                r[i].speedup, (unsigned long long)r[i].bytes, (unsigned long long)r[i].copy_bytes,
-                c->size_log2, shape, c->axis, c->slice, c->batch, c->density,
-                (unsigned long long)r[i].nnz, r[i].fast.calls, r[i].ref.calls, r[i].copy_calls,
-                r[i].reps);
+                r[i].fast.ratio);
+        if (r[i].ref.calls)
+            fprintf(f, "%.6f,%.6f,%.4f,%.4f,%.4f,", r[i].ref.median_ms, r[i].ref.min_ms,
+                    r[i].ref.gbps, r[i].ref.ratio, r[i].speedup);
+        else /* bench --kernels fast: empty fields */
+            fputs(",,,,,", f);
+        fprintf(f, "%llu,%llu,%u,\"%s\",%u,%u,%u,%g,%llu,%u,%u,%u,%u\n",
+                (unsigned long long)r[i].bytes, (unsigned long long)r[i].copy_bytes, c->size_log2,
+                shape, c->axis, c->slice, c->batch, c->density, (unsigned long long)r[i].nnz,
+                r[i].fast.calls, r[i].ref.calls, r[i].copy_calls, r[i].reps);
     }
 }
 
@@ -1230,7 +1247,7 @@ typedef struct bench_options {
     uint32_t threads[MAX_THREAD_LIST];
     size_t nthreads;
     unsigned long size, reps;
-    int quick, list_only;
+    int quick, list_only, fast_only;
     dmlref_oob_policy policy;
 } bench_options;
 
@@ -1244,20 +1261,17 @@ enum {
     OPT_FILTER,
     OPT_JSON,
     OPT_CSV,
-    OPT_PLOT
+    OPT_PLOT,
+    OPT_KERNELS
 };
 
-static const struct option k_bench_options[] = {{"quick", no_argument, NULL, OPT_QUICK},
-                                                {"list", no_argument, NULL, OPT_LIST},
-                                                {"threads", required_argument, NULL, OPT_THREADS},
-                                                {"size", required_argument, NULL, OPT_SIZE},
-                                                {"reps", required_argument, NULL, OPT_REPS},
-                                                {"oob", required_argument, NULL, OPT_OOB},
-                                                {"filter", required_argument, NULL, OPT_FILTER},
-                                                {"json", required_argument, NULL, OPT_JSON},
-                                                {"csv", required_argument, NULL, OPT_CSV},
-                                                {"plot", required_argument, NULL, OPT_PLOT},
-                                                {NULL, 0, NULL, 0}};
+static const struct option k_bench_options[] = {
+    {"quick", no_argument, NULL, OPT_QUICK},           {"list", no_argument, NULL, OPT_LIST},
+    {"threads", required_argument, NULL, OPT_THREADS}, {"size", required_argument, NULL, OPT_SIZE},
+    {"reps", required_argument, NULL, OPT_REPS},       {"oob", required_argument, NULL, OPT_OOB},
+    {"filter", required_argument, NULL, OPT_FILTER},   {"json", required_argument, NULL, OPT_JSON},
+    {"csv", required_argument, NULL, OPT_CSV},         {"plot", required_argument, NULL, OPT_PLOT},
+    {"kernels", required_argument, NULL, OPT_KERNELS}, {NULL, 0, NULL, 0}};
 
 static int take_bench_option(void *context, int option, const char *value)
 {
@@ -1296,6 +1310,11 @@ static int take_bench_option(void *context, int option, const char *value)
     case OPT_CSV:
         o->csv = value;
         break;
+    case OPT_KERNELS:
+        if (strcmp(value, "fast") != 0 && strcmp(value, "both") != 0)
+            return usage_error("bench: --kernels takes fast or both");
+        o->fast_only = strcmp(value, "fast") == 0;
+        break;
     default: /* OPT_PLOT */
         o->plot = value;
         break;
@@ -1311,7 +1330,7 @@ int command_bench(int argc, char **argv)
     uint32_t *threads;
     size_t nthreads, i, j, nresults = 0;
     unsigned long size, reps;
-    int quick, list_only, code;
+    int quick, list_only, with_reference, code;
     dmlref_oob_policy policy;
     case_list cases = {NULL, 0, 0}, chosen = {NULL, 0, 0};
     result *results;
@@ -1332,6 +1351,7 @@ int command_bench(int argc, char **argv)
     filter = o.filter, json = o.json, csv = o.csv, plot = o.plot;
     threads = o.threads, nthreads = o.nthreads;
     size = o.size, reps = o.reps, quick = o.quick, list_only = o.list_only, policy = o.policy;
+    with_reference = !o.fast_only;
 
     /* the matrix: the large size and the in-cache size, or --size's class */
     if (size) {
@@ -1399,14 +1419,20 @@ int command_bench(int argc, char **argv)
             largest = chosen.items[i].size_log2;
         for (j = 0; j < nthreads; ++j) {
             result *r = &results[nresults];
-            if (!run_case(&chosen.items[i], threads[j], (uint32_t)reps, policy, &copies[j], r)) {
+            if (!run_case(&chosen.items[i], threads[j], (uint32_t)reps, policy, with_reference,
+                          &copies[j], r)) {
                 code = EXIT_BAD_INPUT;
                 goto done;
             }
             ++nresults;
-            printf("%-56s %7u %9.3f %9.2f %10.2f %9.3f %8.2f %9.2f %9.2f %7.2f\n", r->c->name,
-                   r->threads, r->fast.median_ms, r->fast.gbps, r->fast.ratio, r->ref.median_ms,
-                   r->ref.gbps, r->ref.ratio, r->copy_gbps, r->speedup);
+            if (with_reference)
+                printf("%-56s %7u %9.3f %9.2f %10.2f %9.3f %8.2f %9.2f %9.2f %7.2f\n", r->c->name,
+                       r->threads, r->fast.median_ms, r->fast.gbps, r->fast.ratio, r->ref.median_ms,
+                       r->ref.gbps, r->ref.ratio, r->copy_gbps, r->speedup);
+            else
+                printf("%-56s %7u %9.3f %9.2f %10.2f %9s %8s %9s %9.2f %7s\n", r->c->name,
+                       r->threads, r->fast.median_ms, r->fast.gbps, r->fast.ratio, "-", "-", "-",
+                       r->copy_gbps, "-");
             fflush(stdout);
         }
     }

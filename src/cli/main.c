@@ -109,8 +109,8 @@ static const char *const k_help_fuzz =
 
 static const char *const k_help_bench =
     "usage: dmlref bench [--quick] [--threads LIST] [--size LOG2] [--filter TEXT] [--reps N]\n"
-    "                    [--oob error|clamp] [--json FILE] [--csv FILE] [--plot FILE.png]\n"
-    "                    [--list]\n"
+    "                    [--oob error|clamp] [--kernels fast|both] [--json FILE] [--csv FILE]\n"
+    "                    [--plot FILE.png] [--list]\n"
     "\n"
     "Times the library through its public API (index checks included) over a\n"
     "matrix of GatherElements, Scatter, GatherND and NonZeroCoordinates cases: index\n"
@@ -131,6 +131,8 @@ static const char *const k_help_bench =
     "  --reps N        timed runs per case (default 11): the median and the minimum\n"
     "  --oob POLICY    error (default: every index is checked before anything is\n"
     "                  written, a pass of its own) or clamp (the kernels alone)\n"
+    "  --kernels fast  time the fast kernels alone: the reference columns show -, and\n"
+    "                  --json and --csv leave them null or empty (default: both)\n"
     "  --json FILE, --csv FILE  every result;  --plot FILE.png  a chart (needs gnuplot)\n"
     "  --list          print the case names and exit\n"
     "\n"

@@ -81,38 +81,52 @@ static inline void copy_element(unsigned char *dst, const unsigned char *src, ui
 /* ---- index readers -------------------------------------------------------
  * The index at p normalised (v in [-size, -1] means v + size, R-IX-2) and
  * clamped into [0, size) (D1's clamp policy; a no-op for indices the strict
- * policy let through).  Selects, not branches, so random indices cost no
- * mispredictions.  size <= 2^32 - 1, so nothing below overflows. */
+ * policy let through).  One unsigned compare decides the common case, an
+ * index already in [0, size): negative values wrap to 2^64 - |v|, above any
+ * size.  Only the rest (negative, or clamped) take the longer way, so a run
+ * of in-range indices costs a load, a compare and a branch that is always
+ * predicted.  size <= 2^32 - 1, so nothing below overflows. */
+/* cond, telling the compiler it is almost always true (GCC and Clang), so
+ * the common path is laid out straight. */
+#if defined(__GNUC__)
+#define usually(cond) __builtin_expect(!!(cond), 1)
+#else
+#define usually(cond) (cond)
+#endif
+
+static inline uint64_t index_settled(int64_t v, uint64_t size)
+{
+    int64_t s = (int64_t)size;
+    v += v < 0 ? s : 0; /* a positive added to a negative: no overflow */
+    return (uint64_t)(v < 0 ? 0 : v >= s ? s - 1 : v);
+}
+
 static inline uint64_t index_int32(const unsigned char *p, uint64_t size)
 {
-    int32_t raw;
-    int64_t v, s = (int64_t)size;
-    memcpy(&raw, p, 4);
-    v = raw;
-    v += v < 0 ? s : 0;
-    return (uint64_t)(v < 0 ? 0 : v >= s ? s - 1 : v);
+    int32_t v;
+    memcpy(&v, p, 4);
+    return usually((uint64_t)(int64_t)v < size) ? (uint64_t)v : index_settled(v, size);
 }
 
 static inline uint64_t index_int64(const unsigned char *p, uint64_t size)
 {
-    int64_t v, s = (int64_t)size;
+    int64_t v;
     memcpy(&v, p, 8);
-    v += v < 0 ? s : 0; /* a positive added to a negative: no overflow */
-    return (uint64_t)(v < 0 ? 0 : v >= s ? s - 1 : v);
+    return usually((uint64_t)v < size) ? (uint64_t)v : index_settled(v, size);
 }
 
 static inline uint64_t index_uint32(const unsigned char *p, uint64_t size)
 {
     uint32_t v; /* unsigned indices are never negative (R-IX-3) */
     memcpy(&v, p, 4);
-    return v >= size ? size - 1 : v;
+    return usually(v < size) ? v : size - 1;
 }
 
 static inline uint64_t index_uint64(const unsigned char *p, uint64_t size)
 {
     uint64_t v;
     memcpy(&v, p, 8);
-    return v >= size ? size - 1 : v;
+    return usually(v < size) ? v : size - 1;
 }
 
 /* index_int32 .. index_uint64 by the index type: for loops that read a few
