@@ -64,6 +64,8 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
         grid_in_strides[MAX_RANK];
     uint64_t slice_sizes[MAX_RANK], slice_in_strides[MAX_RANK], slice_out_strides[MAX_RANK];
     uint64_t tuple_count = 1, slice_count = 1, tuple_component_stride, total;
+    uint64_t grid_step[WALK_MAX_TENSORS];
+    int flat_grid;
     walker grid_full, slice_full;
     runs slice;
     int team = team_size(ctx->num_threads);
@@ -151,6 +153,10 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
        memory system fetches many random slices at once instead of one
        after another. */
     walker_coalesce(&grid_full);
+    flat_grid = grid_full.rank <= 1;
+    for (i = 0; i < WALK_MAX_TENSORS; ++i) /* a flat grid's steps: tuple g at g * step */
+        grid_step[i] =
+            grid_full.rank == 1 && i < grid_full.tensor_count ? grid_full.strides[i][0] : 0;
 #pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS)
     {
         int t = thread_index(), n = thread_total();
@@ -166,17 +172,33 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
         while (pos < end && tuple < tuple_end) {
             uint64_t count = tuple_end - tuple < TUPLE_BLOCK ? tuple_end - tuple : TUPLE_BLOCK;
             uint64_t u, c;
-            for (u = 0; u < count; ++u, walker_next(&grid)) {
-                uint64_t base = grid.offset[2];
-                for (c = 0; c < k; ++c) {
-                    const unsigned char *component =
-                        idx + (grid.offset[1] + c * tuple_component_stride) * idx_l.element_size;
-                    base +=
-                        index_of_type(component, index_type, tuple_bounds[c]) * tuple_strides[c];
+            if (flat_grid && k == 1) {
+                /* the usual grid: one dimension of one-coordinate tuples,
+                   addressed by multiplication instead of the odometer */
+                for (u = 0; u < count; ++u) {
+                    uint64_t g = tuple + u;
+                    uint64_t base = g * grid_step[2] +
+                                    index_of_type(idx + g * grid_step[1] * idx_l.element_size,
+                                                  index_type, tuple_bounds[0]) *
+                                        tuple_strides[0];
+                    in_base[u] = base;
+                    out_base[u] = g * grid_step[0];
+                    prefetch_line(in + (base + first_in) * es);
                 }
-                in_base[u] = base;
-                out_base[u] = grid.offset[0];
-                prefetch_line(in + (base + first_in) * es);
+            } else {
+                for (u = 0; u < count; ++u, walker_next(&grid)) {
+                    uint64_t base = grid.offset[2];
+                    for (c = 0; c < k; ++c) {
+                        const unsigned char *component =
+                            idx +
+                            (grid.offset[1] + c * tuple_component_stride) * idx_l.element_size;
+                        base += index_of_type(component, index_type, tuple_bounds[c]) *
+                                tuple_strides[c];
+                    }
+                    in_base[u] = base;
+                    out_base[u] = grid.offset[0];
+                    prefetch_line(in + (base + first_in) * es);
+                }
             }
             for (u = 0; u < count; ++u, ++tuple, first = 0) {
                 /* this tuple's slice elements [first, last) */

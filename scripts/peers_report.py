@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""The peer comparison as a Markdown table and a plot, from two runs of
+scripts/bench_peers.py --json on one machine: one with --oob error, one with
+--oob clamp.
+
+    scripts/peers_report.py [--plot FILE.png] [--title TEXT] ERROR.json CLAMP.json
+
+One row per case and thread count: dmlref's GB/s under each policy, the
+peers' (each run times PyTorch and NumPy beside dmlref; the row takes them
+from the error run), the time ratios PyTorch/dmlref of each run, and the
+targets: clamp at least 1.0 and error at least 0.9.  Where a target is
+missed, the row says whether the memory allows it: the floor is the time to
+move the bytes the policy must move at the rate of the copy measured beside
+that case (dmlref's logical bytes; under error also the index tensor a
+second time, since D1 checks every index before anything is written), and
+PyTorch's time over that floor is the best ratio any implementation moving
+those bytes could reach.  A floor below the target is a physical bound;
+above it, the kernel is short of what the memory allows.
+
+--plot draws, per thread count, each 2^24 case's GB/s for dmlref (error,
+clamp), PyTorch and NumPy with gnuplot.  Standard library only.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+TARGET = {"error": 0.9, "clamp": 1.0}
+
+
+def load(path, policy):
+    doc = json.load(open(path))
+    notes = [n for n in doc["notes"]]
+    rows = {(r["name"], r["threads"]): r for r in doc["cases"]}
+    if not rows:
+        sys.exit("peers_report: %s has no cases" % path)
+    return doc, rows, notes
+
+
+def second_index_bytes(r):
+    """The bytes of the strict policy's own pass over the indices."""
+    if r["op"] in ("gather_elements", "scatter_elements"):
+        return r["elements"] * r["index_bytes"]
+    if r["op"] == "gather_nd":
+        return r["dmlref_bytes"] - 2 * r["elements"] * r["element_size"]
+    return 0
+
+
+def best_ratio(r, extra):
+    """PyTorch's time over the time to move dmlref's bytes (+ extra) at the copy's rate."""
+    floor_s = (r["dmlref_bytes"] + extra) / (r["copy_gbps"] * 1e9)
+    return r["torch_ms"] / 1e3 / floor_s
+
+
+def verdict(r, policy):
+    ratio = r["dmlref_over_torch"]
+    if ratio >= TARGET[policy]:
+        return "met", None
+    bound = best_ratio(r, second_index_bytes(r) if policy == "error" else 0)
+    return ("bound" if bound < TARGET[policy] else "missed"), bound
+
+
+def short(name):
+    return name.replace("/packed", "").replace("/2^24", "").replace("gather_elements", "GE") \
+        .replace("scatter_elements", "SC").replace("gather_nd", "GND") \
+        .replace("nonzero_coordinates", "NZ")
+
+
+def plot(path, title, error_rows, clamp_rows, keys):
+    threads = sorted({t for _, t in keys})
+    big = [k for k in keys if k[0].endswith("2^24")]
+    names = []
+    for n, _ in big:
+        if n not in names:
+            names.append(n)
+    with tempfile.TemporaryDirectory() as tmp:
+        script = ["set terminal pngcairo size 1600,%d font ',10'" % (420 * len(threads)),
+                  "set output '%s'" % path.replace("'", "''"),
+                  "set multiplot layout %d,1 title '%s'" % (len(threads), title.replace("'", "''")),
+                  "set style data histograms", "set style histogram clustered gap 1",
+                  "set style fill solid 0.85 border -1", "set boxwidth 0.9",
+                  "set xtics rotate by -40 left font ',8' noenhanced", "set ylabel 'GB/s (logical bytes)'",
+                  "set logscale y", "set grid ytics", "set key outside right top"]
+        for t in threads:
+            data = os.path.join(tmp, "t%d.dat" % t)
+            with open(data, "w") as f:
+                for n in names:
+                    e, c = error_rows[(n, t)], clamp_rows[(n, t)]
+                    f.write('"%s" %.4f %.4f %.4f %.4f\n' % (short(n), e["dmlref_gbps"],
+                                                             c["dmlref_gbps"], e["torch_gbps"],
+                                                             e["numpy_gbps"]))
+            script.append("set title '%d thread%s, 2^{24} elements'" % (t, "" if t == 1 else "s"))
+            script.append("plot '%s' using 2:xtic(1) title 'dmlref (error)', '' using 3 title "
+                          "'dmlref (clamp)', '' using 4 title 'PyTorch', '' using 5 title 'NumPy'"
+                          % data)
+        script.append("unset multiplot")
+        gp = os.path.join(tmp, "plot.gp")
+        with open(gp, "w") as f:
+            f.write("\n".join(script) + "\n")
+        proc = subprocess.run(["gnuplot", gp], stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0:
+            sys.exit("peers_report: gnuplot failed: " + proc.stderr.strip())
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("error_json")
+    p.add_argument("clamp_json")
+    p.add_argument("--plot", help="draw the 2^24 cases here (PNG, needs gnuplot)")
+    p.add_argument("--title", default="dmlref against PyTorch and NumPy")
+    args = p.parse_args()
+    edoc, erows, _ = load(args.error_json, "error")
+    cdoc, crows, _ = load(args.clamp_json, "clamp")
+    if set(erows) != set(crows):
+        sys.exit("peers_report: the two runs hold different cases or thread counts")
+    keys = list(erows)
+
+    m = edoc["machine"]
+    print("Machine: %s, %s logical CPUs; dmlref built with %s; PyTorch %s, NumPy %s. "
+          "Rounds per run: %d (medians). Ratios are PyTorch's time over dmlref's "
+          "(above 1, dmlref is faster); targets: clamp >= 1.0, error >= 0.9." % (
+              m.get("cpu_model", "?"), m.get("cpus", "?"), m.get("compiler", "?"), m.get("torch", "?"),
+              m.get("numpy", "?"), erows[keys[0]]["rounds"]))
+    print()
+    print("| case | T | dmlref error GB/s | dmlref clamp GB/s | PyTorch GB/s | NumPy GB/s "
+          "| copy GB/s | error / PyTorch | clamp / PyTorch |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    counts = {(pol, v): 0 for pol in TARGET for v in ("met", "bound", "missed")}
+    for k in keys:
+        e, c = erows[k], crows[k]
+        cells = []
+        for pol, r in (("error", e), ("clamp", c)):
+            v, bound = verdict(r, pol)
+            counts[(pol, v)] += 1
+            text = "%.2f" % r["dmlref_over_torch"]
+            if v != "met":
+                text += " (%s: at most %.2f)" % ("bound" if v == "bound" else "missed",
+                                                  bound)
+            cells.append(text)
+        print("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s |" % (
+            k[0], k[1], e["dmlref_gbps"], c["dmlref_gbps"], e["torch_gbps"], e["numpy_gbps"],
+            e["copy_gbps"], cells[0], cells[1]))
+    print()
+    for pol in ("clamp", "error"):
+        print("- %s (target %.1f): %d of %d rows met; %d short of a physical bound "
+              "(the copy's rate caps the ratio below the target); %d missed while the "
+              "memory would allow it" % (pol, TARGET[pol], counts[(pol, "met")], len(keys),
+                                          counts[(pol, "bound")], counts[(pol, "missed")]))
+    if args.plot:
+        plot(args.plot, args.title, erows, crows, keys)
+
+
+if __name__ == "__main__":
+    main()
