@@ -308,6 +308,8 @@ def main():
                 "torch_gbps": p_bytes / torch_s / 1e9,
                 "dmlref_over_numpy": numpy_s / d_s, "dmlref_over_torch": torch_s / d_s,
                 "copy_gbps": statistics.median(r["copy_gbps"] for r in dm[t]),
+                "index_read_gbps": (statistics.median(r["index_read_gbps"] for r in dm[t])
+                                    if dm[t][0].get("index_read_gbps") else None),
             }
             rows.append(row)
             print("%-56s %3d %8.2f %8.2f %8.2f %8.2f %8.2f" % (

@@ -62,6 +62,7 @@ for prefix in ("", "reference_"):
     assert c[prefix + "calls_per_rep"] >= 1, c
 assert abs(c["speedup"] - c["reference_median_ms"] / c["median_ms"]) <= 1e-3 * c["speedup"] + 1e-4, c
 assert c["bytes"] == 65536 * (2 * 4 + 8), c["bytes"]
+assert isinstance(c["index_read_gbps"], float) and c["index_read_gbps"] > 0, c  # the indices alone
 EOF
 then ok; else bad "the JSON report parses and holds the case" "$tmp/json.err"; fi
 

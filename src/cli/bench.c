@@ -393,6 +393,33 @@ static void parallel_copy(void *dst, const void *src, size_t n, uint32_t threads
     (void)threads;
 }
 
+/* Reads n bytes with T threads and nothing else: the rate at which the
+   strict policy's own pass could at best read the indices.  The OR of the
+   words goes to a volatile, so the loads stay. */
+static volatile uint64_t read_sink;
+
+static void parallel_read(const void *src, size_t n, uint32_t threads)
+{
+    uint64_t all = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads((int)threads) reduction(| : all)
+#endif
+    {
+        const unsigned char *p = src;
+        uint64_t any[4] = {0, 0, 0, 0};
+        size_t lo, hi, k;
+        thread_part(n / 32, thread_id(), thread_count(), &lo, &hi);
+        for (k = lo * 32; k < hi * 32; k += 32) {
+            uint64_t w[4];
+            memcpy(w, p + k, sizeof w);
+            any[0] |= w[0], any[1] |= w[1], any[2] |= w[2], any[3] |= w[3];
+        }
+        all |= any[0] | any[1] | any[2] | any[3];
+    }
+    read_sink = all;
+    (void)threads;
+}
+
 static void store(void *base, uint64_t k, uint32_t size, uint64_t v)
 {
     switch (size) {
@@ -774,6 +801,7 @@ typedef struct result {
     uint32_t threads;
     timing fast, ref;
     double copy_gbps, speedup;
+    double index_read_gbps; /* the indices read alone; 0: the case has none (NonZero) */
     uint64_t bytes, copy_bytes, nnz;
     uint32_t copy_calls, reps;
 } result;
@@ -892,14 +920,14 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
     dmlref_execute_options fast, ref;
     size_t copy_bytes;
     void *src, *dst;
-    double *fast_times, *ref_times, *copies, t0, t1;
+    double *fast_times, *ref_times, *copies, *index_reads, t0, t1;
     uint32_t i, k, fast_nnz = 0;
 
     if (!prepare(c, threads, &p)) {
         fprintf(stderr, "dmlref: bench: %s: out of memory\n", c->name);
         return 0;
     }
-    fast_times = malloc(4 * (size_t)reps * sizeof *fast_times);
+    fast_times = malloc(5 * (size_t)reps * sizeof *fast_times);
     if (!fast_times || !copy_prepare(cb, c->size_log2, threads)) {
         fprintf(stderr, "dmlref: bench: %s: out of memory\n", c->name);
         free(fast_times), release(&p);
@@ -908,6 +936,7 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
     src = cb->src, dst = cb->dst, copy_bytes = cb->bytes;
     ref_times = fast_times + reps;
     copies = ref_times + reps; /* 2 * reps of them */
+    index_reads = copies + 2 * reps;
 
     memset(&fast, 0, sizeof fast);
     fast.oob_policy = policy;
@@ -955,8 +984,15 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
     }
     r->copy_calls = calls_for(t1);
 
-    for (i = 0; i < reps; ++i) { /* copy, fast, copy, reference */
+    for (i = 0; i < reps; ++i) { /* copy, indices read, copy, fast, copy, reference */
         int side;
+        if (c->op != OP_NONZERO) {
+            for (k = 0; k < r->copy_calls; ++k)
+                parallel_copy(dst, src, copy_bytes, threads);
+            t0 = clock_seconds();
+            parallel_read(p.buf[1], (size_t)p.t[1].TotalTensorSizeInBytes, threads);
+            index_reads[i] = clock_seconds() - t0;
+        }
         for (side = 0; side < 1 + with_reference; ++side) {
             t0 = clock_seconds();
             for (k = 0; k < r->copy_calls; ++k)
@@ -974,6 +1010,9 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
     r->copy_gbps =
         2.0 * (double)copy_bytes / (median_of(copies, (1 + (uint32_t)with_reference) * reps) * 1e9);
     finish_timing(&r->fast, fast_times, reps, r->bytes, r->copy_gbps);
+    if (c->op != OP_NONZERO)
+        r->index_read_gbps =
+            (double)p.t[1].TotalTensorSizeInBytes / (median_of(index_reads, reps) * 1e9);
     if (with_reference) {
         finish_timing(&r->ref, ref_times, reps, r->bytes, r->copy_gbps);
         r->speedup = r->ref.median_ms / r->fast.median_ms;
@@ -1050,6 +1089,10 @@ static void write_json(FILE *f, const result *r, size_t count, const uint32_t *t
                 (unsigned long long)elements_of(c->rank, c->shape), r[i].threads,
                 r[i].fast.median_ms, r[i].fast.min_ms, r[i].fast.gbps, r[i].copy_gbps,
                 r[i].fast.ratio);
+        if (r[i].index_read_gbps > 0)
+            fprintf(f, "\"index_read_gbps\": %.4f, ", r[i].index_read_gbps);
+        else /* NonZero has no indices */
+            fputs("\"index_read_gbps\": null, ", f);
         if (r[i].ref.calls)
             fprintf(f,
                     "\"reference_median_ms\": %.6f, \"reference_min_ms\": %.6f, "
@@ -1079,7 +1122,8 @@ static void write_csv(FILE *f, const result *r, size_t count)
     fprintf(f, "name,op,pattern,layout,element_size,index_bytes,elements,threads,median_ms,"
                "min_ms,gbps,copy_gbps,ratio,reference_median_ms,reference_min_ms,reference_gbps,"
                "reference_ratio,speedup,bytes,copy_bytes,size_log2,shape,axis,slice,batch,"
-               "density,nnz,calls_per_rep,reference_calls_per_rep,copy_calls_per_rep,reps\n");
+               "density,nnz,calls_per_rep,reference_calls_per_rep,copy_calls_per_rep,reps,"
+               "index_read_gbps\n");
     for (i = 0; i < count; ++i) {
         const bench_case *c = r[i].c;
         shape_text(c, shape, sizeof shape);
@@ -1093,10 +1137,13 @@ static void write_csv(FILE *f, const result *r, size_t count)
                     r[i].ref.gbps, r[i].ref.ratio, r[i].speedup);
         else /* bench --kernels fast: empty fields */
             fputs(",,,,,", f);
-        fprintf(f, "%llu,%llu,%u,\"%s\",%u,%u,%u,%g,%llu,%u,%u,%u,%u\n",
+        fprintf(f, "%llu,%llu,%u,\"%s\",%u,%u,%u,%g,%llu,%u,%u,%u,%u,",
                 (unsigned long long)r[i].bytes, (unsigned long long)r[i].copy_bytes, c->size_log2,
                 shape, c->axis, c->slice, c->batch, c->density, (unsigned long long)r[i].nnz,
                 r[i].fast.calls, r[i].ref.calls, r[i].copy_calls, r[i].reps);
+        if (r[i].index_read_gbps > 0)
+            fprintf(f, "%.4f", r[i].index_read_gbps);
+        fputc('\n', f); /* empty for NonZero, which has no indices */
     }
 }
 

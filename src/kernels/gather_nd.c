@@ -164,11 +164,14 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
         uint64_t tuple = pos / slice_count, first = pos % slice_count;
         uint64_t tuple_end = (end + slice_count - 1) / slice_count;
         uint64_t in_base[TUPLE_BLOCK], out_base[TUPLE_BLOCK], first_in;
+        size_t slice_bytes = (size_t)(slice_count * es);
+        int contiguous;
         walker grid = grid_full;
         runs my = slice;
         walker_seek(&grid, tuple);
         (void)runs_seek(&my, 0);
         first_in = my.outer.offset[0];
+        contiguous = my.outer.rank == 0 && my.step[0] == 1 && my.step[1] == 1;
         while (pos < end && tuple < tuple_end) {
             uint64_t count = tuple_end - tuple < TUPLE_BLOCK ? tuple_end - tuple : TUPLE_BLOCK;
             uint64_t u, c;
@@ -200,13 +203,20 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
                     prefetch_line(in + (base + first_in) * es);
                 }
             }
+            if (contiguous && first == 0 && end - tuple * slice_count >= count * slice_count) {
+                /* the usual block: whole slices, each one contiguous run */
+                for (u = 0; u < count; ++u)
+                    copy_bytes(out + out_base[u] * es, in + in_base[u] * es, slice_bytes);
+                tuple += count;
+                pos += count * slice_count;
+                continue;
+            }
             for (u = 0; u < count; ++u, ++tuple, first = 0) {
                 /* this tuple's slice elements [first, last) */
                 uint64_t last = end - tuple * slice_count < slice_count ? end - tuple * slice_count
                                                                         : slice_count;
                 uint64_t p = first, j;
-                if (my.outer.rank == 0 && my.step[0] == 1 && my.step[1] == 1) {
-                    /* the usual case: the slice is one contiguous run */
+                if (contiguous) { /* part of a slice */
                     copy_bytes(out + (out_base[u] + first) * es, in + (in_base[u] + first) * es,
                                (size_t)((last - first) * es));
                     pos += last - first;

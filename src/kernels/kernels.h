@@ -148,18 +148,43 @@ static inline uint64_t index_of_type(const unsigned char *p, dmlref_tensor_data_
 }
 
 /* bytes from src to dst (they do not overlap): a short block, such as a
- * GatherND slice of a few elements, as 16-byte moves written out here,
- * since a call to the library's memcpy costs more than the move itself;
- * a long one with memcpy. */
+ * GatherND slice of a few elements, as 16-byte moves written out here (a
+ * jump into the sequence: no loop to count), since a call to the library's
+ * memcpy costs more than the move itself; a long one with memcpy. */
 static inline void copy_bytes(unsigned char *dst, const unsigned char *src, size_t bytes)
 {
-    size_t i;
     if (bytes > 128 || bytes % 16 != 0) {
         memcpy(dst, src, bytes);
         return;
     }
-    for (i = 0; i < bytes; i += 16)
-        memcpy(dst + i, src + i, 16);
+    switch (bytes / 16) {
+    case 8:
+        memcpy(dst + 112, src + 112, 16);
+        /* fall through */
+    case 7:
+        memcpy(dst + 96, src + 96, 16);
+        /* fall through */
+    case 6:
+        memcpy(dst + 80, src + 80, 16);
+        /* fall through */
+    case 5:
+        memcpy(dst + 64, src + 64, 16);
+        /* fall through */
+    case 4:
+        memcpy(dst + 48, src + 48, 16);
+        /* fall through */
+    case 3:
+        memcpy(dst + 32, src + 32, 16);
+        /* fall through */
+    case 2:
+        memcpy(dst + 16, src + 16, 16);
+        /* fall through */
+    case 1:
+        memcpy(dst, src, 16);
+        /* fall through */
+    default: /* 0 bytes */
+        break;
+    }
 }
 
 /* ---- run loops (runs.c) ----------------------------------------------
