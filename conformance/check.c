@@ -558,13 +558,17 @@ static void run_serially(run_state *st, const check_options *o, backend *b, cons
  * Each job is a worker process of dmlref's own (src/platform/process.h: a
  * fork on POSIX, dmlref started again on Windows) with a backend of its own.
  * It is told everything over its link, the same way on every system: the
- * options that decide a case's verdict, then the files it takes (every Nth
- * of the selection, with their places in the files' order).  It answers
- * with one record a line, fields split by tabs (the text fields are
- * clean_text()'s output, which holds no tab):
+ * options that decide a case's verdict, then files (each with its place in
+ * the files' order), dealt as the jobs ask for them: each job holds at most
+ * JOB_FILES_AHEAD files not yet answered, so a job on a slow case does not
+ * hold back files the other jobs could run.  The parent closes the link
+ * when no file is left.  The job answers with one record a line, fields
+ * split by tabs (the text fields are clean_text()'s output, which holds no
+ * tab):
  *   R <file> <outcome> <bad_input> <seconds> <name> <op> <message>
  *   F <reason>          the backend cannot run
  *   N                   a file not selected (for the progress count)
+ *   W                   a file done: the job wants another
  * and the parent prints the results as they come and sorts them back into
  * the files' order for the reports. */
 
@@ -621,11 +625,13 @@ static void put_list(job_work *w, const path_list *l)
         put_text(w, l->items[i]);
 }
 
-/* Job `job`'s work: the options, then its files. */
-static void make_work(job_work *w, const check_options *o, const path_list *files,
-                      unsigned long job)
+/* Files a job holds at once: the one it runs and the next, so it never
+   waits for the parent between two. */
+#define JOB_FILES_AHEAD 2
+
+/* What every job is told first: the options. */
+static void make_work(job_work *w, const check_options *o)
 {
-    size_t i, k = 0, taken = 0;
     put_text(w, o->backend);
     put_text(w, o->exec);
     put_text(w, o->backend_options);
@@ -636,16 +642,6 @@ static void make_work(job_work *w, const check_options *o, const path_list *file
     put_list(w, &o->excludes);
     put_number(w, o->rerun != NULL);
     put_list(w, &o->rerun_names);
-    for (i = 0; i < files->count; ++i)
-        if (in_shard(o, i) && k++ % o->jobs == job)
-            ++taken;
-    put_number(w, (double)taken);
-    for (i = 0, k = 0; i < files->count; ++i) {
-        if (!in_shard(o, i) || k++ % o->jobs != job)
-            continue;
-        put_number(w, (double)i);
-        put_text(w, files->items[i]);
-    }
 }
 
 /* A job's reading of its work.  A text (caller frees), NULL for none; *ok
@@ -706,15 +702,13 @@ static int send_result(void *to, const result *r)
                        r->bad_input, r->seconds, r->name, r->op, r->message);
 }
 
-/* The job's side: reads its whole work (before it sends anything: the
-   parent writes the work before it reads records), runs its files on a
-   backend of its own, sends a record for each. */
+/* The job's side: reads the options, then runs the files it is dealt, one
+   at a time, on a backend of its own, sends the records of each and asks
+   for another, until the parent closes the link. */
 int check_job_worker(worker_link *link, int argc, char **argv)
 {
     check_options o;
-    char *backend_path, *exec, *backend_options;
-    path_list paths = {NULL, 0, 0};
-    size_t *places = NULL, n = 0, i;
+    char *backend_path, *exec, *backend_options, *path = NULL;
     int ok = 1, rerun;
     runner rn;
     (void)argc, (void)argv;
@@ -733,28 +727,25 @@ int check_job_worker(worker_link *link, int argc, char **argv)
     rerun = take_number(link, &ok) != 0;
     o.rerun = rerun ? "" : NULL; /* the names below are what counts */
     take_list(link, &o.rerun_names, &ok);
-    n = (size_t)take_number(link, &ok);
-    if (ok && n && !(places = malloc(n * sizeof *places)))
-        ok = 0;
-    for (i = 0; ok && i < n; ++i) { /* each file: its place in the files' order, its path */
-        char *path;
-        places[i] = (size_t)take_number(link, &ok);
-        if (!(path = take_text(link, &ok)) || !list_add(&paths, path))
-            ok = 0;
-        free(path);
-    }
     o.jobs = o.shards = o.shard = 1;
     rn.o = &o;
     if (ok && !(rn.b = backend_open(o.backend, o.exec, o.backend_options, o.timeout))) {
         send_record(link, "F\ta job cannot open the backend\n");
         ok = 0;
     }
-    for (i = 0; ok && i < n; ++i) {
+    while (ok) {
         result r;
-        if (!run_file(&rn, paths.items[i], places[i], &r))
+        /* a file: its place in the files' order, its path; none when the
+           parent has closed the link */
+        size_t place = (size_t)take_number(link, &ok);
+        free(path);
+        if (!ok || !(path = take_text(link, &ok)))
+            break;
+        if (!run_file(&rn, path, place, &r))
             ok = send_record(link, "N\n");
         else
             ok = pass_on(&rn, &r, send_result, link);
+        ok = ok && send_record(link, "W\n");
         if (rn.fatal) {
             char reason[sizeof rn.fatal_reason];
             clean_text(reason, sizeof reason, rn.fatal_reason);
@@ -766,8 +757,8 @@ int check_job_worker(worker_link *link, int argc, char **argv)
     if (rn.b && !rn.fatal)
         finish(&rn, send_result, link);
     backend_close(rn.b);
-    free(backend_path), free(exec), free(backend_options), free(places);
-    list_free(&o.filters), list_free(&o.excludes), list_free(&o.rerun_names), list_free(&paths);
+    free(backend_path), free(exec), free(backend_options), free(path);
+    list_free(&o.filters), list_free(&o.excludes), list_free(&o.rerun_names);
     return 0;
 }
 
@@ -823,33 +814,60 @@ typedef struct job {
     size_t files, answered; /* the files it was given; its R and N records */
 } job;
 
-/* Starts job j and sends it its work: 1, or 0 when it cannot. */
-static int job_start(job *jb, const check_options *o, const path_list *files, unsigned long j)
+/* The files not dealt yet: the selection's from `next` on. */
+typedef struct dealer {
+    const path_list *files;
+    size_t next;
+} dealer;
+
+/* Sends a job the next file of the selection, or, when none is left, closes
+   its link: 1, or 0 when the job cannot be told. */
+static int deal_file(job *jb, const check_options *o, dealer *d)
+{
+    job_work w = {NULL, 0, 0, 0};
+    int sent;
+    if (!jb->to)
+        return 1;
+    while (d->next < d->files->count && !in_shard(o, d->next))
+        ++d->next;
+    if (d->next == d->files->count) {
+        channel_close(jb->to); /* the end of its work */
+        jb->to = NULL;
+        return 1;
+    }
+    put_number(&w, (double)d->next);
+    put_text(&w, d->files->items[d->next]);
+    ++d->next;
+    ++jb->files;
+    sent = !w.failed && channel_write(jb->to, w.bytes, w.length, NULL) == CHANNEL_DONE;
+    free(w.bytes);
+    return sent;
+}
+
+/* Starts job j and sends it the options and its first files: 1, or 0 when
+   it cannot. */
+static int job_start(job *jb, const check_options *o, dealer *d, unsigned long j)
 {
     job_work w = {NULL, 0, 0, 0};
     char number[32];
     const char *argv[1];
-    size_t i, k = 0;
-    int sent;
+    int sent, k;
     snprintf(number, sizeof number, "%lu", j); /* only to tell the jobs apart */
     argv[0] = number;
-    for (i = 0; i < files->count; ++i)
-        if (in_shard(o, i) && k++ % o->jobs == j)
-            ++jb->files;
     if (!(jb->process = child_start_worker(&k_check_job, 1, argv, NULL, NULL,
                                            CHILD_STOP_TERMINATE_FIRST, &jb->to, &jb->from)))
         return 0;
-    make_work(&w, o, files, j);
+    make_work(&w, o);
     sent = !w.failed && channel_write(jb->to, w.bytes, w.length, NULL) == CHANNEL_DONE;
     free(w.bytes);
-    channel_close(jb->to); /* the end of its work */
-    jb->to = NULL;
+    for (k = 0; sent && k < JOB_FILES_AHEAD; ++k)
+        sent = deal_file(jb, o, d);
     return sent;
 }
 
-/* Takes what job j sent: its whole records.  0 when its records have
-   ended. */
-static int job_receive(run_state *st, const check_options *o, job *jb)
+/* Takes what job j sent: its whole records, dealing it a file for each W.
+   0 when its records have ended. */
+static int job_receive(run_state *st, const check_options *o, job *jb, dealer *d)
 {
     size_t room, got;
     char *space = line_reader_space(&jb->records, &room), *line;
@@ -870,6 +888,14 @@ static int job_receive(run_state *st, const check_options *o, job *jb)
     while (!st->stopped_fatal && !st->stopped_at_max &&
            line_reader_next(&jb->records, &line, &length) == LINE_READY) {
         jb->answered += line[0] == 'R' || line[0] == 'N';
+        if (length == 1 && line[0] == 'W') {
+            if (!deal_file(jb, o, d)) {
+                st->stopped_fatal = 1;
+                snprintf(st->fatal_reason, sizeof st->fatal_reason,
+                         "dmlref cannot send a job its next file");
+            }
+            continue;
+        }
         if (!parse_record(st, o, line)) {
             st->stopped_fatal = 1;
             snprintf(st->fatal_reason, sizeof st->fatal_reason,
@@ -880,17 +906,20 @@ static int job_receive(run_state *st, const check_options *o, job *jb)
     return 1;
 }
 
-/* --jobs N: N jobs take every Nth file of the selection each. */
+/* --jobs N: N jobs take the files of the selection as they finish the ones
+   before. */
 static void run_in_jobs(run_state *st, const check_options *o, const path_list *files)
 {
     job jobs[CHECK_MAX_JOBS];
     channel *from[CHECK_MAX_JOBS];
     unsigned long j, open_jobs = 0;
+    dealer d;
 
+    d.files = files, d.next = 0;
     memset(jobs, 0, sizeof jobs);
     for (j = 0; j < o->jobs; ++j) {
         line_reader_init(&jobs[j].records, 1 << 16);
-        if (!job_start(&jobs[j], o, files, j)) {
+        if (!job_start(&jobs[j], o, &d, j)) {
             st->stopped_fatal = 1;
             snprintf(st->fatal_reason, sizeof st->fatal_reason, "cannot start %lu jobs", o->jobs);
             break;
@@ -903,7 +932,7 @@ static void run_in_jobs(run_state *st, const check_options *o, const path_list *
             from[j] = jobs[j].from;
         if ((ready = channel_wait_readable(from, o->jobs, NULL)) < 0)
             break;
-        if (!job_receive(st, o, &jobs[ready])) {
+        if (!job_receive(st, o, &jobs[ready], &d)) {
             channel_close(jobs[ready].from);
             jobs[ready].from = NULL;
             --open_jobs;
