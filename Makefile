@@ -411,9 +411,10 @@ check-cli: $(BUILD)/dmlref ## the command end to end, dmlref show, its files and
 # The guides' `dmlref explain` and `dmlref show` blocks run and compared with
 # the real command (sh scripts/check_guides.sh --fix $(BUILD)/dmlref rewrites
 # them), after the checker has shown it fails on wrong pages.
-check-guides: $(BUILD)/dmlref ## every explain and show block of docs/operators/ prints what the page says, and every vector it names exists
+check-guides: $(BUILD)/dmlref ## every explain and show block of docs/operators/ prints what the page says, and every vector it names exists; the peer comparison pages are what their runs give
 	$(Q)$(SUMMARY) "check_guides.sh against wrong pages" $(BUILD)/guides-test.log sh tests/test_guides.sh
 	$(Q)$(SUMMARY) "guides (docs/operators/)" $(BUILD)/guides.log sh scripts/check_guides.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "peer comparisons (docs/performance/)" $(BUILD)/peer-reports.log sh scripts/check_peer_reports.sh
 
 # build.sh takes CC from the environment (make exports a CC set on its command
 # line) and, for mingw-w64, the folder of the libraries built for it.  The stamp
