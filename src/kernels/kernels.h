@@ -78,14 +78,6 @@ static inline void copy_element(unsigned char *dst, const unsigned char *src, ui
     }
 }
 
-/* ---- index readers -------------------------------------------------------
- * The index at p normalised (v in [-size, -1] means v + size, R-IX-2) and
- * clamped into [0, size) (D1's clamp policy; a no-op for indices the strict
- * policy let through).  One unsigned compare decides the common case, an
- * index already in [0, size): negative values wrap to 2^64 - |v|, above any
- * size.  Only the rest (negative, or clamped) take the longer way, so a run
- * of in-range indices costs a load, a compare and a branch that is always
- * predicted.  size <= 2^32 - 1, so nothing below overflows. */
 /* cond, telling the compiler it is almost always true (GCC and Clang), so
  * the common path is laid out straight. */
 #if defined(__GNUC__)
@@ -94,6 +86,14 @@ static inline void copy_element(unsigned char *dst, const unsigned char *src, ui
 #define usually(cond) (cond)
 #endif
 
+/* ---- index readers -------------------------------------------------------
+ * The index at p normalised (v in [-size, -1] means v + size, R-IX-2) and
+ * clamped into [0, size) (D1's clamp policy; a no-op for indices the strict
+ * policy let through).  One unsigned compare decides the common case, an
+ * index already in [0, size): negative values wrap to 2^64 - |v|, above any
+ * size.  Only the rest (negative, or clamped) take the longer way, so a run
+ * of in-range indices costs a load, a compare and a branch that is always
+ * predicted.  size <= 2^32 - 1, so nothing below overflows. */
 static inline uint64_t index_settled(int64_t v, uint64_t size)
 {
     int64_t s = (int64_t)size;
