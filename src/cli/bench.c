@@ -393,9 +393,9 @@ static void parallel_copy(void *dst, const void *src, size_t n, uint32_t threads
     (void)threads;
 }
 
-/* Reads n bytes with T threads and nothing else: the rate at which the
-   strict policy's own pass could at best read the indices.  The OR of the
-   words goes to a volatile, so the loads stay. */
+/* Reads n bytes (down to a multiple of 32) with T threads and nothing else:
+   the rate at which the strict policy's own pass could at best read the
+   indices.  The OR of the words goes to a volatile, so the loads stay. */
 static volatile uint64_t read_sink;
 
 static void parallel_read(const void *src, size_t n, uint32_t threads)
@@ -957,11 +957,8 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
         fast_nnz = *(const uint32_t *)p.buf[1];
     if (with_reference && !first_run(c, &p, &ref, &r->ref.calls))
         goto failed;
-    if (c->op == OP_NONZERO && !with_reference) {
-        r->nnz = fast_nnz;
-        p.bytes += r->nnz * c->rank * 4;
-    } else if (c->op == OP_NONZERO) {
-        r->nnz = *(const uint32_t *)p.buf[1];
+    if (c->op == OP_NONZERO) {
+        r->nnz = with_reference ? *(const uint32_t *)p.buf[1] : fast_nnz;
         if (r->nnz != fast_nnz) {
             fprintf(stderr,
                     "dmlref: bench: %s: the fast kernels count %u nonzero elements, the "
