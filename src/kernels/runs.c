@@ -10,6 +10,10 @@
  */
 #include "kernels/kernels.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 void runs_init(runs *r, const walker *full)
 {
     uint32_t t, last;
@@ -200,29 +204,62 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
  * of every index shifted into [0, 2 size) (signed) or [0, size) (unsigned)
  * bounds their maximum, and an OR and an add are what plain SSE2 vector
  * code does (a 64-bit compare is not).  Where it fails, the exact test above
- * decides.  INT32 indices are shifted in 32-bit arithmetic, four to a
- * vector: modulo 2^32, [-size, size) maps onto [0, 2 size) and every other
- * int32 above it, as long as 2 size <= 2^32 (the caller's condition).  The
- * 64-bit sums go to four accumulators, a shape the compiler turns into
- * vector code or, failing that, into independent scalar chains. */
+ * decides.  INT32 indices are shifted in 32-bit arithmetic: modulo 2^32,
+ * [-size, size) maps onto [0, 2 size) and every other int32 above it, as
+ * long as 2 size <= 2^32 (the caller's condition).
+ *
+ * On x86 the loop is written with SSE2: 64 bytes a step into four
+ * accumulators, with the request for the line CHECK_AHEAD bytes on in the
+ * loop itself.  The vectoriser made two accumulators of the plain loop,
+ * and a separate loop of requests cost a sixth of the pass: together 3.1
+ * instructions per INT64 index against 2.3 now, 2.0 against 1.1 for INT32
+ * (callgrind).  Elsewhere the plain loops, for the compiler to vectorise. */
+#define CHECK_AHEAD (2 * RUN_BLOCK * 8)
+
+#if defined(__SSE2__)
+#define OR_OF_SHIFTED_SSE2(ADD, shift, index_size, any)                                            \
+    do {                                                                                           \
+        __m128i a = _mm_setzero_si128(), b = a, c = a, d = a;                                      \
+        uint64_t at;                                                                               \
+        for (at = 0; at < RUN_BLOCK * (index_size); at += 64) {                                    \
+            const __m128i *p = (const __m128i *)(const void *)(idx + at);                          \
+            prefetch_ahead(idx, at + CHECK_AHEAD);                                                 \
+            a = _mm_or_si128(a, ADD(_mm_loadu_si128(p), shift));                                   \
+            b = _mm_or_si128(b, ADD(_mm_loadu_si128(p + 1), shift));                               \
+            c = _mm_or_si128(c, ADD(_mm_loadu_si128(p + 2), shift));                               \
+            d = _mm_or_si128(d, ADD(_mm_loadu_si128(p + 3), shift));                               \
+        }                                                                                          \
+        _mm_storeu_si128((__m128i *)(void *)(any),                                                 \
+                         _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)));                    \
+    } while (0)
+#endif
+
 static int block_surely_in_range(const unsigned char *idx, dmlref_tensor_data_type type,
-                                 uint64_t size)
+                                 uint32_t index_size, uint64_t size)
 {
-    uint64_t j, any[4] = {0, 0, 0, 0};
-    uint32_t any32 = 0;
-    switch (type) {
-    case DMLREF_TENSOR_DATA_TYPE_INT32:
-    case DMLREF_TENSOR_DATA_TYPE_UINT32: {
-        const uint32_t shift = type == DMLREF_TENSOR_DATA_TYPE_INT32 ? (uint32_t)size : 0;
+    const int is_signed =
+        type == DMLREF_TENSOR_DATA_TYPE_INT32 || type == DMLREF_TENSOR_DATA_TYPE_INT64;
+    const uint64_t shift = is_signed ? size : 0, limit = is_signed ? 2 * size : size;
+#if !defined(__SSE2__)
+    uint64_t j;
+#endif
+    if (index_size == 4) {
+        uint32_t any32[4] = {0, 0, 0, 0};
+#if defined(__SSE2__)
+        OR_OF_SHIFTED_SSE2(_mm_add_epi32, _mm_set1_epi32((int)(uint32_t)shift), 4, any32);
+#else
         for (j = 0; j < RUN_BLOCK; ++j) {
             uint32_t v;
             memcpy(&v, idx + j * 4, 4);
-            any32 |= v + shift;
+            any32[0] |= v + (uint32_t)shift;
         }
-        return any32 < (type == DMLREF_TENSOR_DATA_TYPE_INT32 ? 2 * size : size);
-    }
-    default: {
-        const uint64_t shift = type == DMLREF_TENSOR_DATA_TYPE_INT64 ? size : 0;
+#endif
+        return (uint64_t)(any32[0] | any32[1] | any32[2] | any32[3]) < limit;
+    } else {
+        uint64_t any[4] = {0, 0, 0, 0};
+#if defined(__SSE2__)
+        OR_OF_SHIFTED_SSE2(_mm_add_epi64, _mm_set1_epi64x((long long)shift), 8, any);
+#else
         for (j = 0; j < RUN_BLOCK; j += 4) {
             uint64_t k;
             for (k = 0; k < 4; ++k) {
@@ -231,9 +268,8 @@ static int block_surely_in_range(const unsigned char *idx, dmlref_tensor_data_ty
                 any[k] |= v + shift; /* modulo 2^64: [-size, size) -> [0, 2 size) */
             }
         }
-        return (any[0] | any[1] | any[2] | any[3]) <
-               (type == DMLREF_TENSOR_DATA_TYPE_INT64 ? 2 * size : size);
-    }
+#endif
+        return (any[0] | any[1] | any[2] | any[3]) < limit;
     }
 }
 
@@ -248,10 +284,11 @@ uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
         uint64_t count = n - done < RUN_BLOCK ? n - done : RUN_BLOCK;
         const unsigned char *block = idx + done * idx_step * index_size;
         uint64_t line;
-        for (line = 0; line < RUN_BLOCK * index_size; line += 64) /* the block after next */
-            prefetch_ahead(block, (2 * RUN_BLOCK * idx_step * index_size) + line * idx_step);
-        if (idx_step == 1 && count == RUN_BLOCK && block_surely_in_range(block, type, size))
+        if (idx_step == 1 && count == RUN_BLOCK &&
+            block_surely_in_range(block, type, index_size, size))
             continue;
+        for (line = 0; line < RUN_BLOCK * index_size; line += 64) /* as the quick test does */
+            prefetch_ahead(block, CHECK_AHEAD * idx_step + line * idx_step);
         if (!block_has_out_of_range(block, idx_step, type, size, count))
             continue;
         for (j = 0; j < count; ++j) /* rare: find which one */
