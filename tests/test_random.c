@@ -230,13 +230,30 @@ static dmlref_tensor_data_type any_index_type(rng *r)
     return k_all_index_types[rng_below(r, 4)];
 }
 
+/* Set for the rows of wide cases: rank 2 along axis 0 with 8-byte elements,
+   so the selected elements spread over more than a mebibyte and the fast
+   kernels request them ahead (src/kernels/runs.c, SCATTERED_SPAN). */
+static int g_wide;
+
+static const dmlref_tensor_data_type k_wide_types[3] = {
+    DMLREF_TENSOR_DATA_TYPE_FLOAT64, DMLREF_TENSOR_DATA_TYPE_INT64, DMLREF_TENSOR_DATA_TYPE_UINT64};
+
+static void shape_and_types(rng *r, uint32_t *rank, uint32_t *axis, dmlref_tensor_data_type *type,
+                            dmlref_tensor_data_type *itype)
+{
+    *rank = g_wide ? 2 : 1 + (uint32_t)rng_below(r, 8);
+    *axis = g_wide ? 0 : (uint32_t)rng_below(r, *rank);
+    *type = g_wide ? k_wide_types[rng_below(r, 3)] : any_data_type(r);
+    *itype = any_index_type(r);
+}
+
 static void make_gather_elements(rng *r, uint64_t budget, random_case *c)
 {
-    uint32_t rank = 1 + (uint32_t)rng_below(r, 8), in_sizes[8], idx_sizes[8];
-    uint32_t axis = (uint32_t)rng_below(r, rank);
-    dmlref_tensor_data_type type = any_data_type(r), itype = any_index_type(r);
+    uint32_t rank, in_sizes[8], idx_sizes[8], axis;
+    dmlref_tensor_data_type type, itype;
     uint64_t bound;
 
+    shape_and_types(r, &rank, &axis, &type, &itype);
     random_sizes(r, rank, budget, in_sizes);
     memcpy(idx_sizes, in_sizes, sizeof idx_sizes);
     idx_sizes[axis] = 1 + (uint32_t)rng_below(r, in_sizes[axis] + 2); /* any size on the axis */
@@ -259,11 +276,11 @@ static void make_gather_elements(rng *r, uint64_t budget, random_case *c)
 /* Duplicate targets included: the last update wins (D4), under any policy. */
 static void make_scatter_elements(rng *r, uint64_t budget, random_case *c)
 {
-    uint32_t rank = 1 + (uint32_t)rng_below(r, 8), in_sizes[8], idx_sizes[8];
-    uint32_t axis = (uint32_t)rng_below(r, rank);
-    dmlref_tensor_data_type type = any_data_type(r), itype = any_index_type(r);
+    uint32_t rank, in_sizes[8], idx_sizes[8], axis;
+    dmlref_tensor_data_type type, itype;
     uint64_t bound;
 
+    shape_and_types(r, &rank, &axis, &type, &itype);
     random_sizes(r, rank, budget, in_sizes);
     memcpy(idx_sizes, in_sizes, sizeof idx_sizes);
     /* larger than the input's along the axis is valid too (D16) */
@@ -652,13 +669,31 @@ static void run_row(void **state)
     }
 }
 
+static void make_gather_elements_wide(rng *r, uint64_t budget, random_case *c)
+{
+    g_wide = 1;
+    make_gather_elements(r, budget, c);
+    g_wide = 0;
+}
+
+static void make_scatter_elements_wide(rng *r, uint64_t budget, random_case *c)
+{
+    g_wide = 1;
+    make_scatter_elements(r, budget, c);
+    g_wide = 0;
+}
+
 static const random_row k_rows[] = {
     {"GATHER_ELEMENTS, small", make_gather_elements, 101, 20000, 1000, 64, 0},
     {"GATHER_ELEMENTS, medium", make_gather_elements, 102, 4000, 200, 3000, 0},
     {"GATHER_ELEMENTS, large, 1 2 7 threads", make_gather_elements, 103, 3, 1, 400000, 1u << 18},
+    {"GATHER_ELEMENTS, wide along axis 0, 1 2 7 threads", make_gather_elements_wide, 104, 4, 2,
+     400000, 1u << 18},
     {"SCATTER_ELEMENTS, small", make_scatter_elements, 201, 20000, 1000, 64, 0},
     {"SCATTER_ELEMENTS, medium", make_scatter_elements, 202, 4000, 200, 3000, 0},
     {"SCATTER_ELEMENTS, large, 1 2 7 threads", make_scatter_elements, 203, 3, 1, 400000, 1u << 18},
+    {"SCATTER_ELEMENTS, wide along axis 0, 1 2 7 threads", make_scatter_elements_wide, 204, 4, 2,
+     400000, 1u << 18},
     {"GATHER_ND and GATHER_ND1, small", make_gather_nd, 301, 26000, 1300, 64, 0},
     {"GATHER_ND and GATHER_ND1, medium", make_gather_nd, 302, 6000, 300, 3000, 0},
     {"GATHER_ND and GATHER_ND1, large, 1 2 7 threads", make_gather_nd, 303, 3, 1, 400000, 1u << 18},
