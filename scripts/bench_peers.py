@@ -3,12 +3,14 @@
 
 For every case of `dmlref bench --list` (with --quick, --size and --filter
 passed on) and every thread count, three implementations are measured in the
-same run, interleaved, over --rounds rounds (the median of the rounds' medians
-is reported):
+same run, interleaved, over --rounds rounds.  A round runs dmlref under each
+policy of --oob, then NumPy, then PyTorch at each thread count, so each of
+dmlref's times has PyTorch's beside it, seconds apart:
 
-  dmlref  `dmlref bench --kernels fast --filter NAME --threads LIST --reps N --json FILE`, a
-          subprocess per case and round; its JSON also gives the case's shape,
-          axis, pattern, layout and types, which the peers reproduce;
+  dmlref  `dmlref bench --kernels fast --filter NAME --threads LIST --reps N --oob P --json FILE`,
+          a subprocess per case, policy and round; its JSON also gives the
+          case's shape, axis, pattern, layout and types, which the peers
+          reproduce;
   numpy   np.take_along_axis (GatherElements), np.copyto + np.put_along_axis
           (Scatter), np.take(out=) or np.take_along_axis with a broadcast index
           (GatherND with batch dimensions), np.nonzero;
@@ -18,11 +20,15 @@ is reported):
 
 Bytes are counted with dmlref's logical formula (each tensor read or written
 once); the peers use int64 indices (and int64 coordinates for nonzero) and are
-counted with those widths.  The ratios dmlref/numpy and dmlref/torch are time
-ratios (peer time / dmlref time): above 1, dmlref is faster.
+counted with those widths.  Times and GB/s are the medians of the rounds'
+medians.  The ratios dmlref/numpy and dmlref/torch are time ratios (peer time
+/ dmlref time: above 1, dmlref is faster), taken in each round from the
+times measured in it and reported as their median over the rounds: on a
+shared host whose speed drifts, a ratio of two figures measured together
+varies less than a ratio of two medians taken apart.
 
 Usage: scripts/bench_peers.py [--dmlref build/dmlref] [--quick] [--threads 1,2]
-           [--size LOG2] [--filter TEXT] [--rounds 3] [--reps N] [--oob error|clamp]
+           [--size LOG2] [--filter TEXT] [--rounds 5] [--reps N] [--oob error,clamp]
            [--json FILE]
 """
 
@@ -40,7 +46,8 @@ import numpy as np
 import torch
 
 NOTES = [
-    "ratios are time ratios (peer time / dmlref time): above 1, dmlref is faster",
+    "ratios are time ratios (peer time / dmlref time): above 1, dmlref is faster; each is the "
+    "median over the rounds of the ratio of the times measured in one round",
     "the peers get int64 indices for every case (torch.gather needs int64); on the "
     "i32 cases dmlref reads 4-byte indices, and each side's GB/s counts its own index width",
     "numpy is single-threaded: it is measured once per round and reported for every thread count",
@@ -69,14 +76,14 @@ def logical_bytes(c, ib, coordinate_bytes, nnz):
     return n * e + nnz * len(c["shape"]) * coordinate_bytes + 4
 
 
-def run_dmlref(args, name, threads):
+def run_dmlref(args, name, threads, oob):
     """One `dmlref bench` process for one case: {threads: result}."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         path = f.name
     try:
         cmd = [args.dmlref, "bench", "--kernels", "fast", "--size", name.rsplit("2^", 1)[1],
                "--filter", name, "--threads", ",".join(str(t) for t in threads), "--reps",
-               str(args.reps), "--oob", args.oob, "--json", path]
+               str(args.reps), "--oob", oob, "--json", path]
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if proc.returncode != 0:
             sys.exit("bench_peers: %s failed (%d): %s" % (" ".join(cmd), proc.returncode,
@@ -234,11 +241,12 @@ def main():
     p.add_argument("--threads", default="1,2", help="thread counts (1,2)")
     p.add_argument("--size", type=int, help="only the class of 2^SIZE elements")
     p.add_argument("--filter", help="only the cases whose name contains this text")
-    p.add_argument("--rounds", type=int, default=3, help="rounds; the median is reported (3)")
+    p.add_argument("--rounds", type=int, default=5, help="rounds; the median is reported (5)")
     p.add_argument("--reps", type=int, help="timed runs per measurement (quick 3, else 11)")
-    p.add_argument("--oob", choices=("error", "clamp"), default="error",
-                   help="dmlref's out-of-range policy: error (its default: the indices are "
-                        "checked in a pass of their own) or clamp (one pass, like the peers' kernels)")
+    p.add_argument("--oob", default="error,clamp",
+                   help="dmlref's out-of-range policies, each measured in every round: error "
+                        "(its default: the indices are checked in a pass of their own) and clamp "
+                        "(one pass, like the peers' kernels); error,clamp by default")
     p.add_argument("--json", help="write the results here")
     args = p.parse_args()
     try:
@@ -247,6 +255,10 @@ def main():
             raise ValueError
     except ValueError:
         p.error("--threads takes a list of numbers from 1, such as 1,2")
+    policies = args.oob.split(",")
+    if not policies or any(pol not in ("error", "clamp") for pol in policies) or \
+            len(set(policies)) != len(policies):
+        p.error("--oob takes error, clamp or error,clamp")
     if args.rounds < 1:
         p.error("--rounds takes a number from 1")
     if args.reps is None:
@@ -268,20 +280,21 @@ def main():
 
     for note in NOTES:
         print("note: " + note)
-    print("note: dmlref runs with the out-of-range policy " + args.oob)
-    header = "%-56s %3s %8s %8s %8s %8s %8s" % ("case", "T", "dmlref", "numpy", "torch",
-                                               "d/numpy", "d/torch")
+    print("note: dmlref runs with the out-of-range policies " + ", ".join(policies))
+    header = "%-56s %3s %5s %8s %8s %8s %8s %8s" % ("case", "T", "oob", "dmlref", "numpy", "torch",
+                                                   "d/numpy", "d/torch")
     print(header + "   (GB/s; d/x = x time / dmlref time)")
     rows, machine = [], None
     for name in names:
-        dm = {t: [] for t in threads}
+        dm = {(pol, t): [] for pol in policies for t in threads}
         npt = []
         tt = {t: [] for t in threads}
         peers, spec = None, None
         for round_ in range(args.rounds):
-            found, machine = run_dmlref(args, name, threads)
-            for t in threads:
-                dm[t].append(found[t])
+            for pol in policies:
+                found, machine = run_dmlref(args, name, threads, pol)
+                for t in threads:
+                    dm[(pol, t)].append(found[t])
             if peers is None:
                 spec = found[threads[0]]
                 peers = Peers(spec)
@@ -291,43 +304,48 @@ def main():
                 torch.set_num_threads(t)
                 tt[t].append(time_call(peers.torch, args.reps, round_ == 0))
         numpy_s = statistics.median(npt)
-        for t in threads:
-            d_ms = statistics.median(r["median_ms"] for r in dm[t])
-            d_s = d_ms / 1e3
-            torch_s = statistics.median(tt[t])
-            d_bytes = dm[t][0]["bytes"]
-            p_bytes = peers.peer_bytes()
-            row = {
-                "name": name, "op": spec["op"], "pattern": spec["pattern"],
-                "layout": spec["layout"], "element_size": spec["element_size"],
-                "index_bytes": spec["index_bytes"], "elements": spec["elements"],
-                "threads": t, "rounds": args.rounds, "reps": args.reps,
-                "dmlref_ms": d_ms, "numpy_ms": numpy_s * 1e3, "torch_ms": torch_s * 1e3,
-                "dmlref_bytes": d_bytes, "peer_bytes": p_bytes,
-                "dmlref_gbps": d_bytes / d_s / 1e9, "numpy_gbps": p_bytes / numpy_s / 1e9,
-                "torch_gbps": p_bytes / torch_s / 1e9,
-                "dmlref_over_numpy": numpy_s / d_s, "dmlref_over_torch": torch_s / d_s,
-                "copy_gbps": statistics.median(r["copy_gbps"] for r in dm[t]),
-                "index_read_gbps": (statistics.median(r["index_read_gbps"] for r in dm[t])
-                                    if dm[t][0].get("index_read_gbps") else None),
-            }
-            rows.append(row)
-            print("%-56s %3d %8.2f %8.2f %8.2f %8.2f %8.2f" % (
-                name, t, row["dmlref_gbps"], row["numpy_gbps"], row["torch_gbps"],
-                row["dmlref_over_numpy"], row["dmlref_over_torch"]), flush=True)
+        for pol in policies:
+            for t in threads:
+                runs = dm[(pol, t)]
+                d_s = statistics.median(r["median_ms"] for r in runs) / 1e3
+                torch_s = statistics.median(tt[t])
+                d_bytes = runs[0]["bytes"]
+                p_bytes = peers.peer_bytes()
+                row = {
+                    "name": name, "op": spec["op"], "pattern": spec["pattern"],
+                    "layout": spec["layout"], "element_size": spec["element_size"],
+                    "index_bytes": spec["index_bytes"], "elements": spec["elements"],
+                    "threads": t, "oob": pol, "rounds": args.rounds, "reps": args.reps,
+                    "dmlref_ms": d_s * 1e3, "numpy_ms": numpy_s * 1e3, "torch_ms": torch_s * 1e3,
+                    "dmlref_bytes": d_bytes, "peer_bytes": p_bytes,
+                    "dmlref_gbps": d_bytes / d_s / 1e9, "numpy_gbps": p_bytes / numpy_s / 1e9,
+                    "torch_gbps": p_bytes / torch_s / 1e9,
+                    "dmlref_over_numpy": statistics.median(
+                        n_s * 1e3 / r["median_ms"] for n_s, r in zip(npt, runs)),
+                    "dmlref_over_torch": statistics.median(
+                        t_s * 1e3 / r["median_ms"] for t_s, r in zip(tt[t], runs)),
+                    "copy_gbps": statistics.median(r["copy_gbps"] for r in runs),
+                    "index_read_gbps": (statistics.median(r["index_read_gbps"] for r in runs)
+                                        if runs[0].get("index_read_gbps") else None),
+                }
+                rows.append(row)
+                print("%-56s %3d %5s %8.2f %8.2f %8.2f %8.2f %8.2f" % (
+                    name, t, pol, row["dmlref_gbps"], row["numpy_gbps"], row["torch_gbps"],
+                    row["dmlref_over_numpy"], row["dmlref_over_torch"]), flush=True)
         del peers
 
     summary = {"min_dmlref_over_torch": {}, "slower_than_fastest_peer": 0, "measurements": len(rows)}
     for r in rows:
-        m = summary["min_dmlref_over_torch"]
+        m = summary["min_dmlref_over_torch"].setdefault(r["oob"], {})
         if r["op"] not in m or r["dmlref_over_torch"] < m[r["op"]]["ratio"]:
             m[r["op"]] = {"ratio": r["dmlref_over_torch"], "case": r["name"], "threads": r["threads"]}
-        if r["dmlref_ms"] > min(r["numpy_ms"], r["torch_ms"]):
+        if min(r["dmlref_over_numpy"], r["dmlref_over_torch"]) < 1:
             summary["slower_than_fastest_peer"] += 1
     print("summary:")
-    for op, m in sorted(summary["min_dmlref_over_torch"].items()):
-        print("  %-20s min dmlref/torch %6.2f  (%s, %d thread%s)" % (
-            op, m["ratio"], m["case"], m["threads"], "" if m["threads"] == 1 else "s"))
+    for pol, ops in sorted(summary["min_dmlref_over_torch"].items()):
+        for op, m in sorted(ops.items()):
+            print("  %-5s %-20s min dmlref/torch %6.2f  (%s, %d thread%s)" % (
+                pol, op, m["ratio"], m["case"], m["threads"], "" if m["threads"] == 1 else "s"))
     print("  dmlref slower than the fastest peer: %d of %d measurements" % (
         summary["slower_than_fastest_peer"], len(rows)))
 

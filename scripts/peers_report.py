@@ -1,20 +1,22 @@
 #!/usr/bin/python3
-"""The peer comparison as a Markdown table and a plot, from two runs of
-scripts/bench_peers.py --json on one machine: one with --oob error, one with
---oob clamp.
+"""The peer comparison as a Markdown table and a plot, from the JSON of
+scripts/bench_peers.py on one machine with both policies (--oob error,clamp):
+one file, or several runs over disjoint parts of the matrix (--filter).
 
-    scripts/peers_report.py [--plot FILE.png] [--title TEXT] ERROR.json CLAMP.json
+    scripts/peers_report.py [--plot FILE.png] [--title TEXT] RUN.json [RUN.json ...]
 
 One row per case and thread count: dmlref's GB/s under each policy, the
-peers' (each run times PyTorch and NumPy beside dmlref; the row takes them
-from the error run), the time ratios PyTorch/dmlref of each run, and the
-targets: clamp at least 1.0 and error at least 0.9.  Where a target is
+peers', the time ratios PyTorch/dmlref under each policy (each the median of
+the rounds' ratios), and the targets: clamp at least 1.0 and error at least
+0.9.  Where a target is
 missed, the row says whether the memory allows it.  The floor is the time
 to move the bytes the policy must move at the rates measured beside that
 case in the same run: dmlref's logical bytes at the copy's rate, and under
 error also the index tensor a second time (D1 checks every index before
 anything is written) at the rate of reading it alone, after the same copy
-(`dmlref bench`'s index_read_gbps).  PyTorch's time over that floor is the
+(`dmlref bench`'s index_read_gbps), and for a strided output the bytes
+between its elements, which share their cache lines and move with them.
+PyTorch's time over that floor is the
 best ratio an implementation moving those bytes could reach: where it is
 below the target, the bound is physical; above it, the kernel is short of
 what the memory allows.
@@ -33,13 +35,25 @@ import tempfile
 TARGET = {"error": 0.9, "clamp": 1.0}
 
 
-def load(path, policy):
-    doc = json.load(open(path))
-    notes = [n for n in doc["notes"]]
-    rows = {(r["name"], r["threads"]): r for r in doc["cases"]}
-    if not rows:
-        sys.exit("peers_report: %s has no cases" % path)
-    return doc, rows, notes
+def load(paths):
+    """The runs' machine and their rows by policy, then (case, threads)."""
+    machine, rows = None, {pol: {} for pol in TARGET}
+    for path in paths:
+        doc = json.load(open(path))
+        cpu = (doc["machine"].get("cpu_model"), doc["machine"].get("cpus"))
+        if machine is None:
+            machine = doc["machine"]
+        elif cpu != (machine.get("cpu_model"), machine.get("cpus")):
+            sys.exit("peers_report: %s was measured on another machine" % path)
+        for r in doc["cases"]:
+            key = (r["name"], r["threads"])
+            if r.get("oob") not in rows or key in rows[r["oob"]]:
+                sys.exit("peers_report: %s: %s, %d thread(s): no policy, or measured twice"
+                         % (path, r["name"], r["threads"]))
+            rows[r["oob"]][key] = r
+    if not rows["error"] or set(rows["error"]) != set(rows["clamp"]):
+        sys.exit("peers_report: the runs must hold every case under both policies")
+    return machine, rows
 
 
 def second_index_bytes(r):
@@ -51,11 +65,18 @@ def second_index_bytes(r):
     return 0
 
 
+def gap_bytes(r):
+    """The bytes between a strided output's elements: the matrix's strided
+    outputs step 2 elements, so their lines hold as many bytes again."""
+    return r["elements"] * r["element_size"] if r["layout"] == "strided_output" else 0
+
+
 def best_ratio(r, extra):
-    """PyTorch's time over the time to move dmlref's bytes at the copy's rate and
-    extra bytes of indices at the rate of reading them alone."""
+    """PyTorch's time over the time to move dmlref's bytes (with a strided
+    output's gaps) at the copy's rate and extra bytes of indices at the rate
+    of reading them alone."""
     read_gbps = r.get("index_read_gbps") or r["copy_gbps"]
-    floor_s = r["dmlref_bytes"] / (r["copy_gbps"] * 1e9) + extra / (read_gbps * 1e9)
+    floor_s = (r["dmlref_bytes"] + gap_bytes(r)) / (r["copy_gbps"] * 1e9) + extra / (read_gbps * 1e9)
     return r["torch_ms"] / 1e3 / floor_s
 
 
@@ -111,21 +132,18 @@ def plot(path, title, error_rows, clamp_rows, keys):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("error_json")
-    p.add_argument("clamp_json")
+    p.add_argument("runs", nargs="+", metavar="RUN.json")
     p.add_argument("--plot", help="draw the 2^24 cases here (PNG, needs gnuplot)")
     p.add_argument("--title", default="dmlref against PyTorch and NumPy")
     args = p.parse_args()
-    edoc, erows, _ = load(args.error_json, "error")
-    cdoc, crows, _ = load(args.clamp_json, "clamp")
-    if set(erows) != set(crows):
-        sys.exit("peers_report: the two runs hold different cases or thread counts")
+    m, rows = load(args.runs)
+    erows, crows = rows["error"], rows["clamp"]
     keys = list(erows)
 
-    m = edoc["machine"]
     print("Machine: %s, %s logical CPUs; dmlref built with %s; PyTorch %s, NumPy %s. "
-          "Rounds per run: %d (medians). Ratios are PyTorch's time over dmlref's "
-          "(above 1, dmlref is faster); targets: clamp >= 1.0, error >= 0.9." % (
+          "Rounds: %d (GB/s: medians; ratios: the median of the rounds' ratios). Ratios are "
+          "PyTorch's time over dmlref's (above 1, dmlref is faster); targets: clamp >= 1.0, "
+          "error >= 0.9." % (
               m.get("cpu_model", "?"), m.get("cpus", "?"), m.get("compiler", "?"), m.get("torch", "?"),
               m.get("numpy", "?"), erows[keys[0]]["rounds"]))
     print()
