@@ -50,6 +50,35 @@
 /* Tuples whose slices are located (and requested) before any is copied. */
 #define TUPLE_BLOCK 32
 
+/* The block's whole slices, each one contiguous run of `bytes`.  Slices of
+ * 16, 32, 64 and 128 bytes get loops of their own, whose fixed-size memcpy
+ * is a few 16-byte moves: deciding the size once a block instead of once a
+ * slice (copy_bytes) took 18% of the instructions of 16-element FLOAT32
+ * slices (callgrind). */
+#define COPY_SLICES(size)                                                                          \
+    for (u = 0; u < count; ++u)                                                                    \
+        memcpy(out + out_base[u] * es, in + in_base[u] * es, size);                                \
+    break
+
+static void copy_whole_slices(unsigned char *out, const unsigned char *in, const uint64_t *out_base,
+                              const uint64_t *in_base, uint64_t count, uint32_t es, size_t bytes)
+{
+    uint64_t u;
+    switch (bytes) {
+    case 16:
+        COPY_SLICES(16);
+    case 32:
+        COPY_SLICES(32);
+    case 64:
+        COPY_SLICES(64);
+    case 128:
+        COPY_SLICES(128);
+    default:
+        for (u = 0; u < count; ++u)
+            copy_bytes(out + out_base[u] * es, in + in_base[u] * es, bytes);
+    }
+}
+
 dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
                                      const void *input, const void *indices, void *output,
                                      dmlref_error *err)
@@ -205,8 +234,7 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
             }
             if (contiguous && first == 0 && end - tuple * slice_count >= count * slice_count) {
                 /* the usual block: whole slices, each one contiguous run */
-                for (u = 0; u < count; ++u)
-                    copy_bytes(out + out_base[u] * es, in + in_base[u] * es, slice_bytes);
+                copy_whole_slices(out, in, out_base, in_base, count, es, slice_bytes);
                 tuple += count;
                 pos += count * slice_count;
                 continue;
