@@ -75,7 +75,7 @@ void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src, u
  * the prefetchers cannot foresee; the loop then requests the element
  * selected this many positions ahead, so that many misses are in flight
  * instead of one.  Measured on the 16-core host of docs/performance.md at
- * one thread: a Scatter of rows permuted along axis 0 2.0 to 2.8x faster,
+ * one thread: a Scatter of rows permuted along axis 0 1.7 to 2.8x faster,
  * random gathers along axis 0 up to 1.3x; 16 ahead beat 32 at 16 threads.
  * On other runs the requests cost up to a quarter, so only a run that
  * spreads over more than SCATTERED_SPAN bytes and whose first two indices
@@ -248,7 +248,7 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
  * accumulators, with the request for the line CHECK_AHEAD bytes on in the
  * loop itself.  The vectoriser made two accumulators of the plain loop,
  * and a separate loop of requests cost a sixth of the pass: together 3.1
- * instructions per INT64 index against 2.3 now, 2.0 against 1.1 for INT32
+ * instructions per INT64 index against 2.1 now, 2.0 against 1.15 for INT32
  * (callgrind).  Elsewhere the plain loops, for the compiler to vectorise. */
 #define CHECK_AHEAD (2 * RUN_BLOCK * 8)
 
