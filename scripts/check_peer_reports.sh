@@ -6,7 +6,8 @@
 # kept beside it, docs/performance/peers-M-*.json (one run, or runs over
 # parts of the matrix), must be the page byte for byte.  Then, to show the
 # comparison can fail, a copy of the first run with one of dmlref's figures
-# doubled must give a different page.  The last line counts the checks,
+# doubled must give a different page, and the join must refuse a case
+# measured twice or under one policy only.  The last line counts the checks,
 # "peer reports (docs/performance/): N passed, N failed"; exit 1 when one
 # fails.
 set -u
@@ -49,5 +50,26 @@ PY
     fi
 done
 [ "$machines" -gt 0 ] || fail "docs/performance/: no peers-*.md"
+
+# The join refuses what would make a wrong page: one case measured twice (a
+# run given twice) and a case measured under one policy only.
+if [ "$machines" -gt 0 ]; then
+    if $report "$first" "$first" >/dev/null 2>&1; then
+        fail "scripts/peers_report.py: a run given twice is not refused"
+    else
+        pass
+    fi
+    "$python" - "$first" "$tmp/error_only.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["cases"] = [r for r in doc["cases"] if r["oob"] == "error"]
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+    if $report "$tmp/error_only.json" >/dev/null 2>&1; then
+        fail "scripts/peers_report.py: a run without its clamp rows is not refused"
+    else
+        pass
+    fi
+fi
 echo "peer reports (docs/performance/): $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
