@@ -12,7 +12,6 @@
 #define runs_init dmlref__runs_init
 #define runs_seek dmlref__runs_seek
 #define copy_run dmlref__copy_run
-#define gather_indexed_run dmlref__gather_indexed_run
 #define scatter_indexed_run dmlref__scatter_indexed_run
 #define gather_over_runs dmlref__gather_over_runs
 #define first_out_of_range_run dmlref__first_out_of_range_run
@@ -230,18 +229,13 @@ typedef struct index_axis {
     uint64_t stride;
 } index_axis;
 
-/* GatherElements' row: out[j * out_step] = in[j * in_step + i(j) * axis->stride],
- * where i(j) is idx[j * idx_step] normalised (negative from the end) and
- * clamped into [0, size): the strict policy has already rejected every
- * index that clamping would change. */
-void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *in,
-                        uint64_t in_step, const unsigned char *idx, uint64_t idx_step,
-                        const index_axis *axis, uint64_t n, uint32_t element_size);
-
-/* gather_indexed_run over positions [begin, end) of a walk whose tensors
+/* GatherElements' rows over positions [begin, end) of a walk whose tensors
  * are, in slot order, the output, the indices and the input (its selected
- * dimension's stride left out): the whole loop of GatherElements, and of
- * GatherND when a tuple is one coordinate and a slice one element. */
+ * dimension's stride left out): out = in[i * axis->stride], where i is the
+ * index normalised (negative from the end) and clamped into [0, size): the
+ * strict policy has already rejected every index that clamping would
+ * change.  The whole loop of GatherElements, and of GatherND when a tuple
+ * is one coordinate and a slice one element. */
 void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
                       const unsigned char *in, const unsigned char *idx, const index_axis *axis,
                       uint32_t element_size);

@@ -86,6 +86,18 @@ void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src, u
 #define SELECTED_PREFETCH 16
 #define SCATTERED_SPAN (1u << 20)
 
+/* A gathered row read out of order (reversed, or random within the row)
+ * defeats the prefetchers: its lines are missed one by one.  The loop of
+ * such a row requests the next run's row, one line per 64 bytes of the
+ * row in order, while it gathers this one, so that row is in cache when
+ * its turn comes.  Measured on this machine of docs/performance.md at one
+ * thread, FLOAT32 with INT64 indices, rows of 4096: reversed rows 1.25 to
+ * 1.45x faster, random in row 1.5 to 1.8x. A row read in order (the first
+ * two indices ascending neighbours) is left to the prefetchers. */
+
+/* What a run's loop requests ahead besides its indices. */
+enum { REQUEST_NOTHING, REQUEST_SELECTED_ELEMENTS, REQUEST_NEXT_ROW };
+
 static int far_apart(uint64_t a, uint64_t b)
 {
     return a > b + 1 || b > a + 1;
@@ -95,20 +107,22 @@ static int far_apart(uint64_t a, uint64_t b)
  * index prefetch are paid once per 4 elements.  ONE(I, IB, XS, ES, SS, SL,
  * j) does position j: XS is the index step, ES the step of the stream that
  * moves one element per position, and the element the index selects lies
- * at i(j) * SS + j * SL in `selected`.  AHEAD: whether to request the
- * selected elements SELECTED_PREFETCH positions ahead. */
+ * at i(j) * SS + j * SL in `selected`.  AHEAD: what else it requests, the
+ * selected elements SELECTED_PREFETCH positions ahead or `next_row`. */
 #define REQUEST_SELECTED(I, IB, XS, SS, SL, j)                                                     \
     prefetch_line(selected + (I(idx + (j) * (XS)*IB, size) * (SS) + (j) * (SL)) * sizeof(T))
 
 #define UNROLLED_RUN(ONE, I, IB, XS, ES, SS, SL, AHEAD)                                            \
     for (j = 0; j + 4 <= n; j += 4) {                                                              \
         prefetch_ahead(idx, (j + INDEX_PREFETCH) * (XS)*IB);                                       \
-        if ((AHEAD) && j + SELECTED_PREFETCH + 4 <= n) {                                           \
+        if ((AHEAD) == REQUEST_SELECTED_ELEMENTS && j + SELECTED_PREFETCH + 4 <= n) {              \
             REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH);                            \
             REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH + 1);                        \
             REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH + 2);                        \
             REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH + 3);                        \
         }                                                                                          \
+        if ((AHEAD) == REQUEST_NEXT_ROW && (j * sizeof(T)) % 64 < 4 * sizeof(T) && j < size)       \
+            prefetch_ahead(next_row, j * sizeof(T));                                               \
         ONE(I, IB, XS, ES, SS, SL, j);                                                             \
         ONE(I, IB, XS, ES, SS, SL, j + 1);                                                         \
         ONE(I, IB, XS, ES, SS, SL, j + 2);                                                         \
@@ -121,16 +135,19 @@ static int far_apart(uint64_t a, uint64_t b)
  * constants, so the compiler addresses with one register and an offset and
  * drops the multiplications: a row along the last axis (the selected
  * element is the index itself), a packed run along another axis, and any
- * steps; a scattered run (above) requests its elements ahead. */
+ * steps; a scattered run and a row out of order (above) request ahead. */
 #define RUN_FOR_STEPS(ONE, I, IB, xs, es, ss, sl)                                                  \
     if (wide && n >= 2 && far_apart(I(idx, size), I(idx + (xs)*IB, size))) {                       \
-        UNROLLED_RUN(ONE, I, IB, xs, es, ss, sl, 1)                                                \
+        UNROLLED_RUN(ONE, I, IB, xs, es, ss, sl, REQUEST_SELECTED_ELEMENTS)                        \
+    } else if ((xs) == 1 && (es) == 1 && (ss) == 1 && (sl) == 0 && next_row && n >= 2 &&           \
+               I(idx + IB, size) != I(idx, size) + 1) {                                            \
+        UNROLLED_RUN(ONE, I, IB, 1, 1, 1, 0, REQUEST_NEXT_ROW)                                     \
     } else if ((xs) == 1 && (es) == 1 && (ss) == 1 && (sl) == 0) {                                 \
-        UNROLLED_RUN(ONE, I, IB, 1, 1, 1, 0, 0)                                                    \
+        UNROLLED_RUN(ONE, I, IB, 1, 1, 1, 0, REQUEST_NOTHING)                                      \
     } else if ((xs) == 1 && (es) == 1) {                                                           \
-        UNROLLED_RUN(ONE, I, IB, 1, 1, ss, sl, 0)                                                  \
+        UNROLLED_RUN(ONE, I, IB, 1, 1, ss, sl, REQUEST_NOTHING)                                    \
     } else {                                                                                       \
-        UNROLLED_RUN(ONE, I, IB, xs, es, ss, sl, 0)                                                \
+        UNROLLED_RUN(ONE, I, IB, xs, es, ss, sl, REQUEST_NOTHING)                                  \
     }
 
 /* out[j * out_step] = in[i(j) * stride + j * in_step] */
@@ -142,9 +159,12 @@ static int far_apart(uint64_t a, uint64_t b)
 
 #define GATHER_LOOP(I, IB) RUN_FOR_STEPS(GATHER_ONE, I, IB, idx_step, out_step, stride, in_step)
 
-void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *in,
-                        uint64_t in_step, const unsigned char *idx, uint64_t idx_step,
-                        const index_axis *axis, uint64_t n, uint32_t element_size)
+/* One run of gather_over_runs; next_row: where the next run's input row
+ * starts, or NULL for the last run. */
+static void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *in,
+                               uint64_t in_step, const unsigned char *idx, uint64_t idx_step,
+                               const index_axis *axis, uint64_t n, uint32_t element_size,
+                               const unsigned char *next_row)
 {
     const uint64_t size = axis->size, stride = axis->stride;
     const unsigned char *selected = in;
@@ -168,7 +188,7 @@ void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned c
                          const index_axis *axis, uint64_t n, uint32_t element_size)
 {
     const uint64_t size = axis->size, stride = axis->stride;
-    const unsigned char *selected = out;
+    const unsigned char *selected = out, *next_row = NULL; /* a row's updates land in cache */
     const int wide = size * stride * element_size > SCATTERED_SPAN;
     uint64_t j;
     FOR_INDEX_AND_ELEMENT(axis->type, element_size, SCATTER_LOOP)
@@ -183,14 +203,15 @@ void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned 
     uint64_t j = runs_seek(&my, begin);
     while (begin < end) {
         uint64_t count = run_length(&my, j, end - begin);
-        const uint64_t *at = my.outer.offset;
+        uint64_t at[3];
+        memcpy(at, my.outer.offset, sizeof at);
+        walker_next(&my.outer);
+        begin += count;
         gather_indexed_run(out + (at[0] + j * my.step[0]) * element_size, my.step[0],
                            in + (at[2] + j * my.step[2]) * element_size, my.step[2],
                            idx + (at[1] + j * my.step[1]) * index_size, my.step[1], axis, count,
-                           element_size);
-        begin += count;
+                           element_size, begin < end ? in + my.outer.offset[2] * element_size : NULL);
         j = 0;
-        walker_next(&my.outer);
     }
 }
 
