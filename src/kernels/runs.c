@@ -90,10 +90,14 @@ void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src, u
  * defeats the prefetchers: its lines are missed one by one.  The loop of
  * such a row requests the next run's row, one line per 64 bytes of the
  * row in order, while it gathers this one, so that row is in cache when
- * its turn comes.  Measured on this machine of docs/performance.md at one
- * thread, FLOAT32 with INT64 indices, rows of 4096: reversed rows 1.25 to
- * 1.45x faster, random in row 1.5 to 1.8x. A row read in order (the first
- * two indices ascending neighbours) is left to the prefetchers. */
+ * its turn comes.  Measured at one thread, rows of 4096, alternating runs
+ * of the builds with and without, both policies: on the 2-vCPU machine of
+ * docs/performance.md (FLOAT32, INT64 indices) reversed rows 1.1 to 1.5x
+ * faster and random in row 1.3 to 1.8x; on its 16-core host (every element
+ * and index type) random in row took 0.60 to 1.00 of the time, and
+ * reversed rows, which its prefetchers follow, 0.77 to 1.17, within that
+ * host's noise.  A row read in order (the first two indices ascending
+ * neighbours) is left to the prefetchers. */
 
 /* What a run's loop requests ahead besides its indices. */
 enum { REQUEST_NOTHING, REQUEST_SELECTED_ELEMENTS, REQUEST_NEXT_ROW };
