@@ -54,10 +54,10 @@
  * line, SLICES_AHEAD slices before they are copied: the block's first
  * pass requests only a slice's first line.  Measured at one thread on the
  * two machines of docs/performance.md, 1 KiB slices (gather_nd/S256_*),
- * alternating runs of the builds with and without: on this one (AMD EPYC)
- * random slices 1.1 to 1.5x faster and sorted ones 1.45 to 1.5x; on the 16-core
- * Intel host, whose prefetchers already follow such slices, 0.89 to 1.08
- * of the time, within its noise.  Larger slices gained nothing there. */
+ * alternating runs of the builds with and without: on the 2-vCPU one
+ * random slices 1.1 to 1.5x faster and sorted ones 1.45 to 1.5x; on the
+ * 16-core host, whose prefetchers already follow such slices, 0.89 to
+ * 1.08 of the time, within its noise.  Larger slices gained nothing there. */
 #define SLICES_AHEAD 4
 #define SLICE_REQUEST_MAX 4096
 
