@@ -206,15 +206,17 @@ void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned 
     runs my = *shape;
     uint64_t j = runs_seek(&my, begin);
     while (begin < end) {
-        uint64_t count = run_length(&my, j, end - begin);
-        uint64_t at[3];
+        uint64_t count = run_length(&my, j, end - begin), at[3];
+        const unsigned char *next_row;
+        /* the walk moves on first: the run may request the next one's row */
         memcpy(at, my.outer.offset, sizeof at);
         walker_next(&my.outer);
         begin += count;
+        next_row = begin < end ? in + my.outer.offset[2] * element_size : NULL;
         gather_indexed_run(out + (at[0] + j * my.step[0]) * element_size, my.step[0],
                            in + (at[2] + j * my.step[2]) * element_size, my.step[2],
                            idx + (at[1] + j * my.step[1]) * index_size, my.step[1], axis, count,
-                           element_size, begin < end ? in + my.outer.offset[2] * element_size : NULL);
+                           element_size, next_row);
         j = 0;
     }
 }
