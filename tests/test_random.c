@@ -238,12 +238,19 @@ static int g_wide;
 static const dmlref_tensor_data_type k_wide_types[3] = {
     DMLREF_TENSOR_DATA_TYPE_FLOAT64, DMLREF_TENSOR_DATA_TYPE_INT64, DMLREF_TENSOR_DATA_TYPE_UINT64};
 
+/* Set for the rows of transposed cases: rank 2, 8-byte elements, the input
+   stored column by column, so a run's elements lie a page or more apart and
+   the fast GatherElements gathers in tiles of runs (src/kernels/runs.c,
+   tiled). */
+static int g_transposed;
+
 static void shape_and_types(rng *r, uint32_t *rank, uint32_t *axis, dmlref_tensor_data_type *type,
                             dmlref_tensor_data_type *itype)
 {
-    *rank = g_wide ? 2 : 1 + (uint32_t)rng_below(r, 8);
+    const int two_d = g_wide || g_transposed;
+    *rank = two_d ? 2 : 1 + (uint32_t)rng_below(r, 8);
     *axis = g_wide ? 0 : (uint32_t)rng_below(r, *rank);
-    *type = g_wide ? k_wide_types[rng_below(r, 3)] : any_data_type(r);
+    *type = two_d ? k_wide_types[rng_below(r, 3)] : any_data_type(r);
     *itype = any_index_type(r);
 }
 
@@ -258,6 +265,11 @@ static void make_gather_elements(rng *r, uint64_t budget, random_case *c)
     memcpy(idx_sizes, in_sizes, sizeof idx_sizes);
     idx_sizes[axis] = 1 + (uint32_t)rng_below(r, in_sizes[axis] + 2); /* any size on the axis */
     random_tensor(r, &c->t[0], type, rank, in_sizes, 0);
+    if (g_transposed) {
+        const uint32_t by_column[2] = {1, in_sizes[0]};
+        tt_free(&c->t[0]);
+        tt_init(&c->t[0], type, rank, in_sizes, by_column, 0);
+    }
     random_tensor(r, &c->t[1], itype, rank, idx_sizes, 0);
     random_tensor(r, &c->t[2], type, rank, idx_sizes, 1);
     bound = in_sizes[axis];
@@ -676,6 +688,13 @@ static void make_gather_elements_wide(rng *r, uint64_t budget, random_case *c)
     g_wide = 0;
 }
 
+static void make_gather_elements_transposed(rng *r, uint64_t budget, random_case *c)
+{
+    g_transposed = 1;
+    make_gather_elements(r, budget, c);
+    g_transposed = 0;
+}
+
 static void make_scatter_elements_wide(rng *r, uint64_t budget, random_case *c)
 {
     g_wide = 1;
@@ -688,6 +707,8 @@ static const random_row k_rows[] = {
     {"GATHER_ELEMENTS, medium", make_gather_elements, 102, 4000, 200, 3000, 0},
     {"GATHER_ELEMENTS, large, 1 2 7 threads", make_gather_elements, 103, 3, 1, 400000, 1u << 18},
     {"GATHER_ELEMENTS, wide along axis 0, 1 2 7 threads", make_gather_elements_wide, 104, 4, 2,
+     400000, 1u << 18},
+    {"GATHER_ELEMENTS, transposed input, 1 2 7 threads", make_gather_elements_transposed, 105, 4, 2,
      400000, 1u << 18},
     {"SCATTER_ELEMENTS, small", make_scatter_elements, 201, 20000, 1000, 64, 0},
     {"SCATTER_ELEMENTS, medium", make_scatter_elements, 202, 4000, 200, 3000, 0},
