@@ -65,7 +65,7 @@
 static void request_slice(const unsigned char *p, size_t bytes)
 {
     size_t o;
-    for (o = 64; o < bytes; o += 64)
+    for (o = LINE_BYTES; o < bytes; o += LINE_BYTES)
         prefetch_ahead(p, o);
     prefetch_ahead(p, bytes - 1);
 }

@@ -49,6 +49,11 @@ static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
 #define prefetch_line(p) ((void)(p))
 #endif
 
+/* The cache line the requests above are counted in: 64 bytes on every
+ * machine docs/performance.md measures (a request per 64 bytes of a
+ * stream is a request per line). */
+#define LINE_BYTES 64
+
 /* prefetch_line(p + bytes), where p + bytes may lie past p's buffer: the
  * sum is formed as an integer, since pointer arithmetic may not leave its
  * object, and a prefetch of any address is harmless (on a 32-bit host an

@@ -125,7 +125,8 @@ static int far_apart(uint64_t a, uint64_t b)
             REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH + 2);                        \
             REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH + 3);                        \
         }                                                                                          \
-        if ((AHEAD) == REQUEST_NEXT_ROW && (j * sizeof(T)) % 64 < 4 * sizeof(T) && j < size)       \
+        if ((AHEAD) == REQUEST_NEXT_ROW && (j * sizeof(T)) % LINE_BYTES < 4 * sizeof(T) &&         \
+            j < size)                                                                              \
             prefetch_ahead(next_row, j * sizeof(T));                                               \
         ONE(I, IB, XS, ES, SS, SL, j);                                                             \
         ONE(I, IB, XS, ES, SS, SL, j + 1);                                                         \
@@ -222,7 +223,7 @@ static int tiled(const runs *r, const index_axis *axis, uint32_t element_size)
        the selected dimension's when the run moves only through the index */
     const uint64_t step = r->step[2] ? r->step[2] : axis->stride;
     return r->outer.rank > 0 && r->length > TILE_WIDTH && step * element_size >= PAGE_BYTES &&
-           r->outer.strides[2][r->outer.rank - 1] * element_size < 64;
+           r->outer.strides[2][r->outer.rank - 1] * element_size < LINE_BYTES;
 }
 
 void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
@@ -329,7 +330,7 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
     do {                                                                                           \
         __m128i a = _mm_setzero_si128(), b = a, c = a, d = a;                                      \
         uint64_t at;                                                                               \
-        for (at = 0; at < RUN_BLOCK * (index_size); at += 64) {                                    \
+        for (at = 0; at < RUN_BLOCK * (index_size); at += LINE_BYTES) {                            \
             const __m128i *p = (const __m128i *)(const void *)(idx + at);                          \
             prefetch_ahead(idx, at + CHECK_AHEAD);                                                 \
             a = _mm_or_si128(a, ADD(_mm_loadu_si128(p), shift));                                   \
@@ -395,7 +396,8 @@ uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
         if (idx_step == 1 && count == RUN_BLOCK &&
             block_surely_in_range(block, type, index_size, size))
             continue;
-        for (line = 0; line < RUN_BLOCK * index_size; line += 64) /* as the quick test does */
+        for (line = 0; line < RUN_BLOCK * index_size;
+             line += LINE_BYTES) /* as the quick test does */
             prefetch_ahead(block, CHECK_AHEAD * idx_step + line * idx_step);
         if (!block_has_out_of_range(block, idx_step, type, size, count))
             continue;
