@@ -64,7 +64,7 @@ ifeq ($(PLATFORM),windows)
 # the threads included), so that they run with no DLL beside them; no shared
 # library (the plug-ins of dmlref check are DLLs of their own); stdio of C99
 # (src/base/printf_like.h).  Debian has no mingw-w64 build of jansson, xxHash
-# and cmocka: scripts/build_mingw_deps.sh builds them into MINGW_DEPS.
+# and cmocka: scripts/build_deps.sh builds them into MINGW_DEPS.
 MINGW_DEPS ?= build/deps/mingw
 EXE = .exe
 SHARED_LIBS =
@@ -111,7 +111,7 @@ TEST_HDR = tests/testlib.h
         check-guides check-memory check-reports check-onnx-export conformance-reports node-deps \
         check-conformance backends fuzz-smoke check-valgrind \
         check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg \
-        install uninstall clean help deps FORCE
+        playground check-playground install uninstall clean help deps FORCE
 
 all: lib $(BUILD)/dmlref$(EXE) ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
 
@@ -126,6 +126,33 @@ $(CASES_C): scripts/embed_cases.sh $(CASE_FILES)
 
 $(CASES_OBJ): $(CASES_C) src/suite/case_files.h $(BUILD)/flags
 	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+# The playground (docs/playground/): the library, explain and show, and the
+# page's door (src/web) compiled to WebAssembly by emscripten from the same
+# sources, without OpenMP; jansson and xxHash built for it from Debian's
+# sources into WASM_DEPS (scripts/build_deps.sh).  The module is one
+# JavaScript file with the WebAssembly inside (SINGLE_FILE), and the suite's
+# vectors are JavaScript files too, so that the page works opened from disk,
+# where a browser fetches nothing.  Debian's emscripten runs its JavaScript
+# tools with Debian's acorn, which a Node.js of NodeSource's does not search.
+WASM_DEPS ?= build/deps/wasm
+WEB_SRC = src/web/playground.c
+PLAYGROUND_DIR = docs/playground/generated
+PLAYGROUND_EXPORTS = _dmlref_playground_run,_dmlref_playground_free,_dmlref_version_string,_malloc,_free
+
+playground: ## the playground's WebAssembly and vectors (docs/playground/generated; emscripten)
+	$(Q)$(if $(filter build/deps/wasm,$(WASM_DEPS)),sh scripts/build_deps.sh wasm build/deps >/dev/null)
+	$(Q)NODE_PATH=/usr/share/nodejs $(MAKE) --no-print-directory CC=emcc OPENMP= BUILD=build/wasm \
+	    PLATFORM_CFLAGS="-isystem $(WASM_DEPS)/include" build/wasm/dmlref.js
+	@mkdir -p $(PLAYGROUND_DIR)
+	$(Q)cp build/wasm/dmlref.js $(PLAYGROUND_DIR)/dmlref.js
+	$(Q)node scripts/playground_vectors.mjs $(PLAYGROUND_DIR)
+
+$(BUILD)/dmlref.js: $(LIB_OBJ) $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(WEB_SRC:%.c=$(BUILD)/obj/%.o)
+	$(Q)$(CC) $^ -L$(WASM_DEPS)/lib -ljansson -lxxhash -O2 -o $@ -sMODULARIZE \
+	    -sEXPORT_NAME=createDmlref -sSINGLE_FILE -sALLOW_MEMORY_GROWTH -sMAXIMUM_MEMORY=1073741824 \
+	    -sENVIRONMENT=web,node -sEXPORTED_FUNCTIONS=$(PLAYGROUND_EXPORTS) \
+	    -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString
 
 # Everything is rebuilt when the compiler or its flags change (a check's
 # -Werror, another OPT), so one build folder never mixes two settings.  The
@@ -514,9 +541,9 @@ check-s390x: $(BUILD)/dmlref backends ## the platform leg on big-endian s390x (s
 	$(Q)$(MAKE) --no-print-directory check-leg CC=$(S390X_CC) BUILD=build/s390x EMULATOR=qemu-s390x
 
 # jansson, xxHash and cmocka for mingw-w64, built from Debian's sources once per
-# source version (scripts/build_mingw_deps.sh); MINGW_DEPS=DIR names a folder built otherwise.
+# source version (scripts/build_deps.sh); MINGW_DEPS=DIR names a folder built otherwise.
 check-mingw: $(BUILD)/dmlref backends ## the platform leg on Windows x86-64 (mingw-w64), under wine
-	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build_mingw_deps.sh build/deps)
+	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build_deps.sh mingw build/deps)
 	$(Q)sh scripts/with_wine.sh build/mingw/wine $(MAKE) --no-print-directory check-mingw-leg \
 	    CC=$(MINGW_CC) BUILD=build/mingw EMULATOR=$(WINE)
 

@@ -15,12 +15,13 @@
 #   5     src/suite       the catalogue of golden cases
 #   6     conformance     the harness: backends, check, fuzz (no main)
 #   7     src/cli         the command line: a thin client
+#   7     src/web         the playground's door (docs/playground/): a thin client
 #
 # The public headers belong to layers too: include/dmlref.h and
 # include/dmlref/backend.h to the base (anyone may use them),
 # include/dmlref/vector.h to src/vector.  Two folders of one rank
 # (reference and src/kernels, src/vector and src/platform, src/common and
-# src/teach) do not use each other.
+# src/teach, src/cli and src/web) do not use each other.
 #
 # Checked: every #include "..." of every .c and .h; the JSON and hash
 # libraries (<jansson.h>, <xxhash.h>) only from src/vector up, so that
@@ -42,7 +43,7 @@ rank_of() {
     src/common | src/teach) rank=4 ;;
     src/suite) rank=5 ;;
     conformance) rank=6 ;;
-    src/cli) rank=7 ;;
+    src/cli | src/web) rank=7 ;;
     *) rank=- ;;
     esac
 }

@@ -27,12 +27,18 @@ fi
 #     the compiler), and the s390x libraries, OpenMP's runtime included, run
 #     by qemu-user (which runs the i386 programs too where the kernel cannot);
 #   Windows x86-64: mingw-w64 and wine; jansson, xxHash and cmocka are built
-#     from Debian's source packages (scripts/build_mingw_deps.sh: cmake,
+#     from Debian's source packages (scripts/build_deps.sh: cmake,
 #     dpkg-dev, and a deb-src entry, added below).
 foreign_architectures="i386 s390x"
 packages="$packages gcc-12-multilib libjansson-dev:i386 libxxhash-dev:i386 libcmocka-dev:i386
           gcc-s390x-linux-gnu libc6-dev-s390x-cross libjansson-dev:s390x libxxhash-dev:s390x libcmocka-dev:s390x
           libgomp1:s390x qemu-user gcc-mingw-w64-x86-64-posix wine64 cmake dpkg-dev"
+
+# The playground (docs/playground/, make playground and make check-playground):
+# emscripten compiles the library to WebAssembly (with jansson and xxHash
+# built from Debian's sources, scripts/build_deps.sh), and Chromium with its
+# WebDriver runs the page's test headless.
+packages="$packages emscripten chromium chromium-driver"
 
 # npm, for the example backends' ONNX Runtime (scripts/backends/package.json):
 # part of Node.js's own packages, a package of its own in Debian's

@@ -42,6 +42,11 @@ dmlref_status set_error(dmlref_error *err, dmlref_status status, const char *rul
 #define prefix_error dmlref__prefix_error
 void prefix_error(dmlref_error *err, const char *source, const char *path);
 
+/* Every feature level, lowest first (status.c). */
+#define FEATURE_LEVEL_COUNT 15
+#define feature_levels dmlref__feature_levels
+extern const dmlref_feature_level feature_levels[FEATURE_LEVEL_COUNT];
+
 /* ---- layouts (tensor.c, walker.c) --------------------------------------------- */
 
 /* A tensor as the kernels see it: sizes and strides in elements, always

@@ -474,21 +474,27 @@ static void explain_every_element(text_buffer *t, const case_view *c)
 
 /* The rule the case breaks, dmlref's message, and for an index out of range
    the first output element that reads it, derived up to the index. */
+dmlref_status case_refusal(const dmlref_vector *v, dmlref_error *err)
+{
+    dmlref_execute_options options;
+    dmlref_status status = dmlref_validate(&v->op, v->level, err);
+    if (status == DMLREF_OK && dmlref_vector_has_data(v)) {
+        memset(&options, 0, sizeof options);
+        options.oob_policy = v->oob;
+        status = dmlref_execute_with_options(&v->op, v->level, &options, v->inputs, v->input_count,
+                                             v->outputs, v->output_count, err);
+    }
+    return status;
+}
+
 static dmlref_status explain_refusal(text_buffer *t, const case_view *c)
 {
     const dmlref_vector *v = c->v;
     dmlref_status expected_status = DMLREF_OK;
     const char *expected_rule = NULL;
-    dmlref_execute_options options;
     dmlref_error e;
-    dmlref_status status = dmlref_validate(c->op, v->level, &e);
+    dmlref_status status = case_refusal(v, &e);
 
-    if (status == DMLREF_OK && dmlref_vector_has_data(v)) {
-        memset(&options, 0, sizeof options);
-        options.oob_policy = v->oob;
-        status = dmlref_execute_with_options(c->op, v->level, &options, v->inputs, v->input_count,
-                                             v->outputs, v->output_count, &e);
-    }
     if (status == DMLREF_OK)
         return DMLREF_OK;
     text_put(t, "refused: %s, rule %s (docs/rules.md)\n  %s\n", dmlref_status_name(status),
@@ -606,6 +612,20 @@ static dmlref_status parse_element(const case_view *c, const char *text, size_t 
                      c->v->source, text, out->name);
 }
 
+static void view_case(const dmlref_vector *v, case_view *c)
+{
+    memset(c, 0, sizeof *c);
+    c->v = v;
+    c->op = dmlref_vector_operator(v);
+    c->tensors = v->tensors;
+    c->input_count = v->input_count;
+    c->clamp = v->oob == DMLREF_OOB_CLAMP;
+    c->indexed = v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? "OutputTensor" : "InputTensor";
+    c->range_rule = v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? "D2" : "D1";
+    c->index_type = v->type == DMLREF_OPERATOR_NONZERO_COORDINATES ? DMLREF_TENSOR_DATA_TYPE_UNKNOWN
+                                                                   : v->tensors[1].desc.DataType;
+}
+
 dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, size_t *length,
                            dmlref_error *err)
 {
@@ -616,16 +636,7 @@ dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, s
     size_t output = 0;
     uint64_t at[MAX_RANK];
 
-    memset(&c, 0, sizeof c);
-    c.v = v;
-    c.op = dmlref_vector_operator(v);
-    c.tensors = v->tensors;
-    c.input_count = v->input_count;
-    c.clamp = v->oob == DMLREF_OOB_CLAMP;
-    c.indexed = v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? "OutputTensor" : "InputTensor";
-    c.range_rule = v->type == DMLREF_OPERATOR_SCATTER_ELEMENTS ? "D2" : "D1";
-    c.index_type = v->type == DMLREF_OPERATOR_NONZERO_COORDINATES ? DMLREF_TENSOR_DATA_TYPE_UNKNOWN
-                                                                  : v->tensors[1].desc.DataType;
+    view_case(v, &c);
     if (element && (status = parse_element(&c, element, &output, at, err)) != DMLREF_OK)
         return status;
 
@@ -661,5 +672,41 @@ dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, s
     }
     *text = t.data;
     *length = t.length;
+    return DMLREF_OK;
+}
+
+/* ---- the elements an element comes from ---------------------------------------- */
+
+static void add_source(element_source *sources, size_t *count, source_role role, size_t tensor,
+                       const uint64_t *at)
+{
+    element_source *x = &sources[(*count)++];
+    x->role = role;
+    x->tensor = tensor;
+    memcpy(x->at, at, sizeof x->at);
+}
+
+dmlref_status explain_sources(dmlref_vector *v, const char *element, element_source *sources,
+                              size_t *count, dmlref_error *err)
+{
+    case_view c;
+    element_trace e;
+    size_t output = 0;
+    uint64_t at[MAX_RANK] = {0};
+    uint32_t j;
+    dmlref_status status;
+
+    view_case(v, &c);
+    *count = 0;
+    if ((status = parse_element(&c, element, &output, at, err)) != DMLREF_OK)
+        return status;
+    trace_element(c.op, c.clamp, v->inputs, (uint32_t)output, at, &e);
+    if (e.kind == TRACE_COPY || e.kind == TRACE_COORDINATE)
+        add_source(sources, count, SOURCE_VALUE, e.kind == TRACE_COPY ? e.from : 0, e.from_at);
+    /* the index tensor is input 1 of every operator that reads indices */
+    for (j = 0; j < e.index_count; ++j)
+        add_source(sources, count, SOURCE_INDEX, 1, e.indices[j].at);
+    for (j = 0; j < e.loser_count; ++j) /* Scatter's updates and indices share coordinates */
+        add_source(sources, count, SOURCE_LOSER, 2, e.losers[j].at);
     return DMLREF_OK;
 }

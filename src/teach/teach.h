@@ -8,6 +8,7 @@
 #ifndef DMLREF_TEACH_H
 #define DMLREF_TEACH_H
 
+#include "reference/trace.h"
 #include "vector/vector_internal.h"
 
 /* Explaining every element of a case stops after this many, with a line
@@ -27,6 +28,36 @@
    malformed `element` is DMLREF_ERROR_INVALID_ARGUMENT with a message. */
 dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, size_t *length,
                            dmlref_error *err);
+
+/* DMLREF_OK when dmlref accepts case v (read with DMLREF_VECTOR_READ_CASE
+   and DMLREF_VECTOR_READ_REFUSED) at its feature level and, when it has
+   data, executes it under its policy; else the error it refuses the case
+   with, in *err. */
+dmlref_status case_refusal(const dmlref_vector *v, dmlref_error *err);
+
+/* What an element is derived from, for a picture of the derivation. */
+typedef enum source_role {
+    SOURCE_VALUE, /* the input element it copies (NonZero: whose coordinate it is) */
+    SOURCE_INDEX, /* an index element read on the way */
+    SOURCE_LOSER  /* Scatter: an update aimed at it that a later one overwrote */
+} source_role;
+
+typedef struct element_source {
+    source_role role;
+    size_t tensor;         /* binding order: v->tensors */
+    uint64_t at[MAX_RANK]; /* its coordinates there */
+} element_source;
+
+#define EXPLAIN_MAX_SOURCES (1 + MAX_RANK + TRACE_MAX_LOSERS)
+
+/* The elements output element `element` ("OutputTensor[1,0,2]") of case v
+   comes from, as explain_case() derives it: into sources (room for
+   EXPLAIN_MAX_SOURCES), their number in *count; none for NonZero's count,
+   its undefined rows, or an element whose index is out of range.  v must
+   have been evaluated without error (dmlref_vector_eval).  A malformed
+   `element` is DMLREF_ERROR_INVALID_ARGUMENT with a message. */
+dmlref_status explain_sources(dmlref_vector *v, const char *element, element_source *sources,
+                              size_t *count, dmlref_error *err);
 
 /* Every tensor of vector v (a vector, or a case read with
    DMLREF_VECTOR_READ_CASE) as text: a header (the case, its operator,

@@ -29,16 +29,10 @@ static dmlref_status execute_case(dmlref_vector *v, dmlref_oob_policy policy, ui
 /* The lowest feature level at which dmlref_validate() accepts the case. */
 static int lowest_valid_level(const dmlref_vector *v, dmlref_feature_level *level)
 {
-    static const dmlref_feature_level levels[] = {
-        DMLREF_FEATURE_LEVEL_1_0, DMLREF_FEATURE_LEVEL_2_0, DMLREF_FEATURE_LEVEL_2_1,
-        DMLREF_FEATURE_LEVEL_3_0, DMLREF_FEATURE_LEVEL_3_1, DMLREF_FEATURE_LEVEL_4_0,
-        DMLREF_FEATURE_LEVEL_4_1, DMLREF_FEATURE_LEVEL_5_0, DMLREF_FEATURE_LEVEL_5_1,
-        DMLREF_FEATURE_LEVEL_5_2, DMLREF_FEATURE_LEVEL_6_0, DMLREF_FEATURE_LEVEL_6_1,
-        DMLREF_FEATURE_LEVEL_6_2, DMLREF_FEATURE_LEVEL_6_3, DMLREF_FEATURE_LEVEL_6_4};
     size_t i;
-    for (i = 0; i < sizeof levels / sizeof levels[0]; ++i) {
-        if (dmlref_validate(&v->op, levels[i], NULL) == DMLREF_OK) {
-            *level = levels[i];
+    for (i = 0; i < FEATURE_LEVEL_COUNT; ++i) {
+        if (dmlref_validate(&v->op, feature_levels[i], NULL) == DMLREF_OK) {
+            *level = feature_levels[i];
             return 1;
         }
     }
