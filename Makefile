@@ -140,13 +140,20 @@ WEB_SRC = src/web/playground.c
 PLAYGROUND_DIR = docs/playground/generated
 PLAYGROUND_EXPORTS = _dmlref_playground_run,_dmlref_playground_free,_dmlref_version_string,_malloc,_free
 
-playground: ## the playground's WebAssembly and vectors (docs/playground/generated; emscripten)
+playground: $(PLAYGROUND_DIR)/guides.js ## the playground's WebAssembly and vectors (docs/playground/generated; emscripten)
 	$(Q)$(if $(filter build/deps/wasm,$(WASM_DEPS)),sh scripts/build_deps.sh wasm build/deps >/dev/null)
 	$(Q)NODE_PATH=/usr/share/nodejs $(MAKE) --no-print-directory CC=emcc OPENMP= BUILD=build/wasm \
 	    PLATFORM_CFLAGS="-isystem $(WASM_DEPS)/include" build/wasm/dmlref.js
-	@mkdir -p $(PLAYGROUND_DIR)
-	$(Q)cp build/wasm/dmlref.js $(PLAYGROUND_DIR)/dmlref.js
+	$(Q)cmp -s build/wasm/dmlref.js $(PLAYGROUND_DIR)/dmlref.js || cp build/wasm/dmlref.js $(PLAYGROUND_DIR)/
+
+$(PLAYGROUND_DIR)/guides.js: scripts/playground_vectors.mjs vectors/MANIFEST $(wildcard docs/operators/*.md)
 	$(Q)node scripts/playground_vectors.mjs $(PLAYGROUND_DIR)
+
+# The page in headless Chromium against the command (tests/test_playground.mjs);
+# SCREENSHOTS=docs/playground/screenshots renews the pictures of the docs.
+check-playground: playground $(BUILD)/dmlref ## the playground in headless Chromium shows what dmlref eval and dmlref explain print for the same cases
+	$(Q)$(SUMMARY) "playground in headless Chromium" $(BUILD)/playground.log \
+	    node tests/test_playground.mjs $(BUILD)/dmlref $(if $(SCREENSHOTS),--screenshots $(SCREENSHOTS))
 
 $(BUILD)/dmlref.js: $(LIB_OBJ) $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(WEB_SRC:%.c=$(BUILD)/obj/%.o)
 	$(Q)$(CC) $^ -L$(WASM_DEPS)/lib -ljansson -lxxhash -O2 -o $@ -sMODULARIZE \
@@ -255,6 +262,7 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-cross
 	$(Q)$(MAKE) --no-print-directory check-cli
 	$(Q)$(MAKE) --no-print-directory check-guides
+	$(Q)$(MAKE) --no-print-directory check-playground
 	$(Q)$(MAKE) --no-print-directory check-conformance
 	$(Q)$(MAKE) --no-print-directory check-onnx-export
 

@@ -472,8 +472,6 @@ static void explain_every_element(text_buffer *t, const case_view *c)
 
 /* ---- refusals ------------------------------------------------------------------------ */
 
-/* The rule the case breaks, dmlref's message, and for an index out of range
-   the first output element that reads it, derived up to the index. */
 dmlref_status case_refusal(const dmlref_vector *v, dmlref_error *err)
 {
     dmlref_execute_options options;
@@ -487,6 +485,8 @@ dmlref_status case_refusal(const dmlref_vector *v, dmlref_error *err)
     return status;
 }
 
+/* The rule the case breaks, dmlref's message, and for an index out of range
+   the first output element that reads it, derived up to the index. */
 static dmlref_status explain_refusal(text_buffer *t, const case_view *c)
 {
     const dmlref_vector *v = c->v;

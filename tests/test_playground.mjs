@@ -1,0 +1,349 @@
+// test_playground.mjs DMLREF [--screenshots DIR] - the playground
+// (docs/playground/index.html, opened from disk as a reader would) in a real
+// browser, headless Chromium driven through its WebDriver (chromedriver,
+// spoken to over HTTP: no other package).  It types a GATHER_ND1 case and a
+// NONZERO_COORDINATES case into the page, edits them through the form, and
+// compares what the page shows with the command on the same case text:
+// every output element with `dmlref eval`, the derivation of a clicked
+// element with `dmlref explain --element`, a refusal's rule and message with
+// `dmlref eval`'s error; the elements the page highlights must be those the
+// derivation names.  Then it changes what the page shows, an output element
+// and the derivation, and checks that the comparisons fail.  --screenshots
+// keeps a picture of an explained element and of a refused case.
+//
+// Each check prints one line; the last is "N passed, N failed".  Exit 0 when
+// all pass, 1 when one fails, 2 when the browser or the page cannot start.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+const dmlref = path.resolve(args[0] || '');
+const shotsAt = args.indexOf('--screenshots');
+const shots = shotsAt >= 0 ? path.resolve(args[shotsAt + 1]) : null;
+if (!args[0] || !fs.existsSync(dmlref)) {
+    console.error('usage: node tests/test_playground.mjs DMLREF [--screenshots DIR]');
+    process.exit(3);
+}
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const page = path.join(root, 'docs/playground/index.html');
+if (!fs.existsSync(path.join(root, 'docs/playground/generated/dmlref.js'))) {
+    console.error('test_playground: docs/playground/generated/dmlref.js is missing (make playground)');
+    process.exit(2);
+}
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'dmlref-playground-'));
+
+let passed = 0, failed = 0;
+function check(ok, what, detail) {
+    if (ok) passed++;
+    else failed++;
+    console.log(`${ok ? 'ok' : 'FAIL'} - ${what}${ok || !detail ? '' : `\n    ${detail}`}`);
+}
+
+// ---- WebDriver ------------------------------------------------------------------
+
+const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
+let base = '', session = '', driver = null;
+
+async function call(method, route, body) {
+    const response = await fetch(`${base}${route}`, {
+        method, headers: { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const reply = await response.json();
+    if (!response.ok) throw new Error(`WebDriver ${method} ${route}: ${JSON.stringify(reply.value).slice(0, 300)}`);
+    return reply.value;
+}
+const s = (route) => `/session/${session}${route}`;
+const script = (code, ...scriptArgs) => call('POST', s('/execute/sync'), { script: code, args: scriptArgs });
+const find = async (css) => (await call('POST', s('/element'), { using: 'css selector', value: css }))[ELEMENT];
+const click = async (css) => call('POST', s(`/element/${await find(css)}/click`), {});
+async function type(css, text) {
+    const id = await find(css);
+    await call('POST', s(`/element/${id}/clear`), {});
+    await call('POST', s(`/element/${id}/value`), { text });
+}
+
+async function idle() {
+    for (let i = 0; i < 400; ++i) {
+        if (await script("return document.body.dataset.ready === '1' && document.body.dataset.busy === '0'"))
+            return;
+        await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('the page did not settle in 20 s');
+}
+
+function freePort() {
+    return new Promise((resolve) => {
+        const server = net.createServer().listen(0, '127.0.0.1', () => {
+            const { port } = server.address();
+            server.close(() => resolve(port));
+        });
+    });
+}
+
+async function startBrowser() {
+    const port = await freePort();
+    driver = spawn('chromedriver', [`--port=${port}`], { stdio: 'ignore' });
+    driver.on('error', (e) => { console.error(`test_playground: chromedriver: ${e.message}`); process.exit(2); });
+    base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; ++i) {
+        try {
+            if ((await call('GET', '/status')).ready) break;
+        } catch (e) {
+            if (i === 100) throw e;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+    }
+    const chrome = {
+        binary: '/usr/bin/chromium',
+        args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+               '--window-size=1400,1000', `--user-data-dir=${path.join(work, 'profile')}`],
+    };
+    session = (await call('POST', '/session', {
+        capabilities: { alwaysMatch: { browserName: 'chrome', 'goog:chromeOptions': chrome } },
+    })).sessionId;
+}
+
+// ---- the command --------------------------------------------------------------------
+
+// The command on the case the page holds, as case.json in a folder of its
+// own (the page names an edited case case.json too): stdout, stderr, status.
+function command(text, ...commandArgs) {
+    const dir = fs.mkdtempSync(path.join(work, 'case-'));
+    fs.writeFileSync(path.join(dir, 'case.json'), text);
+    try {
+        return { out: execFileSync(dmlref, [...commandArgs.slice(0, 1), 'case.json', ...commandArgs.slice(1)],
+                                   { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+                 err: '', status: 0 };
+    } catch (e) {
+        return { out: e.stdout, err: e.stderr, status: e.status };
+    }
+}
+
+// The elements of `"expected": [...]` of each output of eval's vector, as the
+// file writes them (quotes dropped, null kept): the page must show the same text.
+function expectedOf(vectorText) {
+    const outputs = {};
+    for (const line of vectorText.split('\n')) {
+        const name = /^ {4}"([A-Za-z]+)": \{/.exec(line);
+        const at = line.indexOf('"expected": [');
+        if (!name || at < 0) continue;
+        const tokens = [];
+        let depth = 0, quoted = false, token = '';
+        for (let i = at + '"expected": ['.length; i < line.length; ++i) {
+            const c = line[i];
+            if (quoted) {
+                if (c === '"') quoted = false;
+                token += c;
+            } else if (c === '"') {
+                quoted = true;
+                token += c;
+            } else if (c === '[' || c === '{') {
+                depth++;
+                token += c;
+            } else if ((c === ']' || c === '}') && depth > 0) {
+                depth--;
+                token += c;
+            } else if ((c === ',' || c === ']') && depth === 0) {
+                tokens.push(token.trim());
+                token = '';
+                if (c === ']') break;
+            } else {
+                token += c;
+            }
+        }
+        outputs[name[1]] = tokens.map((t) => (t === 'null' ? null : t.replace(/^"(.*)"$/, '$1')));
+    }
+    return outputs;
+}
+
+// What the page shows of each output: its cells in row-major order, null
+// where it marks an element undefined.
+const pageOutputs = () => script(`
+    const outputs = {};
+    for (const box of document.querySelectorAll('#tensors .tensor.output'))
+        outputs[box.dataset.tensor] = [...box.querySelectorAll('td[data-at]')]
+            .map((td) => td.classList.contains('undefined') ? null : td.textContent);
+    return outputs;`);
+
+function differences(shown, expected) {
+    const names = Object.keys(expected);
+    if (names.length === 0) return ['dmlref eval wrote no expected elements'];
+    const found = [];
+    for (const name of names) {
+        const a = shown[name], b = expected[name];
+        if (!a) {
+            found.push(`${name}: the page shows no such output`);
+            continue;
+        }
+        if (a.length !== b.length) found.push(`${name}: ${a.length} elements shown, eval has ${b.length}`);
+        for (let i = 0; i < Math.min(a.length, b.length); ++i)
+            if (a[i] !== b[i]) found.push(`${name} element ${i}: the page shows ${a[i]}, eval ${b[i]}`);
+    }
+    return found;
+}
+
+// ---- the checks ----------------------------------------------------------------------
+
+const caseNow = () => script("return document.getElementById('case').value");
+
+async function compareOutputs(what) {
+    const text = await caseNow();
+    const evaluated = command(text, 'eval');
+    if (evaluated.status !== 0) {
+        check(false, `${what}: the outputs`, `dmlref eval failed: ${evaluated.err.trim()}`);
+        return;
+    }
+    const found = differences(await pageOutputs(), expectedOf(evaluated.out));
+    check(found.length === 0, `${what}: every output element is dmlref eval's`, found.slice(0, 5).join('; '));
+}
+
+async function explainElement(what, element) {
+    const [name, at] = element.replace(/\]$/, '').split('[');
+    await click(`#tensors td[data-tensor="${name}"][data-at="${at}"]`);
+    await idle();
+    const text = await caseNow();
+    const shown = await script("return document.getElementById('explain').textContent");
+    const expected = command(text, 'explain', '--element', element);
+    check(expected.status === 0 && shown === expected.out,
+          `${what}: ${element} is explained as dmlref explain --element explains it`,
+          `the page:\n${shown}\n    the command (exit ${expected.status}):\n${expected.out}${expected.err}`);
+    // every highlighted element is one the derivation names
+    const marked = await script(`
+        return [...document.querySelectorAll('#tensors td.src-value, #tensors td.src-index')]
+            .map((td) => td.dataset.tensor + '[' + td.dataset.at.split(',').join(', ') + ']');`);
+    const unnamed = marked.filter((m) => !expected.out.includes(m));
+    check(marked.length > 0 && unnamed.length === 0,
+          `${what}: the highlighted inputs (${marked.join(' ')}) are those the derivation names`,
+          marked.length ? `not in the derivation: ${unnamed.join(' ')}` : 'nothing is highlighted');
+    return { shown, expected: expected.out };
+}
+
+async function screenshot(name) {
+    if (!shots) return;
+    fs.mkdirSync(shots, { recursive: true });
+    fs.writeFileSync(path.join(shots, name), Buffer.from(await call('GET', s('/screenshot')), 'base64'));
+}
+
+const GATHER_ND1 = `{
+"format": "dmlref-vector-1",
+"name": "playground/gather_nd1_batches",
+"operator": "GATHER_ND1",
+"attributes": {"InputDimensionCount": 3, "IndicesDimensionCount": 3, "BatchDimensionCount": 1},
+"tensors": {
+"InputTensor": {"dtype": "FLOAT32", "sizes": [2, 2, 3], "data": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]},
+"IndicesTensor": {"dtype": "INT32", "sizes": [2, 2, 1], "data": [1, 0, -1, 0]},
+"OutputTensor": {"dtype": "FLOAT32", "sizes": [2, 2, 3]}
+}
+}`;
+
+const NONZERO = `{
+"format": "dmlref-vector-1",
+"name": "playground/nonzero_specials",
+"operator": "NONZERO_COORDINATES",
+"tensors": {
+"InputTensor": {"dtype": "FLOAT32", "sizes": [2, 3], "data": [0, 1.5, -0.0, "nan", 0, -2]},
+"OutputCountTensor": {"dtype": "UINT32", "sizes": [1]},
+"OutputCoordinatesTensor": {"dtype": "UINT32", "sizes": [6, 2]}
+}
+}`;
+
+async function gatherNd1() {
+    await type('#case', GATHER_ND1);
+    await idle();
+    check((await caseNow()) === GATHER_ND1, 'GATHER_ND1: the case typed is the case the page holds');
+    await compareOutputs('GATHER_ND1 typed');
+
+    // an edit through the form: new indices, and the element they move
+    await type('#form input[data-tensor="IndicesTensor"][data-field="data"]', '0, 1, 1, -2');
+    await idle();
+    const edited = JSON.parse(await caseNow());
+    check(JSON.stringify(edited.tensors.IndicesTensor.data) === '[0,1,1,-2]',
+          'GATHER_ND1: the form writes the indices into the case');
+    await compareOutputs('GATHER_ND1 edited');
+    const explained = await explainElement('GATHER_ND1', 'OutputTensor[1,1,2]');
+    await screenshot('explained.png');
+
+    // the comparisons fail a page that shows something else
+    await script(`document.querySelector('#tensors td[data-tensor="OutputTensor"]').textContent = '99'`);
+    const text = await caseNow();
+    const wrong = differences(await pageOutputs(), expectedOf(command(text, 'eval').out));
+    check(wrong.length === 1, 'the output comparison fails a page that shows one wrong element',
+          `it found ${wrong.length} differences`);
+    await script("document.getElementById('explain').textContent += ' '");
+    check((await script("return document.getElementById('explain').textContent")) !== explained.expected,
+          'the derivation comparison fails a page whose text differs by one space');
+
+    // a refusal: the batch dimensions take every dimension of the input
+    await type('#form input[data-attribute="BatchDimensionCount"]', '3');
+    await idle();
+    const refused = command(await caseNow(), 'eval');
+    const box = await script(`const r = document.getElementById('result');
+        return { status: r.dataset.status, rule: r.dataset.rule,
+                 message: r.querySelector('.message').textContent };`);
+    const [, where, why] = /^case\.json: (\$[^:]*): (.*)$/.exec(refused.err.trim()) || [];
+    check(refused.status === 2 && box.status === 'DMLREF_ERROR_INVALID_ATTRIBUTE' && box.rule === 'R-GN-3' &&
+          box.message === `${why}\nin the case file: ${where}`,
+          `GATHER_ND1 refused: the page gives dmlref eval's rule, message and path (${box.rule})`,
+          `the page: ${JSON.stringify(box)}; dmlref eval (exit ${refused.status}): ${refused.err.trim()}`);
+    const shown = await script("return document.getElementById('explain').textContent");
+    const expected = command(await caseNow(), 'explain');
+    check(shown === expected.out, 'GATHER_ND1 refused: the page explains the refusal as dmlref explain does',
+          `the page:\n${shown}\n    the command:\n${expected.out}`);
+    const levels = await script(`return [...document.querySelectorAll('#levels .level')]
+        .map((l) => l.dataset.level + ' ' + l.dataset.status)`);
+    check(levels.length === 15 && levels.every((l) => l.endsWith('DMLREF_ERROR_INVALID_ATTRIBUTE') ||
+                                                   l.endsWith('DMLREF_ERROR_UNSUPPORTED_OPERATOR')),
+          'GATHER_ND1 refused: every feature level refuses it', levels.join(', '));
+    await screenshot('refused.png');
+}
+
+async function nonzero() {
+    await click('#operator option[value="NONZERO_COORDINATES"]');
+    await idle();
+    const loaded = JSON.parse(await caseNow());
+    check(loaded.operator === 'NONZERO_COORDINATES', 'choosing NONZERO_COORDINATES loads its guide example',
+          `the page holds ${loaded.operator}`);
+    await type('#case', NONZERO);
+    await idle();
+    await compareOutputs('NONZERO_COORDINATES');
+    const rows = await script(`return [...document.querySelectorAll(
+        '#tensors .tensor[data-tensor="OutputCoordinatesTensor"] tr th:first-child')].map((th) => th.textContent)`);
+    check(rows.slice(1).join(' ') === 'row 0 row 1 row 2 row 3 row 4 row 5',
+          'NONZERO_COORDINATES: the coordinates are laid out as rows', rows.join(' '));
+    await explainElement('NONZERO_COORDINATES', 'OutputCoordinatesTensor[2,1]');
+    await screenshot('nonzero.png');
+}
+
+const guard = setTimeout(() => {
+    console.log('FAIL - the test ran past 180 s');
+    driver?.kill();
+    process.exit(1);
+}, 180000);
+
+try {
+    await startBrowser();
+    await call('POST', s('/url'), { url: `file://${page}` });
+    await idle();
+    check(true, `the page starts from disk (${page})`);
+    await gatherNd1();
+    await nonzero();
+} catch (e) {
+    console.log(`FAIL - ${e.message}`);
+    failed++;
+    if (!session) {
+        console.log(`${passed} passed, ${failed} failed`);
+        driver?.kill();
+        process.exit(2);
+    }
+} finally {
+    if (session) await call('DELETE', s('')).catch(() => {});
+    driver?.kill();
+    clearTimeout(guard);
+    fs.rmSync(work, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
