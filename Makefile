@@ -178,7 +178,7 @@ $(BUILD)/obj/%.o: %.c $(HEADERS) $(BUILD)/flags
 
 # The command's files use POSIX (processes, pipes, folders).
 $(CLI_OBJ): CFLAGS_ALL += -D_POSIX_C_SOURCE=200809L
-$(LIB_OBJ) $(CLI_OBJ): CFLAGS_ALL += $(STRICT_WARNINGS)
+$(LIB_OBJ) $(CLI_OBJ) $(WEB_SRC:%.c=$(BUILD)/obj/%.o): CFLAGS_ALL += $(STRICT_WARNINGS)
 
 $(BUILD)/libdmlref.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -203,6 +203,16 @@ $(BUILD)/tests/test_explain$(EXE): tests/test_explain.c $(TEACH_SRC:%.c=$(BUILD)
 	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests $< \
 	    $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) \
 	    $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
+
+# The playground's door, built natively, links it and the layer it words with.
+TEST_NAMES += test_playground
+WEB_TEST_OBJ = $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(WEB_SRC:%.c=$(BUILD)/obj/%.o)
+$(BUILD)/tests/test_playground$(EXE): tests/test_playground.c $(WEB_TEST_OBJ) $(TEST_SUPPORT) \
+                                $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests $< \
+	    $(WEB_TEST_OBJ) $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) \
+	    $(LDFLAGS_ALL) -o $@
 
 # src/platform/files.h's test links the side this CC builds for.
 TEST_NAMES += test_platform_files
