@@ -137,9 +137,9 @@ static void test_the_answer_holds_what_the_page_shows(void **state)
             fail_msg("%s: the answer is not JSON: %s", row->what, error.text);
         for (k = 0; k < 8 && row->expect[k].path; ++k) {
             json_t *value = at_path(root, row->expect[k].path);
-            char *text = value && !json_is_string(value) ? json_dumps(value, JSON_COMPACT |
-                                                                                 JSON_ENCODE_ANY)
-                                                         : NULL;
+            char *text = value && !json_is_string(value)
+                             ? json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY)
+                             : NULL;
             const char *got = !value ? "(absent)" : text ? text : json_string_value(value);
             if (strcmp(got, row->expect[k].value) != 0)
                 fail_msg("%s: %s is %s, not %s", row->what, row->expect[k].path, got,
@@ -159,9 +159,10 @@ static void test_messages_name_the_file_and_the_rule(void **state)
     } k_messages[] = {
         {"{\"format\": ", NULL, "message", "case.json: $: line 1"},
         {GATHER_ND1_CASE("3", ""), NULL, "result.message", "must be less than InputDimensionCount"},
-        {GATHER_ND1_CASE("3", ""), NULL, "vector", "\"expect_error\": {\"status\": "
-                                                   "\"DMLREF_ERROR_INVALID_ATTRIBUTE\", \"rule\": "
-                                                   "\"R-GN-3\"}"},
+        {GATHER_ND1_CASE("3", ""), NULL, "vector",
+         "\"expect_error\": {\"status\": "
+         "\"DMLREF_ERROR_INVALID_ATTRIBUTE\", \"rule\": "
+         "\"R-GN-3\"}"},
         {GATHER_ND1_CASE("1", ""), "OutputTensor[9,9,9]", "explain_error",
          "coordinate 0 is 9, but OutputTensor.Sizes[0] = 2"},
         {GATHER_ND1_CASE("1", ""), "OutputTensor[0,1,0]", "show", "InputTensor: FLOAT32 [2, 2, 3]"},
@@ -169,7 +170,8 @@ static void test_messages_name_the_file_and_the_rule(void **state)
     size_t i;
     (void)state;
     for (i = 0; i < sizeof k_messages / sizeof k_messages[0]; ++i) {
-        char *answer = dmlref_playground_run(k_messages[i].text, "case.json", k_messages[i].element);
+        char *answer =
+            dmlref_playground_run(k_messages[i].text, "case.json", k_messages[i].element);
         json_t *root = json_loads(answer, 0, NULL);
         const char *text = json_string_value(at_path(root, k_messages[i].path));
         if (!text || !strstr(text, k_messages[i].contains))
