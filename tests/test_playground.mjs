@@ -4,7 +4,8 @@
 // spoken to over HTTP: no other package).  It types a GATHER_ND1 case and a
 // NONZERO_COORDINATES case into the page, edits them through the form, and
 // compares what the page shows with the command on the same case text:
-// every output element with `dmlref eval`, the derivation of a clicked
+// every output element and the downloaded vector with `dmlref eval`, the
+// derivation of a clicked
 // element with `dmlref explain --element`, a refusal's rule and message with
 // `dmlref eval`'s error; the elements the page highlights must be those the
 // derivation names.  Then it changes what the page shows, an output element
@@ -155,7 +156,11 @@ function expectedOf(vectorText) {
                 token += c;
             }
         }
-        outputs[name[1]] = tokens.map((t) => (t === 'null' ? null : t.replace(/^"(.*)"$/, '$1')));
+        const bare = (t) => t.replace(/^"(.*)"$/, '$1');
+        outputs[name[1]] = tokens.map((t) => {
+            const anyOf = /^\{"any_of": \[(.*)\]\}$/.exec(t);
+            return t === 'null' ? null : anyOf ? `{${anyOf[1].split(', ').map(bare).join('|')}}` : bare(t);
+        });
     }
     return outputs;
 }
@@ -222,6 +227,24 @@ async function explainElement(what, element) {
     return { shown, expected: expected.out };
 }
 
+// The download button's file, caught before the browser saves it, must be
+// the vector dmlref eval writes.
+async function checkDownload(what) {
+    await script(`window.downloaded = null;
+        const create = URL.createObjectURL;
+        URL.createObjectURL = (blob) => { blob.text().then((t) => { window.downloaded = t; }); return create(blob); };
+        HTMLAnchorElement.prototype.click = () => {};`);
+    await click('#download');
+    let file = null;
+    for (let i = 0; i < 100 && file === null; ++i) {
+        await new Promise((r) => setTimeout(r, 20));
+        file = await script('return window.downloaded');
+    }
+    const evaluated = command(await caseNow(), 'eval');
+    check(file !== null && file === evaluated.out, `${what}: the download is the vector dmlref eval writes`,
+          file === null ? 'nothing was downloaded' : `the page:\n${file}\n    dmlref eval:\n${evaluated.out}`);
+}
+
 async function screenshot(name) {
     if (!shots) return;
     fs.mkdirSync(shots, { recursive: true });
@@ -264,6 +287,7 @@ async function gatherNd1() {
     check(JSON.stringify(edited.tensors.IndicesTensor.data) === '[0,1,1,-2]',
           'GATHER_ND1: the form writes the indices into the case');
     await compareOutputs('GATHER_ND1 edited');
+    await checkDownload('GATHER_ND1');
     const explained = await explainElement('GATHER_ND1', 'OutputTensor[1,1,2]');
     await screenshot('explained.png');
 
@@ -301,6 +325,37 @@ async function gatherNd1() {
     await screenshot('refused.png');
 }
 
+// Every example of the guides, chosen from its list, shows what its vector
+// states: its outputs, or the refusal it expects.
+async function guideExamples() {
+    const examples = await script(`return Object.values(dmlrefPlayground.guides).flat().map((g) => g.name)`);
+    const wrong = [];
+    for (const name of examples) {
+        const operator = name.split('/')[0].toUpperCase();
+        if ((await script("return document.getElementById('operator').value")) !== operator) {
+            await click(`#operator option[value="${operator}"]`);
+            await idle();
+        }
+        await click(`#example option[value="${name}"]`);
+        await idle();
+        const vector = fs.readFileSync(path.join(root, 'vectors', `${name}.json`), 'utf8');
+        const refusal = /"expect_error": \{"status": "([A-Z_]+)", "rule": "([^"]+)"\}/.exec(vector);
+        const shown = await script(`const r = document.getElementById('result');
+            return { status: r.dataset.status, rule: r.dataset.rule }`);
+        if (refusal) {
+            if (shown.status !== refusal[1] || shown.rule !== refusal[2])
+                wrong.push(`${name}: the page says ${shown.status} ${shown.rule}, the vector ${refusal[1]} ${refusal[2]}`);
+            continue;
+        }
+        const found = shown.status === 'DMLREF_OK' ? differences(await pageOutputs(), expectedOf(vector))
+                                                   : [`refused: ${shown.status} ${shown.rule}`];
+        if (found.length) wrong.push(`${name}: ${found.slice(0, 2).join('; ')}`);
+    }
+    check(examples.length > 0 && wrong.length === 0,
+          `each of the ${examples.length} guide examples, chosen from its list, shows what its vector states`,
+          wrong.slice(0, 5).join('\n    '));
+}
+
 async function nonzero() {
     await click('#operator option[value="NONZERO_COORDINATES"]');
     await idle();
@@ -331,6 +386,7 @@ try {
     check(true, `the page starts from disk (${page})`);
     await gatherNd1();
     await nonzero();
+    await guideExamples();
 } catch (e) {
     console.log(`FAIL - ${e.message}`);
     failed++;

@@ -82,28 +82,23 @@ const dmlrefPlayground = (() => {
         return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
     }
 
-    // The case in the layout of dmlref's vector files: one line per tensor.
-    function caseText(c) {
-        const lines = [];
-        for (const [key, value] of Object.entries(c)) {
-            if (key !== 'tensors') {
-                lines.push(`  ${JSON.stringify(key)}: ${JSON.stringify(value).replace(/,"/g, ', "').replace(/":/g, '": ')}`);
-                continue;
-            }
-            const tensors = Object.entries(value).map(([name, t]) =>
-                `    ${JSON.stringify(name)}: ${tensorText(t)}`);
-            lines.push(`  "tensors": {\n${tensors.join(',\n')}\n  }`);
-        }
-        return `{\n${lines.join(',\n')}\n}\n`;
+    // JSON on one line, spaced as dmlref's vector files are.
+    function oneLine(value) {
+        if (Array.isArray(value)) return `[${value.map(oneLine).join(', ')}]`;
+        if (value !== null && typeof value === 'object')
+            return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${oneLine(v)}`).join(', ')}}`;
+        return JSON.stringify(value);
     }
 
-    function tensorText(t) {
-        const fields = Object.entries(t).map(([k, v]) => {
-            const text = Array.isArray(v) ? `[${v.map((x) => JSON.stringify(x)).join(', ')}]`
-                                          : JSON.stringify(v);
-            return `${JSON.stringify(k)}: ${text}`;
+    // The case in the layout of dmlref's vector files: one line per tensor.
+    function caseText(c) {
+        const lines = Object.entries(c).map(([key, value]) => {
+            if (key !== 'tensors' || value === null || typeof value !== 'object')
+                return `  ${JSON.stringify(key)}: ${oneLine(value)}`;
+            const tensors = Object.entries(value).map(([name, t]) => `    ${JSON.stringify(name)}: ${oneLine(t)}`);
+            return `  "tensors": {\n${tensors.join(',\n')}\n  }`;
         });
-        return `{${fields.join(', ')}}`;
+        return `{\n${lines.join(',\n')}\n}\n`;
     }
 
     function setCase(text, name) {
