@@ -334,7 +334,10 @@ check-example: lib ## the README's example prints what README.md says, linked st
 	    -L$(BUILD) -ldmlref $(LDFLAGS) -o $(BUILD)/examples/gather_elements_shared
 	$(Q)LD_LIBRARY_PATH=$(BUILD) $(BUILD)/examples/gather_elements_shared \
 	    | diff -u docs/examples/gather_elements.expected -
-	@echo "check-example: docs/examples/gather_elements.c prints the expected output (static with no JSON or hash library, and -L$(BUILD) -ldmlref)"
+	$(Q)if [ -f build/setup.line ] && ! grep -qxF "$$(cat build/setup.line)" README.md; then \
+	    echo "check-example: README.md does not show the line scripts/setup.sh printed: $$(cat build/setup.line)"; \
+	    exit 1; fi
+	@echo "check-example: docs/examples/gather_elements.c prints the expected output (static with no JSON or hash library, and -L$(BUILD) -ldmlref)$(if $(wildcard build/setup.line),; README.md shows the line scripts/setup.sh printed)"
 
 check-symbols: lib ## every global symbol of the libraries starts with dmlref_
 	$(Q)bad=$$( (nm -g --defined-only $(BUILD)/libdmlref.a; nm -D --defined-only $(BUILD)/libdmlref.so) \
@@ -638,8 +641,8 @@ uninstall: ## remove what install put in place
 	      $(CMAKE_PACKAGE:%=$(DESTDIR)$(cmakedir)/%.cmake)
 	rmdir $(DESTDIR)$(includedir)/dmlref $(DESTDIR)$(cmakedir) 2>/dev/null || true
 
-clean: ## remove build/
-	rm -rf build
+clean: ## remove build/ and the playground's generated files
+	rm -rf build $(PLAYGROUND_DIR)
 
 help: ## list the targets
 	@echo "dmlref $(VERSION) - targets:"

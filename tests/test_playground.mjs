@@ -1,16 +1,19 @@
 // test_playground.mjs DMLREF [--screenshots DIR] - the playground
 // (docs/playground/index.html, opened from disk as a reader would) in a real
-// browser, headless Chromium driven through its WebDriver (chromedriver,
-// spoken to over HTTP: no other package).  It types a GATHER_ND1 case and a
-// NONZERO_COORDINATES case into the page, edits them through the form, and
-// compares what the page shows with the command on the same case text:
-// every output element and the downloaded vector with `dmlref eval`, the
-// derivation of a clicked
-// element with `dmlref explain --element`, a refusal's rule and message with
-// `dmlref eval`'s error; the elements the page highlights must be those the
-// derivation names.  Then it changes what the page shows, an output element
-// and the derivation, and checks that the comparisons fail.  --screenshots
-// keeps a picture of an explained element and of a refused case.
+// browser: headless Chromium driven through its WebDriver (chromedriver,
+// spoken to over HTTP: no other package).
+//
+// It types a GATHER_ND1 case and a NONZERO_COORDINATES case into the page,
+// edits them through the form, clicks output elements, and compares what
+// the page shows with the command on the same case text: every output
+// element and the downloaded vector with `dmlref eval`; the derivation of a
+// clicked element with `dmlref explain --element`; a refusal's rule, message
+// and path with `dmlref eval`'s error.  The elements the page highlights
+// must be ones the derivation names.  Then it changes an output element and
+// the derivation in the page, and checks that the comparisons fail.  Last,
+// every example of the guides, chosen from its list, must show what its
+// vector states.  --screenshots DIR keeps a picture of an explained element,
+// of a refused case and of NonZero's rows.
 //
 // Each check prints one line; the last is "N passed, N failed".  Exit 0 when
 // all pass, 1 when one fails, 2 when the browser or the page cannot start.
@@ -364,7 +367,13 @@ async function nonzero() {
           `the page holds ${loaded.operator}`);
     await type('#case', NONZERO);
     await idle();
-    await compareOutputs('NONZERO_COORDINATES');
+    await compareOutputs('NONZERO_COORDINATES typed');
+    // through the form: negative zero stays -0.0, and NaN and -inf become strings
+    await type('#form input[data-tensor="InputTensor"][data-field="data"]', '-0.0, 0, 2.5, nan, -inf, 0');
+    await idle();
+    check((await caseNow()).includes('"data": [-0.0, 0, 2.5, "nan", "-inf", 0]'),
+          'NONZERO_COORDINATES: the form writes -0.0, nan and -inf as the vector file does');
+    await compareOutputs('NONZERO_COORDINATES edited');
     const rows = await script(`return [...document.querySelectorAll(
         '#tensors .tensor[data-tensor="OutputCoordinatesTensor"] tr th:first-child')].map((th) => th.textContent)`);
     check(rows.slice(1).join(' ') === 'row 0 row 1 row 2 row 3 row 4 row 5',

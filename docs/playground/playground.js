@@ -82,8 +82,10 @@ const dmlrefPlayground = (() => {
         return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
     }
 
-    // JSON on one line, spaced as dmlref's vector files are.
+    // JSON on one line, spaced as dmlref's vector files are; negative zero
+    // as -0.0, which JSON.stringify would write 0.
     function oneLine(value) {
+        if (Object.is(value, -0)) return '-0.0';
         if (Array.isArray(value)) return `[${value.map(oneLine).join(', ')}]`;
         if (value !== null && typeof value === 'object')
             return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${oneLine(v)}`).join(', ')}}`;
@@ -236,13 +238,17 @@ const dmlrefPlayground = (() => {
 
     function run() {
         clearTimeout(timer);
-        result = ask($('case').value, source, element);
-        // an element of a case that no longer has it, or that is refused: explain it all
-        if (element && (result.explain_error || result.result?.status !== 'DMLREF_OK')) {
-            element = '';
+        try {
             result = ask($('case').value, source, element);
+            // an element of a case that no longer has it, or that is refused: explain it all
+            if (element && (result.explain_error || result.result?.status !== 'DMLREF_OK')) {
+                element = '';
+                result = ask($('case').value, source, element);
+            }
+            render();
+        } catch (e) {
+            fail(e);
         }
-        render();
         document.body.dataset.busy = '0';
     }
 

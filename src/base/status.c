@@ -186,26 +186,17 @@ const dmlref_feature_level feature_levels[FEATURE_LEVEL_COUNT] = {
     DMLREF_FEATURE_LEVEL_5_2, DMLREF_FEATURE_LEVEL_6_0, DMLREF_FEATURE_LEVEL_6_1,
     DMLREF_FEATURE_LEVEL_6_2, DMLREF_FEATURE_LEVEL_6_3, DMLREF_FEATURE_LEVEL_6_4};
 
-static const struct {
-    dmlref_feature_level level;
-    const char *name;
-} k_levels[FEATURE_LEVEL_COUNT] = {
-    {DMLREF_FEATURE_LEVEL_1_0, "1_0"}, {DMLREF_FEATURE_LEVEL_2_0, "2_0"},
-    {DMLREF_FEATURE_LEVEL_2_1, "2_1"}, {DMLREF_FEATURE_LEVEL_3_0, "3_0"},
-    {DMLREF_FEATURE_LEVEL_3_1, "3_1"}, {DMLREF_FEATURE_LEVEL_4_0, "4_0"},
-    {DMLREF_FEATURE_LEVEL_4_1, "4_1"}, {DMLREF_FEATURE_LEVEL_5_0, "5_0"},
-    {DMLREF_FEATURE_LEVEL_5_1, "5_1"}, {DMLREF_FEATURE_LEVEL_5_2, "5_2"},
-    {DMLREF_FEATURE_LEVEL_6_0, "6_0"}, {DMLREF_FEATURE_LEVEL_6_1, "6_1"},
-    {DMLREF_FEATURE_LEVEL_6_2, "6_2"}, {DMLREF_FEATURE_LEVEL_6_3, "6_3"},
-    {DMLREF_FEATURE_LEVEL_6_4, "6_4"},
-};
+/* Their names, in the same order. */
+static const char *const k_level_names[FEATURE_LEVEL_COUNT] = {"1_0", "2_0", "2_1", "3_0", "3_1",
+                                                               "4_0", "4_1", "5_0", "5_1", "5_2",
+                                                               "6_0", "6_1", "6_2", "6_3", "6_4"};
 
 const char *dmlref_feature_level_name(dmlref_feature_level level)
 {
     size_t i;
-    for (i = 0; i < COUNT_OF(k_levels); ++i)
-        if (k_levels[i].level == level)
-            return k_levels[i].name;
+    for (i = 0; i < FEATURE_LEVEL_COUNT; ++i)
+        if (feature_levels[i] == level)
+            return k_level_names[i];
     return NULL;
 }
 
@@ -214,10 +205,10 @@ int dmlref_feature_level_from_name(const char *name, dmlref_feature_level *level
     size_t i;
     if (!name || strlen(name) != 3 || (name[1] != '_' && name[1] != '.'))
         return 0;
-    for (i = 0; i < COUNT_OF(k_levels); ++i) {
-        if (k_levels[i].name[0] == name[0] && k_levels[i].name[2] == name[2]) {
+    for (i = 0; i < FEATURE_LEVEL_COUNT; ++i) {
+        if (k_level_names[i][0] == name[0] && k_level_names[i][2] == name[2]) {
             if (level)
-                *level = k_levels[i].level;
+                *level = feature_levels[i];
             return 1;
         }
     }
