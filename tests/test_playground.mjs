@@ -1,7 +1,8 @@
 // test_playground.mjs DMLREF [--screenshots DIR] - the playground
 // (docs/playground/index.html, opened from disk as a reader would) in a real
-// browser: headless Chromium driven through its WebDriver (chromedriver,
-// spoken to over HTTP: no other package).
+// browser, offline: headless Chromium, its network requests sent to a proxy
+// that is not there, driven through its WebDriver (chromedriver, spoken to
+// over HTTP: no other package).
 //
 // It types a GATHER_ND1 case and a NONZERO_COORDINATES case into the page,
 // edits them through the form, clicks output elements, and compares what
@@ -103,8 +104,10 @@ async function startBrowser() {
     }
     const chrome = {
         binary: '/usr/bin/chromium',
+        // offline: every request to the network goes to a proxy that is not there
         args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-               '--window-size=1400,1000', `--user-data-dir=${path.join(work, 'profile')}`],
+               '--window-size=1400,1000', `--user-data-dir=${path.join(work, 'profile')}`,
+               '--proxy-server=127.0.0.1:9', '--proxy-bypass-list=<-loopback>'],
     };
     session = (await call('POST', '/session', {
         capabilities: { alwaysMatch: { browserName: 'chrome', 'goog:chromeOptions': chrome } },
@@ -392,7 +395,7 @@ try {
     await startBrowser();
     await call('POST', s('/url'), { url: `file://${page}` });
     await idle();
-    check(true, `the page starts from disk (${page})`);
+    check(true, `the page starts from disk, offline (${page})`);
     await gatherNd1();
     await nonzero();
     await guideExamples();

@@ -507,6 +507,8 @@ const dmlrefPlayground = (() => {
             a.click();
             URL.revokeObjectURL(a.href);
         });
+        if (typeof createDmlref === 'undefined')
+            throw new Error('generated/dmlref.js is missing: run make playground, or sh scripts/setup.sh');
         library = await createDmlref();
         $('loading').textContent = `dmlref ${library.UTF8ToString(library._dmlref_version_string())}, ` +
                                    'compiled to WebAssembly.';
