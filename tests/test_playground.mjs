@@ -5,7 +5,8 @@
 // over HTTP: no other package).
 //
 // It types a GATHER_ND1 case and a NONZERO_COORDINATES case into the page,
-// edits them through the form, clicks output elements, and compares what
+// edits them through the form, clicks output elements and a feature level's
+// chip, opens a vector as a file, and compares what
 // the page shows with the command on the same case text: every output
 // element and the downloaded vector with `dmlref eval`; the derivation of a
 // clicked element with `dmlref explain --element`; a refusal's rule, message
@@ -307,6 +308,16 @@ async function gatherNd1() {
     check((await script("return document.getElementById('explain').textContent")) !== explained.expected,
           'the derivation comparison fails a page whose text differs by one space');
 
+    // a feature level's chip moves the case there: GATHER_ND1 arrives in 3_0
+    await click('#levels .level[data-level="2_1"]');
+    await idle();
+    const below = await script(`const r = document.getElementById('result');
+        return [r.dataset.status, r.dataset.rule, JSON.parse(document.getElementById('case').value).feature_level]`);
+    check(below.join(' ') === 'DMLREF_ERROR_UNSUPPORTED_OPERATOR R-GN-8 2_1',
+          'GATHER_ND1: the chip of 2_1 moves the case to 2_1, where R-GN-8 refuses it', below.join(' '));
+    await click('#levels .level[data-level="6_4"]');
+    await idle();
+
     // a refusal: the batch dimensions take every dimension of the input
     await type('#form input[data-attribute="BatchDimensionCount"]', '3');
     await idle();
@@ -368,6 +379,16 @@ async function nonzero() {
     const loaded = JSON.parse(await caseNow());
     check(loaded.operator === 'NONZERO_COORDINATES', 'choosing NONZERO_COORDINATES loads its guide example',
           `the page holds ${loaded.operator}`);
+    // a file of one's own, opened through the file input
+    const file = path.join(root, 'vectors/gather_nd/float32/2d/doc_example1.json');
+    await call('POST', s(`/element/${await find('#file')}/value`), { text: file });
+    await idle();
+    const opened = await script(`return [document.getElementById('explain-command').textContent,
+                                         document.getElementById('result').dataset.status]`);
+    const found = differences(await pageOutputs(), expectedOf(fs.readFileSync(file, 'utf8')));
+    check(opened[0] === '$ dmlref explain doc_example1.json' && opened[1] === 'DMLREF_OK' && found.length === 0,
+          'a vector opened as a file shows the outputs it states', `${opened.join(' ')} ${found.join('; ')}`);
+
     await type('#case', NONZERO);
     await idle();
     await compareOutputs('NONZERO_COORDINATES typed');
