@@ -255,6 +255,9 @@ async function checkDownload(what) {
 async function screenshot(name) {
     if (!shots) return;
     fs.mkdirSync(shots, { recursive: true });
+    // the pointer off the arrays, whose cells it would light up
+    await call('POST', s('/actions'), { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' },
+                                                    actions: [{ type: 'pointerMove', x: 0, y: 0, origin: 'viewport' }] }] });
     fs.writeFileSync(path.join(shots, name), Buffer.from(await call('GET', s('/screenshot')), 'base64'));
 }
 
