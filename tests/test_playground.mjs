@@ -119,11 +119,11 @@ async function startBrowser() {
 
 // The command on the case the page holds, as case.json in a folder of its
 // own (the page names an edited case case.json too): stdout, stderr, status.
-function command(text, ...commandArgs) {
+function command(text, verb, ...options) {
     const dir = fs.mkdtempSync(path.join(work, 'case-'));
     fs.writeFileSync(path.join(dir, 'case.json'), text);
     try {
-        return { out: execFileSync(dmlref, [...commandArgs.slice(0, 1), 'case.json', ...commandArgs.slice(1)],
+        return { out: execFileSync(dmlref, [verb, 'case.json', ...options],
                                    { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
                  err: '', status: 0 };
     } catch (e) {
