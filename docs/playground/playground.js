@@ -23,6 +23,7 @@ const dmlrefPlayground = (() => {
     let element = '';
     let result = null;
     let timer = null;
+    let pendingWork = 0;  // loads under way (a script of vectors, a file)
     let listed = '';      // the operator whose examples and vectors the lists hold
     const vectors = {};   // operator (lower case) -> {name: text}
     const pending = {};   // operator -> Promise of its vectors
@@ -234,10 +235,26 @@ const dmlrefPlayground = (() => {
         timer = setTimeout(run, 120);
     }
 
+    // The page is busy (body's data-busy, which its test waits on) while a
+    // run is scheduled or a load is under way.
+    function settle() {
+        document.body.dataset.busy = pendingWork || timer ? '1' : '0';
+    }
+
+    function working(promise) {
+        pendingWork++;
+        document.body.dataset.busy = '1';
+        return promise.catch(fail).finally(() => {
+            pendingWork--;
+            settle();
+        });
+    }
+
     // ---- the answer ----------------------------------------------------------------
 
     function run() {
         clearTimeout(timer);
+        timer = null;
         try {
             result = ask($('case').value, source, element);
             // an element of a case that no longer has it, or that is refused: explain it all
@@ -249,7 +266,7 @@ const dmlrefPlayground = (() => {
         } catch (e) {
             fail(e);
         }
-        document.body.dataset.busy = '0';
+        settle();
     }
 
     function render() {
@@ -268,7 +285,7 @@ const dmlrefPlayground = (() => {
         if (model && OPERATORS.includes(model.operator) && model.operator !== listed) {
             $('operator').value = model.operator;
             fillExamples(model.operator);
-            fillSuite(model.operator).catch(fail);
+            working(fillSuite(model.operator));
         }
     }
 
@@ -470,28 +487,29 @@ const dmlrefPlayground = (() => {
         s.textContent = '';
         option(s, '', '(choose)', true);
         const map = await loadVectors(operator.toLowerCase());
+        if (listed !== operator) return; // another operator was chosen meanwhile
         for (const name of Object.keys(map)) option(s, name, name, false);
     }
 
+    // The operator's lists, and its first guide example unless another was
+    // chosen while its vectors loaded.
     async function chooseOperator(operator) {
         const list = fillExamples(operator);
+        if (list.length) $('example').value = list[0].name;
         await fillSuite(operator);
-        if (list.length) {
-            $('example').value = list[0].name;
-            await openVector(list[0].name);
-        }
+        if (list.length && $('example').value === list[0].name) await openVector(list[0].name);
     }
 
     async function start() {
         document.body.dataset.busy = '1';
         const op = $('operator');
         for (const o of OPERATORS) option(op, o, o, o === 'GATHER_ELEMENTS');
-        op.addEventListener('change', () => chooseOperator(op.value).catch(fail));
-        $('example').addEventListener('change', (e) => e.target.value && openVector(e.target.value).catch(fail));
-        $('suite').addEventListener('change', (e) => e.target.value && openVector(e.target.value).catch(fail));
-        $('file').addEventListener('change', async (e) => {
+        op.addEventListener('change', () => working(chooseOperator(op.value)));
+        $('example').addEventListener('change', (e) => e.target.value && working(openVector(e.target.value)));
+        $('suite').addEventListener('change', (e) => e.target.value && working(openVector(e.target.value)));
+        $('file').addEventListener('change', (e) => {
             const file = e.target.files[0];
-            if (file) setCase(await file.text(), file.name);
+            if (file) working(file.text().then((text) => setCase(text, file.name)));
         });
         $('case').addEventListener('input', () => {
             source = 'case.json';
