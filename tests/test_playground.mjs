@@ -10,12 +10,16 @@
 // the page shows with the command on the same case text: every output
 // element and the downloaded vector with `dmlref eval`; the derivation of a
 // clicked element with `dmlref explain --element`; a refusal's rule, message
-// and path with `dmlref eval`'s error.  The elements the page highlights
-// must be ones the derivation names.  Then it changes an output element and
-// the derivation in the page, and checks that the comparisons fail.  Last,
-// every example of the guides, chosen from its list, must show what its
-// vector states.  --screenshots DIR keeps a picture of an explained element,
-// of a refused case and of NonZero's rows.
+// and path with `dmlref eval`'s error; an unreadable text with
+// `dmlref explain`'s.  The elements the page highlights must be ones the
+// derivation names.  Then it changes an output element and the derivation
+// in the page, and checks that the comparisons fail.  It edits a
+// GATHER_ELEMENTS case through every kind of field of the form (dtypes,
+// sizes, strides, data, an attribute, the policy), comparing after each
+// edit.  Last, every example of the guides and every vector of the suite,
+// chosen from its list, must show what its vector states.  --screenshots
+// DIR keeps a picture of an explained element, of a refused case and of
+// NonZero's rows.
 //
 // Each check prints one line; the last is "N passed, N failed".  Exit 0 when
 // all pass, 1 when one fails, 2 when the browser or the page cannot start.
@@ -66,8 +70,15 @@ const s = (route) => `/session/${session}${route}`;
 const script = (code, ...scriptArgs) => call('POST', s('/execute/sync'), { script: code, args: scriptArgs });
 const find = async (css) => (await call('POST', s('/element'), { using: 'css selector', value: css }))[ELEMENT];
 const click = async (css) => call('POST', s(`/element/${await find(css)}/click`), {});
+// Typed as a person types: an input event for the new text, and for an
+// emptied field too (WebDriver's clear sends none): its text selected, then
+// deleted (Control+A, release, Backspace).
 async function type(css, text) {
     const id = await find(css);
+    if (text === '') {
+        await call('POST', s(`/element/${id}/value`), { text: '\uE009a\uE000\uE003' });
+        return;
+    }
     await call('POST', s(`/element/${id}/clear`), {});
     await call('POST', s(`/element/${id}/value`), { text });
 }
@@ -202,15 +213,36 @@ function differences(shown, expected) {
 
 const caseNow = () => script("return document.getElementById('case').value");
 
-async function compareOutputs(what) {
+// What the page says of the case it holds, against the command on the same
+// text: a text the reader refuses as `dmlref explain` refuses it (the page
+// reads as explain does), a refused case with `dmlref eval`'s rule, message
+// and path, a valid one with every output element `dmlref eval` writes.
+async function compareWithCommand(what) {
     const text = await caseNow();
-    const evaluated = command(text, 'eval');
-    if (evaluated.status !== 0) {
-        check(false, `${what}: the outputs`, `dmlref eval failed: ${evaluated.err.trim()}`);
+    const box = await script(`const r = document.getElementById('result');
+        const m = r.querySelector('.message');
+        return { unreadable: r.className === 'unreadable', status: r.dataset.status, rule: r.dataset.rule,
+                 message: m ? m.textContent : '' };`);
+    const explained = command(text, 'explain');
+    if (explained.status !== 0 && !explained.out) {
+        check(box.unreadable && box.message === explained.err.trim(),
+              `${what}: unreadable, as dmlref explain says`,
+              `the page: ${JSON.stringify(box)}; dmlref explain (exit ${explained.status}): ${explained.err.trim()}`);
         return;
     }
-    const found = differences(await pageOutputs(), expectedOf(evaluated.out));
-    check(found.length === 0, `${what}: every output element is dmlref eval's`, found.slice(0, 5).join('; '));
+    const evaluated = command(text, 'eval');
+    if (evaluated.status === 0) {
+        const found = box.status === 'DMLREF_OK' ? differences(await pageOutputs(), expectedOf(evaluated.out))
+                                                 : [`the page refuses it: ${box.status} ${box.rule}`];
+        check(found.length === 0, `${what}: every output element is dmlref eval's`, found.slice(0, 5).join('; '));
+        return;
+    }
+    const [, where, why] = /^case\.json: (\$[^:]*): (.*)$/.exec(evaluated.err.trim()) || [];
+    const rule = (/\(([A-Z][A-Z0-9-]*)\)$/.exec(why || '') || [])[1];
+    check(evaluated.status === 2 && box.status !== 'DMLREF_OK' && box.rule === rule &&
+          box.message === (where === '$' ? why : `${why}\nin the case file: ${where}`),
+          `${what}: refused with dmlref eval's rule, message and path (${box.rule})`,
+          `the page: ${JSON.stringify(box)}; dmlref eval (exit ${evaluated.status}): ${evaluated.err.trim()}`);
 }
 
 async function explainElement(what, element) {
@@ -288,7 +320,7 @@ async function gatherNd1() {
     await type('#case', GATHER_ND1);
     await idle();
     check((await caseNow()) === GATHER_ND1, 'GATHER_ND1: the case typed is the case the page holds');
-    await compareOutputs('GATHER_ND1 typed');
+    await compareWithCommand('GATHER_ND1 typed');
 
     // an edit through the form: new indices, and the element they move
     await type('#form input[data-tensor="IndicesTensor"][data-field="data"]', '0, 1, 1, -2');
@@ -296,7 +328,7 @@ async function gatherNd1() {
     const edited = JSON.parse(await caseNow());
     check(JSON.stringify(edited.tensors.IndicesTensor.data) === '[0,1,1,-2]',
           'GATHER_ND1: the form writes the indices into the case');
-    await compareOutputs('GATHER_ND1 edited');
+    await compareWithCommand('GATHER_ND1 edited');
     await checkDownload('GATHER_ND1');
     const explained = await explainElement('GATHER_ND1', 'OutputTensor[1,1,2]');
     await screenshot('explained.png');
@@ -376,6 +408,126 @@ async function guideExamples() {
           wrong.slice(0, 5).join('\n    '));
 }
 
+const GATHER_ELEMENTS = `{
+"format": "dmlref-vector-1",
+"name": "playground/gather_elements_form",
+"operator": "GATHER_ELEMENTS",
+"attributes": {"Axis": 1},
+"tensors": {
+"InputTensor": {"dtype": "FLOAT32", "sizes": [2, 3], "data": [1, 2, 3, 4, 5, 6]},
+"IndicesTensor": {"dtype": "INT64", "sizes": [2, 2], "data": [2, 0, -1, 1]},
+"OutputTensor": {"dtype": "FLOAT32", "sizes": [2, 2]}
+}
+}`;
+
+// Every kind of field of the form, one edit at a time: each must be written
+// into the case as typed, and after each the page must say what the command
+// says, whether the case is valid, refused or unreadable on the way.
+async function formEdits() {
+    await type('#case', GATHER_ELEMENTS);
+    await idle();
+    const field = (tensor, name) => `#form [data-tensor="${tensor}"][data-field="${name}"]`;
+    const steps = [
+        ['the input dtype', field('InputTensor', 'dtype'), 'INT8', (c) => c.tensors.InputTensor.dtype === 'INT8'],
+        ['the output dtype', field('OutputTensor', 'dtype'), 'INT8', (c) => c.tensors.OutputTensor.dtype === 'INT8'],
+        ['the input data', field('InputTensor', 'data'), '-7, 8, 9, -7, 8, 9',
+         (c) => c.tensors.InputTensor.data.join() === '-7,8,9,-7,8,9'],
+        ['the input strides (a broadcast)', field('InputTensor', 'strides'), '0, 1',
+         (c) => c.tensors.InputTensor.strides.join() === '0,1'],
+        ['the indices sizes', field('IndicesTensor', 'sizes'), '2, 1', (c) => c.tensors.IndicesTensor.sizes.join() === '2,1'],
+        ['the indices data', field('IndicesTensor', 'data'), '-3, 2', (c) => c.tensors.IndicesTensor.data.join() === '-3,2'],
+        ['the output sizes', field('OutputTensor', 'sizes'), '2, 1', (c) => c.tensors.OutputTensor.sizes.join() === '2,1'],
+        ['the output strides', field('OutputTensor', 'strides'), '2, 1', (c) => c.tensors.OutputTensor.strides.join() === '2,1'],
+        ['the attribute Axis', '#form input[data-attribute="Axis"]', '0', (c) => c.attributes.Axis === 0],
+        ['the indices sizes again', field('IndicesTensor', 'sizes'), '1, 3', (c) => c.tensors.IndicesTensor.sizes.join() === '1,3'],
+        ['the indices data again, one out of range', field('IndicesTensor', 'data'), '1, -2, 5',
+         (c) => c.tensors.IndicesTensor.data.join() === '1,-2,5'],
+        ['the output sizes again', field('OutputTensor', 'sizes'), '1, 3', (c) => c.tensors.OutputTensor.sizes.join() === '1,3'],
+        ['the output strides emptied', field('OutputTensor', 'strides'), '', (c) => !('strides' in c.tensors.OutputTensor)],
+        ['the out-of-range policy', '#oob', 'clamp', (c) => c.oob === 'clamp'],
+    ];
+    for (const [what, css, value, written] of steps) {
+        if (await script(`return document.querySelector(arguments[0]).tagName === 'SELECT'`, css))
+            await click(`${css} option[value="${value}"]`);
+        else
+            await type(css, value);
+        await idle();
+        const now = JSON.parse(await caseNow());
+        check(written(now), `GATHER_ELEMENTS, form: ${what} written into the case`, JSON.stringify(now.tensors));
+        await compareWithCommand(`GATHER_ELEMENTS, form: after ${what}`);
+    }
+}
+
+// Every vector of the suite, chosen from its operator's list in the page: the
+// page must say what the vector states, its outputs (the first 4096 elements
+// the page shows) or the refusal it expects.  The loop runs inside the page,
+// one call per operator; the comparison here.
+async function suiteVectors() {
+    const wrong = [];
+    let count = 0, files = 0;
+    await call('POST', s('/timeouts'), { script: 300000 });
+    for (const operator of ['GATHER_ELEMENTS', 'SCATTER_ELEMENTS', 'GATHER_ND', 'GATHER_ND1', 'NONZERO_COORDINATES']) {
+        await click(`#operator option[value="${operator}"]`);
+        await idle();
+        const shown = await call('POST', s('/execute/async'), { args: [], script: `
+            const done = arguments[arguments.length - 1];
+            // the vectors are loaded: a choice settles within microtasks, and
+            // waiting for a timer would let the browser paint after each one
+            const settled = async () => {
+                for (let i = 0; document.body.dataset.busy !== '0'; ++i)
+                    await new Promise((resolve) => (i < 100 ? resolve() : setTimeout(resolve, 5)));
+            };
+            (async () => {
+                const list = document.getElementById('suite');
+                const seen = {};
+                for (const name of [...list.options].map((o) => o.value).filter((v) => v)) {
+                    list.value = name;
+                    list.dispatchEvent(new Event('change'));
+                    await settled();
+                    const r = document.getElementById('result');
+                    const outputs = {};
+                    for (const box of document.querySelectorAll('#tensors .tensor.output'))
+                        outputs[box.dataset.tensor] = [...box.querySelectorAll('td[data-at]')]
+                            .map((td) => td.classList.contains('undefined') ? null : td.textContent);
+                    seen[name] = { status: r.dataset.status, rule: r.dataset.rule, outputs,
+                                   holds: document.getElementById('case').value };
+                }
+                return seen;
+            })().then(done, (e) => done({ error: e.message }));` });
+        if (shown.error) throw new Error(`choosing ${operator}'s suite vectors: ${shown.error}`);
+        const folder = path.join(root, 'vectors', operator.toLowerCase());
+        const names = execFileSync('find', [folder, '-name', '*.json'], { encoding: 'utf8' }).trim().split('\n')
+            .map((f) => path.relative(path.join(root, 'vectors'), f).replace(/\.json$/, ''));
+        files += names.length;
+        const missing = names.filter((n) => !shown[n]);
+        if (missing.length) wrong.push(`${operator}: not in the list: ${missing.slice(0, 3).join(' ')}`);
+        for (const [name, page] of Object.entries(shown)) {
+            count++;
+            const vector = fs.readFileSync(path.join(root, 'vectors', `${name}.json`), 'utf8');
+            const refusal = /"expect_error": \{"status": "([A-Z_]+)", "rule": "([^"]+)"\}/.exec(vector);
+            if (page.holds !== vector) wrong.push(`${name}: the page holds another text`);
+            else if (refusal) {
+                if (page.status !== refusal[1] || page.rule !== refusal[2])
+                    wrong.push(`${name}: the page says ${page.status} ${page.rule}, the vector ${refusal[1]} ${refusal[2]}`);
+            } else if (page.status !== 'DMLREF_OK') {
+                wrong.push(`${name}: refused: ${page.status} ${page.rule}`);
+            } else {
+                // the vector's own elements where it lists them; an output stated by its digest alone shows none
+                const expected = expectedOf(vector);
+                for (const output of Object.keys(expected)) expected[output] = expected[output].slice(0, 4096);
+                const listed = Object.keys(expected).length;
+                const found = listed ? differences(page.outputs, expected) : [];
+                if (!listed && Object.values(page.outputs).some((o) => o.length === 0))
+                    found.push('an output shows no elements');
+                if (found.length) wrong.push(`${name}: ${found.slice(0, 2).join('; ')}`);
+            }
+        }
+    }
+    check(count > 0 && count === files && wrong.length === 0,
+          `each of the suite's ${files} vectors, chosen from its list (${count}), shows what the vector states`,
+          wrong.slice(0, 5).join('\n    '));
+}
+
 async function nonzero() {
     await click('#operator option[value="NONZERO_COORDINATES"]');
     await idle();
@@ -394,13 +546,13 @@ async function nonzero() {
 
     await type('#case', NONZERO);
     await idle();
-    await compareOutputs('NONZERO_COORDINATES typed');
+    await compareWithCommand('NONZERO_COORDINATES typed');
     // through the form: negative zero stays -0.0, and NaN and -inf become strings
     await type('#form input[data-tensor="InputTensor"][data-field="data"]', '-0.0, 0, 2.5, nan, -inf, 0');
     await idle();
     check((await caseNow()).includes('"data": [-0.0, 0, 2.5, "nan", "-inf", 0]'),
           'NONZERO_COORDINATES: the form writes -0.0, nan and -inf as the vector file does');
-    await compareOutputs('NONZERO_COORDINATES edited');
+    await compareWithCommand('NONZERO_COORDINATES edited');
     const rows = await script(`return [...document.querySelectorAll(
         '#tensors .tensor[data-tensor="OutputCoordinatesTensor"] tr th:first-child')].map((th) => th.textContent)`);
     check(rows.slice(1).join(' ') === 'row 0 row 1 row 2 row 3 row 4 row 5',
@@ -410,10 +562,10 @@ async function nonzero() {
 }
 
 const guard = setTimeout(() => {
-    console.log('FAIL - the test ran past 180 s');
+    console.log('FAIL - the test ran past 360 s');
     driver?.kill();
     process.exit(1);
-}, 180000);
+}, 360000);
 
 try {
     await startBrowser();
@@ -422,7 +574,9 @@ try {
     check(true, `the page starts from disk, offline (${page})`);
     await gatherNd1();
     await nonzero();
+    await formEdits();
     await guideExamples();
+    await suiteVectors();
 } catch (e) {
     console.log(`FAIL - ${e.message}`);
     failed++;
