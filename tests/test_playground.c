@@ -17,13 +17,14 @@
 
 #include "web/playground.h"
 
-#define GATHER_ND1_CASE(batch, level)                                                              \
+#define GATHER_ND1_CASE(batch, level) GATHER_ND1_CASE_INDEXED(batch, level, "0, 1, 1, -2")
+#define GATHER_ND1_CASE_INDEXED(batch, level, indices)                                             \
     "{\"format\": \"dmlref-vector-1\", \"name\": \"t\", \"operator\": \"GATHER_ND1\", " level      \
     "\"attributes\": {\"InputDimensionCount\": 3, \"IndicesDimensionCount\": 3, "                  \
     "\"BatchDimensionCount\": " batch "}, \"tensors\": {"                                          \
     "\"InputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 2, 3], "                             \
     "\"data\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}, "                                         \
-    "\"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 2, 1], \"data\": [0, 1, 1, -2]}, "   \
+    "\"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 2, 1], \"data\": [" indices "]}, "   \
     "\"OutputTensor\": {\"dtype\": \"FLOAT32\", \"sizes\": [2, 2, 3]}}}"
 
 static const char k_nonzero[] =
@@ -81,6 +82,27 @@ static const playground_row k_rows[] = {
       {"result.status", "DMLREF_ERROR_UNSUPPORTED_OPERATOR"},
       {"result.rule", "R-GN-8"},
       {"levels.3.status", "DMLREF_OK"}}},
+    {"an index out of range refuses the case at every level whose descriptors are valid",
+     GATHER_ND1_CASE_INDEXED("1", "", "0, 1, 1, 2"),
+     NULL,
+     {{"result.status", "DMLREF_ERROR_INDEX_OUT_OF_RANGE"},
+      {"levels.2.rule", "R-GN-8"},
+      {"levels.3.status", "DMLREF_ERROR_INDEX_OUT_OF_RANGE"},
+      {"levels.3.rule", "D1"},
+      {"levels.14.status", "DMLREF_ERROR_INDEX_OUT_OF_RANGE"}}},
+    {"a case refused at its own level still has its indices checked at the levels that accept it",
+     GATHER_ND1_CASE_INDEXED("1", "\"feature_level\": \"2_1\", ", "0, 1, 1, 2"),
+     NULL,
+     {{"result.rule", "R-GN-8"},
+      {"levels.3.status", "DMLREF_ERROR_INDEX_OUT_OF_RANGE"},
+      {"levels.14.rule", "D1"}}},
+    {"under clamp the same index is clamped (2 to 1: InputTensor[1, 1, 2]) at every level",
+     GATHER_ND1_CASE_INDEXED("1", "\"oob\": \"clamp\", ", "0, 1, 1, 2"),
+     "OutputTensor[1,1,2]",
+     {{"result.status", "DMLREF_OK"},
+      {"levels.3.status", "DMLREF_OK"},
+      {"levels.14.status", "DMLREF_OK"},
+      {"tensors.2.values.11", "12"}}},
     {"text that is not JSON is not read, and the message says where",
      "{\"format\": ",
      NULL,

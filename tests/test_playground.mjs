@@ -213,6 +213,27 @@ function differences(shown, expected) {
 
 const caseNow = () => script("return document.getElementById('case').value");
 
+// The chip of each feature level against `dmlref eval` of the same text at
+// that level: valid where eval computes, and a refusal's message (the
+// chip's title) as eval words it.
+async function compareLevels(what, text) {
+    const chips = await script(`return [...document.querySelectorAll('#levels .level')]
+        .map((l) => ({ level: l.dataset.level, status: l.dataset.status, title: l.title }))`);
+    const wrong = [];
+    for (const chip of chips) {
+        const at = `"feature_level": "${chip.level}"`;
+        const moved = /"feature_level": "[0-9_]+"/.test(text) ? text.replace(/"feature_level": "[0-9_]+"/, at)
+                                                               : text.replace('{', `{${at},`);
+        const evaluated = command(moved, 'eval');
+        const why = (/^case\.json: \$[^:]*: (.*)$/.exec(evaluated.err.trim()) || [])[1];
+        if (evaluated.status === 0 ? chip.status !== 'DMLREF_OK' : chip.status === 'DMLREF_OK' || chip.title !== why)
+            wrong.push(`${chip.level}: the page says ${chip.status} (${chip.title}), eval exits ${evaluated.status} ${evaluated.err.trim()}`);
+    }
+    check(chips.length === 15 && wrong.length === 0,
+          `${what}: the chip of each of the ${chips.length} feature levels says what dmlref eval says there`,
+          wrong.slice(0, 3).join('\n    '));
+}
+
 // What the page says of the case it holds, against the command on the same
 // text: a text the reader refuses as `dmlref explain` refuses it (the page
 // reads as explain does), a refused case with `dmlref eval`'s rule, message
@@ -230,6 +251,7 @@ async function compareWithCommand(what) {
               `the page: ${JSON.stringify(box)}; dmlref explain (exit ${explained.status}): ${explained.err.trim()}`);
         return;
     }
+    await compareLevels(what, text);
     const evaluated = command(text, 'eval');
     if (evaluated.status === 0) {
         const found = box.status === 'DMLREF_OK' ? differences(await pageOutputs(), expectedOf(evaluated.out))

@@ -472,17 +472,22 @@ static void explain_every_element(text_buffer *t, const case_view *c)
 
 /* ---- refusals ------------------------------------------------------------------------ */
 
-dmlref_status case_refusal(const dmlref_vector *v, dmlref_error *err)
+dmlref_status case_refusal_at(const dmlref_vector *v, dmlref_feature_level level, dmlref_error *err)
 {
     dmlref_execute_options options;
-    dmlref_status status = dmlref_validate(&v->op, v->level, err);
+    dmlref_status status = dmlref_validate(&v->op, level, err);
     if (status == DMLREF_OK && dmlref_vector_has_data(v)) {
         memset(&options, 0, sizeof options);
         options.oob_policy = v->oob;
-        status = dmlref_execute_with_options(&v->op, v->level, &options, v->inputs, v->input_count,
+        status = dmlref_execute_with_options(&v->op, level, &options, v->inputs, v->input_count,
                                              v->outputs, v->output_count, err);
     }
     return status;
+}
+
+dmlref_status case_refusal(const dmlref_vector *v, dmlref_error *err)
+{
+    return case_refusal_at(v, v->level, err);
 }
 
 /* The rule the case breaks, dmlref's message, and for an index out of range

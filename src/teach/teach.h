@@ -32,8 +32,10 @@ dmlref_status explain_case(dmlref_vector *v, const char *element, char **text, s
 /* DMLREF_OK when dmlref accepts case v (read with DMLREF_VECTOR_READ_CASE
    and DMLREF_VECTOR_READ_REFUSED) at its feature level and, when it has
    data, executes it under its policy; else the error it refuses the case
-   with, in *err. */
+   with, in *err.  case_refusal_at() asks the same at another level. */
 dmlref_status case_refusal(const dmlref_vector *v, dmlref_error *err);
+dmlref_status case_refusal_at(const dmlref_vector *v, dmlref_feature_level level,
+                              dmlref_error *err);
 
 /* What an element is derived from, for a picture of the derivation. */
 typedef enum source_role {

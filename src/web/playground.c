@@ -19,15 +19,35 @@ static json_t *error_object(dmlref_status status, const dmlref_error *e)
                      status == DMLREF_OK ? "" : e->message);
 }
 
-/* dmlref_validate() at every feature level. */
-static json_t *levels_of(const dmlref_vector *v)
+/* The verdict at every feature level, as `dmlref eval` of the case moved to
+   that level gives it: dmlref_validate(), and where that passes, what
+   execution adds (the bindings, every index under the strict policy, D1).
+   That part does not depend on the level (dmlref_execute_with_options()
+   hands the level to dmlref_validate() alone), so it is the case's own
+   verdict where its level validates, else found once, at the first level
+   that does. */
+static json_t *levels_of(const dmlref_vector *v, dmlref_status own, const dmlref_error *own_error)
 {
     json_t *levels = json_array();
+    int executed = dmlref_validate(&v->op, v->level, NULL) == DMLREF_OK;
+    dmlref_status executing = own;
+    dmlref_error executing_error;
     size_t i;
+    if (own != DMLREF_OK)
+        executing_error = *own_error;
     for (i = 0; i < FEATURE_LEVEL_COUNT; ++i) {
         dmlref_error e;
         dmlref_status status = dmlref_validate(&v->op, feature_levels[i], &e);
-        json_t *level = error_object(status, &e);
+        json_t *level;
+        if (status == DMLREF_OK && !executed) {
+            executing = case_refusal_at(v, feature_levels[i], &executing_error);
+            executed = 1;
+        }
+        if (status == DMLREF_OK && executing != DMLREF_OK) {
+            status = executing;
+            e = executing_error;
+        }
+        level = error_object(status, &e);
         json_object_set_new(level, "level",
                             json_string(dmlref_feature_level_name(feature_levels[i])));
         json_array_append_new(levels, level);
@@ -191,16 +211,17 @@ static json_t *run(const char *text, const char *source, const char *element)
     }
     if (element && !element[0])
         element = NULL;
-    r = json_pack("{s:b, s:s, s:s, s:s, s:s, s:o}", "read", 1, "name", v->name, "operator",
+    r = json_pack("{s:b, s:s, s:s, s:s, s:s}", "read", 1, "name", v->name, "operator",
                   dmlref_operator_name(v->type), "feature_level",
                   dmlref_feature_level_name(v->level), "oob",
-                  v->oob == DMLREF_OOB_CLAMP ? "clamp" : "error", "levels", levels_of(v));
+                  v->oob == DMLREF_OOB_CLAMP ? "clamp" : "error");
     /* show first: it says whether the outputs' values are the vector's own or
        computed, and eval below makes them the vector's */
     if (show_vector(v, &show, &length, &e) != DMLREF_OK)
         show = NULL;
     json_object_set_new(r, "show", text_or_null(show));
     refusal = case_refusal(v, &refusal_error);
+    json_object_set_new(r, "levels", levels_of(v, refusal, &refusal_error));
     if (refusal == DMLREF_OK) {
         status = dmlref_vector_eval(v, 1, &e);
         evaluated = status == DMLREF_OK;
