@@ -29,23 +29,24 @@ static json_t *error_object(dmlref_status status, const dmlref_error *e)
 static json_t *levels_of(const dmlref_vector *v, dmlref_status own, const dmlref_error *own_error)
 {
     json_t *levels = json_array();
-    int executed = dmlref_validate(&v->op, v->level, NULL) == DMLREF_OK;
-    dmlref_status executing = own;
-    dmlref_error executing_error;
+    /* the execution's verdict is the case's own where its level validates */
+    int known = dmlref_validate(&v->op, v->level, NULL) == DMLREF_OK;
+    dmlref_status execution = own;
+    dmlref_error execution_error;
     size_t i;
     if (own != DMLREF_OK)
-        executing_error = *own_error;
+        execution_error = *own_error;
     for (i = 0; i < FEATURE_LEVEL_COUNT; ++i) {
         dmlref_error e;
         dmlref_status status = dmlref_validate(&v->op, feature_levels[i], &e);
         json_t *level;
-        if (status == DMLREF_OK && !executed) {
-            executing = case_refusal_at(v, feature_levels[i], &executing_error);
-            executed = 1;
+        if (status == DMLREF_OK && !known) {
+            execution = case_refusal_at(v, feature_levels[i], &execution_error);
+            known = 1;
         }
-        if (status == DMLREF_OK && executing != DMLREF_OK) {
-            status = executing;
-            e = executing_error;
+        if (status == DMLREF_OK && execution != DMLREF_OK) {
+            status = execution;
+            e = execution_error;
         }
         level = error_object(status, &e);
         json_object_set_new(level, "level",
