@@ -101,9 +101,21 @@ function freePort() {
     });
 }
 
+// chromedriver and the browser it started, even when the browser no longer answers
+function stop() {
+    if (!driver) return;
+    try {
+        process.kill(-driver.pid, 'SIGKILL');
+    } catch (e) {
+        // already gone
+    }
+    driver = null;
+}
+
 async function startBrowser() {
     const port = await freePort();
-    driver = spawn('chromedriver', [`--port=${port}`], { stdio: 'ignore' });
+    // a process group of its own, the browser's processes in it: stop() ends them all
+    driver = spawn('chromedriver', [`--port=${port}`], { stdio: 'ignore', detached: true });
     driver.on('error', (e) => { console.error(`test_playground: chromedriver: ${e.message}`); process.exit(2); });
     base = `http://127.0.0.1:${port}`;
     for (let i = 0; ; ++i) {
@@ -579,7 +591,9 @@ async function nonzero() {
 
 const guard = setTimeout(() => {
     console.log('FAIL - the test ran past 360 s');
-    driver?.kill();
+    console.log(`${passed} passed, ${failed + 1} failed`);
+    stop();
+    fs.rmSync(work, { recursive: true, force: true });
     process.exit(1);
 }, 360000);
 
@@ -598,12 +612,12 @@ try {
     failed++;
     if (!session) {
         console.log(`${passed} passed, ${failed} failed`);
-        driver?.kill();
+        stop();
         process.exit(2);
     }
 } finally {
     if (session) await call('DELETE', s('')).catch(() => {});
-    driver?.kill();
+    stop();
     clearTimeout(guard);
     fs.rmSync(work, { recursive: true, force: true });
 }
