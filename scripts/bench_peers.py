@@ -324,6 +324,8 @@ def main():
                         n_s * 1e3 / r["median_ms"] for n_s, r in zip(npt, runs)),
                     "dmlref_over_torch": statistics.median(
                         t_s * 1e3 / r["median_ms"] for t_s, r in zip(tt[t], runs)),
+                    "dmlref_over_torch_rounds": [
+                        round(t_s * 1e3 / r["median_ms"], 4) for t_s, r in zip(tt[t], runs)],
                     "copy_gbps": statistics.median(r["copy_gbps"] for r in runs),
                     "index_read_gbps": (statistics.median(r["index_read_gbps"] for r in runs)
                                         if runs[0].get("index_read_gbps") else None),
@@ -333,14 +335,10 @@ def main():
                     name, t, pol, row["dmlref_gbps"], row["numpy_gbps"], row["torch_gbps"],
                     row["dmlref_over_numpy"], row["dmlref_over_torch"]), flush=True)
         del peers
+        if args.json:
+            write_json(args.json, machine, rows, complete=False)
 
-    summary = {"min_dmlref_over_torch": {}, "slower_than_fastest_peer": 0, "measurements": len(rows)}
-    for r in rows:
-        m = summary["min_dmlref_over_torch"].setdefault(r["oob"], {})
-        if r["op"] not in m or r["dmlref_over_torch"] < m[r["op"]]["ratio"]:
-            m[r["op"]] = {"ratio": r["dmlref_over_torch"], "case": r["name"], "threads": r["threads"]}
-        if min(r["dmlref_over_numpy"], r["dmlref_over_torch"]) < 1:
-            summary["slower_than_fastest_peer"] += 1
+    summary = summarize(rows)
     print("summary:")
     for pol, ops in sorted(summary["min_dmlref_over_torch"].items()):
         for op, m in sorted(ops.items()):
@@ -348,14 +346,35 @@ def main():
                 pol, op, m["ratio"], m["case"], m["threads"], "" if m["threads"] == 1 else "s"))
     print("  dmlref slower than the fastest peer: %d of %d measurements" % (
         summary["slower_than_fastest_peer"], len(rows)))
-
     if args.json:
-        doc = {"machine": dict(machine or {}, python=platform.python_version(),
-                               numpy=np.__version__, torch=torch.__version__),
-               "notes": NOTES, "cases": rows, "summary": summary}
-        with open(args.json, "w") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
+        write_json(args.json, machine, rows, complete=True)
+
+
+def summarize(rows):
+    """Each policy's and operator's least dmlref/torch ratio, and the count of
+    measurements where a peer was faster."""
+    summary = {"min_dmlref_over_torch": {}, "slower_than_fastest_peer": 0, "measurements": len(rows)}
+    for r in rows:
+        m = summary["min_dmlref_over_torch"].setdefault(r["oob"], {})
+        if r["op"] not in m or r["dmlref_over_torch"] < m[r["op"]]["ratio"]:
+            m[r["op"]] = {"ratio": r["dmlref_over_torch"], "case": r["name"], "threads": r["threads"]}
+        if min(r["dmlref_over_numpy"], r["dmlref_over_torch"]) < 1:
+            summary["slower_than_fastest_peer"] += 1
+    return summary
+
+
+def write_json(path, machine, rows, complete):
+    """The run so far, replacing `path` whole: after every case, so that a run
+    cut short (a time limit) keeps the cases it finished, marked incomplete."""
+    doc = {"machine": dict(machine or {}, python=platform.python_version(),
+                           numpy=np.__version__, torch=torch.__version__,
+                           omp_proc_bind=os.environ.get("OMP_PROC_BIND", ""),
+                           omp_places=os.environ.get("OMP_PLACES", "")),
+           "complete": complete, "notes": NOTES, "cases": rows, "summary": summarize(rows)}
+    with open(path + ".part", "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    os.replace(path + ".part", path)
 
 
 if __name__ == "__main__":

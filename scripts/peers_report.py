@@ -21,6 +21,12 @@ best ratio an implementation moving those bytes could reach: where it is
 below the target, the bound is physical; above it, the kernel is short of
 what the memory allows.
 
+Where the run kept each round's ratio, a ratio is followed by the least and
+the greatest of them, [low-high], and a row short of its target counts as
+short in every round when even its greatest round is below the target: the
+rows a shared host's noise cannot explain.  A run cut short (bench_peers
+writes its JSON after every case) is refused.
+
 --plot draws, per thread count, each 2^24 case's GB/s for dmlref (error,
 clamp), PyTorch and NumPy with gnuplot.  Standard library only.
 """
@@ -40,6 +46,8 @@ def load(paths):
     machine, rows = None, {pol: {} for pol in TARGET}
     for path in paths:
         doc = json.load(open(path))
+        if not doc.get("complete", True):
+            sys.exit("peers_report: %s is the part of a run that ended early" % path)
         cpu = (doc["machine"].get("cpu_model"), doc["machine"].get("cpus"))
         if machine is None:
             machine = doc["machine"]
@@ -86,6 +94,13 @@ def verdict(r, policy):
         return "met", None
     bound = best_ratio(r, second_index_bytes(r) if policy == "error" else 0)
     return ("bound" if bound < TARGET[policy] else "missed"), bound
+
+
+def short_in_every_round(r, policy):
+    """Whether even the row's best round is below the target (None: the run
+    kept no rounds)."""
+    rounds = r.get("dmlref_over_torch_rounds")
+    return None if not rounds else max(rounds) < TARGET[policy]
 
 
 def short(name):
@@ -150,7 +165,7 @@ def main():
     print("| case | T | dmlref error GB/s | dmlref clamp GB/s | PyTorch GB/s | NumPy GB/s "
           "| copy GB/s | error / PyTorch | clamp / PyTorch |")
     print("|---|---|---|---|---|---|---|---|---|")
-    counts = {(pol, v): 0 for pol in TARGET for v in ("met", "bound", "missed")}
+    counts = {(pol, v): 0 for pol in TARGET for v in ("met", "bound", "missed", "steady")}
     for k in keys:
         e, c = erows[k], crows[k]
         cells = []
@@ -158,6 +173,11 @@ def main():
             v, bound = verdict(r, pol)
             counts[(pol, v)] += 1
             text = "%.2f" % r["dmlref_over_torch"]
+            if r.get("dmlref_over_torch_rounds"):
+                text += " [%.2f-%.2f]" % (min(r["dmlref_over_torch_rounds"]),
+                                          max(r["dmlref_over_torch_rounds"]))
+            if v == "missed" and short_in_every_round(r, pol):
+                counts[(pol, "steady")] += 1
             if v != "met":
                 text += " (%s: at most %.2f)" % ("bound" if v == "bound" else "missed",
                                                   bound)
@@ -166,11 +186,15 @@ def main():
             k[0], k[1], e["dmlref_gbps"], c["dmlref_gbps"], e["torch_gbps"], e["numpy_gbps"],
             e["copy_gbps"], cells[0], cells[1]))
     print()
+    rounds_kept = all(r.get("dmlref_over_torch_rounds") for r in list(erows.values()) +
+                      list(crows.values()))
     for pol in ("clamp", "error"):
         print("- %s (target %.1f): %d of %d rows met; %d short of a physical bound "
               "(the rates measured beside it cap the ratio below the target); %d missed while the "
-              "memory would allow it" % (pol, TARGET[pol], counts[(pol, "met")], len(keys),
-                                          counts[(pol, "bound")], counts[(pol, "missed")]))
+              "memory would allow it%s" % (
+                  pol, TARGET[pol], counts[(pol, "met")], len(keys), counts[(pol, "bound")],
+                  counts[(pol, "missed")],
+                  ", %d of them in every round" % counts[(pol, "steady")] if rounds_kept else ""))
     if args.plot:
         plot(args.plot, args.title, erows, crows, keys)
 
