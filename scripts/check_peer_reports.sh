@@ -7,7 +7,7 @@
 # parts of the matrix), must be the page byte for byte.  Then, to show the
 # comparison can fail, a copy of the first run with one of dmlref's figures
 # doubled must give a different page, and the join must refuse a case
-# measured twice or under one policy only.  The last line counts the checks,
+# measured twice or under one policy only, and an incomplete run.  The last line counts the checks,
 # "peer reports (docs/performance/): N passed, N failed"; exit 1 when one
 # fails.
 set -u
@@ -52,7 +52,8 @@ done
 [ "$machines" -gt 0 ] || fail "docs/performance/: no peers-*.md"
 
 # The join refuses what would make a wrong page: one case measured twice (a
-# run given twice) and a case measured under one policy only.
+# run given twice), a case measured under one policy only, and a run that
+# ended before its last case.
 if [ "$machines" -gt 0 ]; then
     if $report "$first" "$first" >/dev/null 2>&1; then
         fail "scripts/peers_report.py: a run given twice is not refused"
@@ -67,6 +68,17 @@ json.dump(doc, open(sys.argv[2], "w"))
 PY
     if $report "$tmp/error_only.json" >/dev/null 2>&1; then
         fail "scripts/peers_report.py: a run without its clamp rows is not refused"
+    else
+        pass
+    fi
+    "$python" - "$first" "$tmp/incomplete.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["complete"] = False
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+    if $report "$tmp/incomplete.json" >/dev/null 2>&1; then
+        fail "scripts/peers_report.py: the part of a run that ended early is not refused"
     else
         pass
     fi
