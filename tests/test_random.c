@@ -38,6 +38,7 @@
 
 #include <cmocka.h>
 
+#include "kernels/kernels.h"
 #include "testlib.h"
 
 /* ---- what ran ------------------------------------------------------------ */
@@ -244,10 +245,17 @@ static const dmlref_tensor_data_type k_wide_types[3] = {
    tiled). */
 static int g_transposed;
 
+/* Set for the row of outputs large enough to be written with streaming
+   stores (src/kernels/gather_elements.c, STREAM_MIN_BYTES: 64 MiB of 8-byte
+   elements): rank 2, 2048 x 4100 8-byte elements, the output packed at an
+   8-byte aligned address. */
+static int g_streamed;
+static const uint32_t k_streamed_sizes[2] = {2048, 4100};
+
 static void shape_and_types(rng *r, uint32_t *rank, uint32_t *axis, dmlref_tensor_data_type *type,
                             dmlref_tensor_data_type *itype)
 {
-    const int two_d = g_wide || g_transposed;
+    const int two_d = g_wide || g_transposed || g_streamed;
     *rank = two_d ? 2 : 1 + (uint32_t)rng_below(r, 8);
     *axis = g_wide ? 0 : (uint32_t)rng_below(r, *rank);
     *type = two_d ? k_wide_types[rng_below(r, 3)] : any_data_type(r);
@@ -264,6 +272,10 @@ static void make_gather_elements(rng *r, uint64_t budget, random_case *c)
     random_sizes(r, rank, budget, in_sizes);
     memcpy(idx_sizes, in_sizes, sizeof idx_sizes);
     idx_sizes[axis] = 1 + (uint32_t)rng_below(r, in_sizes[axis] + 2); /* any size on the axis */
+    if (g_streamed) {
+        memcpy(in_sizes, k_streamed_sizes, sizeof k_streamed_sizes);
+        memcpy(idx_sizes, k_streamed_sizes, sizeof k_streamed_sizes);
+    }
     random_tensor(r, &c->t[0], type, rank, in_sizes, 0);
     if (g_transposed) {
         const uint32_t by_column[2] = {1, in_sizes[0]};
@@ -272,6 +284,10 @@ static void make_gather_elements(rng *r, uint64_t budget, random_case *c)
     }
     random_tensor(r, &c->t[1], itype, rank, idx_sizes, 0);
     random_tensor(r, &c->t[2], type, rank, idx_sizes, 1);
+    if (g_streamed) {
+        tt_free(&c->t[2]);
+        tt_init(&c->t[2], type, rank, idx_sizes, NULL, 0);
+    }
     bound = in_sizes[axis];
     fill_random(r, &c->t[0]);
     fill_indices(r, &c->t[1], &bound, 1);
@@ -695,6 +711,13 @@ static void make_gather_elements_transposed(rng *r, uint64_t budget, random_case
     g_transposed = 0;
 }
 
+static void make_gather_elements_streamed(rng *r, uint64_t budget, random_case *c)
+{
+    g_streamed = 1;
+    make_gather_elements(r, budget, c);
+    g_streamed = 0;
+}
+
 static void make_scatter_elements_wide(rng *r, uint64_t budget, random_case *c)
 {
     g_wide = 1;
@@ -710,6 +733,8 @@ static const random_row k_rows[] = {
      400000, 1u << 18},
     {"GATHER_ELEMENTS, transposed input, 1 2 7 threads", make_gather_elements_transposed, 105, 4, 2,
      400000, 1u << 18},
+    {"GATHER_ELEMENTS, 64 MiB outputs written by streaming stores, 1 2 7 threads",
+     make_gather_elements_streamed, 106, 2, 0, 1, 64u << 20},
     {"SCATTER_ELEMENTS, small", make_scatter_elements, 201, 20000, 1000, 64, 0},
     {"SCATTER_ELEMENTS, medium", make_scatter_elements, 202, 4000, 200, 3000, 0},
     {"SCATTER_ELEMENTS, large, 1 2 7 threads", make_scatter_elements, 203, 3, 1, 400000, 1u << 18},
@@ -723,12 +748,105 @@ static const random_row k_rows[] = {
     {"NONZERO_COORDINATES, large, 1 2 7 threads", make_nonzero, 403, 3, 1, 2000000, 1u << 21},
 };
 
+/* A GatherElements walk of a rows x cols matrix along `axis`, every tensor
+   packed, as dmlref_fast_gather_elements builds it. */
+typedef struct streamed_case {
+    const char *name;
+    uint32_t element_size;
+    dmlref_tensor_data_type index_type;
+    uint32_t axis;
+    uint64_t rows, cols, begin_cut, end_cut; /* positions left out at either end */
+} streamed_case;
+
+static const streamed_case k_streamed_cases[] = {
+    {"8-byte elements, INT64 indices, along the last axis", 8, DMLREF_TENSOR_DATA_TYPE_INT64, 1, 37,
+     301, 0, 0},
+    {"8-byte elements, INT32 indices, along axis 0, part of the walk", 8,
+     DMLREF_TENSOR_DATA_TYPE_INT32, 0, 129, 67, 5, 3},
+    {"8-byte elements, UINT64 indices, rows of 1", 8, DMLREF_TENSOR_DATA_TYPE_UINT64, 0, 1000, 1, 0,
+     1},
+    {"8-byte elements, UINT32 indices, from the middle of a row", 8, DMLREF_TENSOR_DATA_TYPE_UINT32,
+     1, 9, 1031, 517, 250},
+    {"4-byte elements (not streamed: ordinary stores both ways)", 4, DMLREF_TENSOR_DATA_TYPE_INT64,
+     1, 33, 257, 1, 1},
+};
+
+/* Ensure the gather loop writes the same bytes with streaming stores as
+   with ordinary ones: on x86-64 8-byte elements stream, elsewhere both runs
+   use ordinary stores.  The loop is called directly, on small walks of
+   every index type with the walk's ends cut, so that every build runs it;
+   the row of 64 MiB outputs above streams through dmlref_execute, in the
+   main build only. */
+static void test_streamed_stores_write_what_ordinary_stores_write(void **state)
+{
+    size_t k;
+    rng r;
+    (void)state;
+    rng_seed(&r, 501);
+#if defined(__SSE2__) && defined(__x86_64__)
+    assert_true(streaming_stores_available(8));
+#endif
+    assert_false(streaming_stores_available(4));
+    for (k = 0; k < sizeof k_streamed_cases / sizeof k_streamed_cases[0]; ++k) {
+        const streamed_case *sc = &k_streamed_cases[k];
+        const uint64_t n = sc->rows * sc->cols, es = sc->element_size;
+        const uint64_t sizes[2] = {sc->rows, sc->cols}, packed[2] = {sc->cols, 1};
+        const uint32_t ib = dmlref_data_type_size(sc->index_type);
+        uint64_t in_strides[2] = {sc->cols, 1}, i;
+        unsigned char *in = malloc((size_t)(n * es)), *idx = malloc((size_t)(n * ib));
+        unsigned char *plain = malloc((size_t)(n * es)), *streamed = malloc((size_t)(n * es));
+        index_axis selector;
+        walker full;
+        runs walk;
+        assert_non_null(in);
+        assert_non_null(idx);
+        assert_non_null(plain);
+        assert_non_null(streamed);
+        selector.type = sc->index_type;
+        selector.size = sizes[sc->axis];
+        selector.stride = in_strides[sc->axis];
+        for (i = 0; i < n * es; ++i)
+            in[i] = (unsigned char)rng_next(&r), plain[i] = streamed[i] = (unsigned char)(i * 7);
+        for (i = 0; i < n; ++i) { /* in range; negative ones where the type is signed */
+            int64_t v = (int64_t)rng_below(&r, selector.size);
+            if ((sc->index_type == DMLREF_TENSOR_DATA_TYPE_INT32 ||
+                 sc->index_type == DMLREF_TENSOR_DATA_TYPE_INT64) &&
+                rng_below(&r, 2))
+                v -= (int64_t)selector.size;
+            if (ib == 4) {
+                int32_t v32 = (int32_t)v;
+                memcpy(idx + i * 4, &v32, 4);
+            } else {
+                memcpy(idx + i * 8, &v, 8);
+            }
+        }
+        in_strides[sc->axis] = 0;
+        walker_init(&full, 2, sizes);
+        walker_add(&full, packed);     /* output */
+        walker_add(&full, packed);     /* indices */
+        walker_add(&full, in_strides); /* input, its axis stride left out */
+        runs_init(&walk, &full);
+        gather_over_runs(&walk, sc->begin_cut, n - sc->end_cut, plain, in, idx, &selector,
+                         sc->element_size, 0);
+        gather_over_runs(&walk, sc->begin_cut, n - sc->end_cut, streamed, in, idx, &selector,
+                         sc->element_size, 1);
+        streamed_stores_done();
+        if (memcmp(plain, streamed, (size_t)(n * es)) != 0)
+            fail_msg("%s: the streamed gather wrote other bytes", sc->name);
+        free(in), free(idx), free(plain), free(streamed);
+    }
+}
+
 int main(void)
 {
+    static const struct CMUnitTest fixed[] = {
+        cmocka_unit_test(test_streamed_stores_write_what_ordinary_stores_write),
+    };
     unsigned long total = 0;
     size_t i;
     int failed = run_table_tests("fast vs reference", k_rows, sizeof k_rows[0],
-                                 sizeof k_rows / sizeof k_rows[0], run_row, NULL, 0);
+                                 sizeof k_rows / sizeof k_rows[0], run_row, fixed,
+                                 sizeof fixed / sizeof fixed[0]);
     for (i = 0; i < SLOTS; ++i)
         total += g_cases[i];
     printf("fast vs reference: %lu random cases (", total);

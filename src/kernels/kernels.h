@@ -16,6 +16,8 @@
 #define gather_over_runs dmlref__gather_over_runs
 #define first_out_of_range_run dmlref__first_out_of_range_run
 #define find_out_of_range dmlref__find_out_of_range
+#define streaming_stores_available dmlref__streaming_stores_available
+#define streamed_stores_done dmlref__streamed_stores_done
 
 /* ---- runs ----------------------------------------------------------------
  * The kernels walk [begin, end) of a shape as runs along its last
@@ -243,7 +245,13 @@ typedef struct index_axis {
  * is one coordinate and a slice one element. */
 void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
                       const unsigned char *in, const unsigned char *idx, const index_axis *axis,
-                      uint32_t element_size);
+                      uint32_t element_size, int stream);
+
+/* Whether gather_over_runs can stream elements of this size (stream: its
+ * packed runs then write past the caches), and the fence each thread that
+ * streamed passes before its stores count as done. */
+int streaming_stores_available(uint32_t element_size);
+void streamed_stores_done(void);
 
 /* Scatter's row: out[j * out_step + i(j) * axis->stride] = upd[j * upd_step],
  * j ascending, so of two updates to one element the later one stays. */

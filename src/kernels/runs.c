@@ -32,6 +32,44 @@ uint64_t runs_seek(runs *r, uint64_t pos)
     return pos % r->length;
 }
 
+/* Streaming stores (movnti): an 8-byte element written past the caches,
+ * without its line being read first, which an ordinary store does.  Only
+ * x86-64 has them for 8 bytes; there, gather_over_runs uses them when its
+ * caller asks (see STREAM_MIN_BYTES in gather_elements.c for when, and
+ * what was measured).  Elsewhere, and for the other sizes, ordinary
+ * stores. */
+#if defined(__SSE2__) && defined(__x86_64__)
+#define STREAMED_SIZE(size) ((size) == 8)
+static inline void stream_element(unsigned char *dst, const unsigned char *src, size_t size)
+{
+    long long v;
+    if (size != 8) {
+        memcpy(dst, src, size);
+        return;
+    }
+    memcpy(&v, src, 8);
+    _mm_stream_si64((long long *)(void *)dst, v); /* dst is 8-byte aligned: the caller's rule */
+}
+#else
+#define STREAMED_SIZE(size) 0
+static inline void stream_element(unsigned char *dst, const unsigned char *src, size_t size)
+{
+    memcpy(dst, src, size);
+}
+#endif
+
+int streaming_stores_available(uint32_t element_size)
+{
+    return STREAMED_SIZE(element_size);
+}
+
+void streamed_stores_done(void)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+    _mm_sfence(); /* streamed stores are weakly ordered: done before the caller reads */
+#endif
+}
+
 /* The out-of-range search tests a block at a time. */
 #define RUN_BLOCK 256
 
@@ -162,14 +200,24 @@ static int far_apart(uint64_t a, uint64_t b)
         memcpy(out + (j) * (ES) * sizeof(T), in + at * sizeof(T), sizeof(T));                      \
     } while (0)
 
-#define GATHER_LOOP(I, IB) RUN_FOR_STEPS(GATHER_ONE, I, IB, idx_step, out_step, stride, in_step)
+/* The same with a streaming store, for a packed output (ES is 1). */
+#define GATHER_ONE_STREAMED(I, IB, XS, ES, SS, SL, j)                                              \
+    stream_element(out + (j) * sizeof(T),                                                          \
+                   in + (I(idx + (j) * (XS)*IB, size) * (SS) + (j) * (SL)) * sizeof(T), sizeof(T))
+
+#define GATHER_LOOP(I, IB)                                                                         \
+    if (STREAMED_SIZE(sizeof(T)) && stream && out_step == 1) {                                     \
+        RUN_FOR_STEPS(GATHER_ONE_STREAMED, I, IB, idx_step, 1, stride, in_step)                    \
+    } else {                                                                                       \
+        RUN_FOR_STEPS(GATHER_ONE, I, IB, idx_step, out_step, stride, in_step)                      \
+    }
 
 /* One run of gather_over_runs; next_row: where the next run's input row
  * starts, or NULL for the last run. */
 static void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *in,
                                uint64_t in_step, const unsigned char *idx, uint64_t idx_step,
                                const index_axis *axis, uint64_t n, uint32_t element_size,
-                               const unsigned char *next_row)
+                               const unsigned char *next_row, int stream)
 {
     const uint64_t size = axis->size, stride = axis->stride;
     const unsigned char *selected = in;
@@ -228,7 +276,7 @@ static int tiled(const runs *r, const index_axis *axis, uint32_t element_size)
 
 void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
                       const unsigned char *in, const unsigned char *idx, const index_axis *axis,
-                      uint32_t element_size)
+                      uint32_t element_size, int stream)
 {
     const uint32_t index_size = dmlref_data_type_size(axis->type);
     const int tile = tiled(shape, axis, element_size);
@@ -249,7 +297,7 @@ void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned 
                         out + (starts[t][0] + c * my.step[0]) * element_size, my.step[0],
                         in + (starts[t][2] + c * my.step[2]) * element_size, my.step[2],
                         idx + (starts[t][1] + c * my.step[1]) * index_size, my.step[1], axis, w,
-                        element_size, NULL);
+                        element_size, NULL, stream);
             }
             begin += TILE_RUNS * my.length;
             continue;
@@ -262,7 +310,7 @@ void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned 
         gather_indexed_run(out + (at[0] + j * my.step[0]) * element_size, my.step[0],
                            in + (at[2] + j * my.step[2]) * element_size, my.step[2],
                            idx + (at[1] + j * my.step[1]) * index_size, my.step[1], axis, count,
-                           element_size, next_row);
+                           element_size, next_row, stream);
         j = 0;
     }
 }
