@@ -60,6 +60,7 @@ static inline void stream_element(unsigned char *dst, const unsigned char *src, 
 
 int streaming_stores_available(uint32_t element_size)
 {
+    (void)element_size; /* unused where nothing streams */
     return STREAMED_SIZE(element_size);
 }
 
