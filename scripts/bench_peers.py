@@ -25,7 +25,9 @@ medians.  The ratios dmlref/numpy and dmlref/torch are time ratios (peer time
 / dmlref time: above 1, dmlref is faster), taken in each round from the
 times measured in it and reported as their median over the rounds: on a
 shared host whose speed drifts, a ratio of two figures measured together
-varies less than a ratio of two medians taken apart.
+varies less than a ratio of two medians taken apart.  The JSON keeps each
+round's dmlref/torch ratio too (dmlref_over_torch_rounds), and is rewritten
+after every case, marked "complete": false until the last.
 
 Usage: scripts/bench_peers.py [--dmlref build/dmlref] [--quick] [--threads 1,2]
            [--size LOG2] [--filter TEXT] [--rounds 5] [--reps N] [--oob error,clamp]
@@ -367,9 +369,7 @@ def write_json(path, machine, rows, complete):
     """The run so far, replacing `path` whole: after every case, so that a run
     cut short (a time limit) keeps the cases it finished, marked incomplete."""
     doc = {"machine": dict(machine or {}, python=platform.python_version(),
-                           numpy=np.__version__, torch=torch.__version__,
-                           omp_proc_bind=os.environ.get("OMP_PROC_BIND", ""),
-                           omp_places=os.environ.get("OMP_PLACES", "")),
+                           numpy=np.__version__, torch=torch.__version__),
            "complete": complete, "notes": NOTES, "cases": rows, "summary": summarize(rows)}
     with open(path + ".part", "w") as f:
         json.dump(doc, f, indent=1)

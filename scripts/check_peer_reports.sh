@@ -7,9 +7,9 @@
 # parts of the matrix), must be the page byte for byte.  Then, to show the
 # comparison can fail, a copy of the first run with one of dmlref's figures
 # doubled must give a different page, and the join must refuse a case
-# measured twice or under one policy only, and an incomplete run.  The last line counts the checks,
-# "peer reports (docs/performance/): N passed, N failed"; exit 1 when one
-# fails.
+# measured twice or under one policy only, and an incomplete run.  The last
+# line counts the checks, "peer reports (docs/performance/): N passed, N
+# failed"; exit 1 when one fails.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 python=${PYTHON:-/usr/bin/python3}
