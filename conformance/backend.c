@@ -880,6 +880,12 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
         snprintf(run->message, sizeof run->message,
                  "the backend wrote more than one line for this case");
     } else if (end != EXCHANGE_REPLIED) {
+        /* a closed stdin or stdout is how a process that died shows first:
+           wait a moment for its exit, so that a dead backend is reported as
+           such, the same way every time, whichever pipe noticed first */
+        const double grace = deadline_seconds_left(&d) < EXIT_GRACE_SECONDS
+                                 ? deadline_seconds_left(&d)
+                                 : EXIT_GRACE_SECONDS;
         int exited;
         run->kind = RUN_ERROR;
         switch (end) {
@@ -888,9 +894,13 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
                      written < length ? " (it had not read the whole request)" : "");
             break;
         case EXCHANGE_CLOSED_STDIN:
-            snprintf(run->message, sizeof run->message,
-                     "the backend stopped reading its stdin (%zu of %zu bytes of the request read)",
-                     written, length);
+            if (child_wait(p->running, grace))
+                describe_exit(p->running, run->message, sizeof run->message);
+            else
+                snprintf(run->message, sizeof run->message,
+                         "the backend stopped reading its stdin (%zu of %zu bytes of the request "
+                         "read)",
+                         written, length);
             break;
         case EXCHANGE_LINE_TOO_LONG:
             snprintf(run->message, sizeof run->message,
@@ -903,9 +913,7 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
                      "dmlref ran out of memory reading the reply");
             break;
         default: /* its stdout closed: did it exit, or does it live on? */
-            exited = child_wait(p->running, deadline_seconds_left(&d) < EXIT_GRACE_SECONDS
-                                                ? deadline_seconds_left(&d)
-                                                : EXIT_GRACE_SECONDS);
+            exited = child_wait(p->running, grace);
             if (exited)
                 describe_exit(p->running, run->message, sizeof run->message);
             else
@@ -940,8 +948,6 @@ static void run_process(process *p, double timeout, dmlref_vector *v, dmlref_fea
     snprintf(run->rule, sizeof run->rule, "%s", reply.refusal_rule);
     snprintf(run->message, sizeof run->message, "%s", reply.message);
 }
-
-/* ---- a backend, whichever kind ------------------------------------------------------ */
 
 /* ---- a backend, whichever kind ------------------------------------------------------ */
 
