@@ -246,8 +246,8 @@ static const dmlref_tensor_data_type k_wide_types[3] = {
 static int g_transposed;
 
 /* Set for the row of outputs large enough to be written with streaming
-   stores (src/kernels/gather_elements.c, STREAM_MIN_BYTES: 64 MiB of 8-byte
-   elements): rank 2, 2048 x 4100 8-byte elements, the output packed at an
+   stores (src/kernels/kernels.h, STREAM_MIN_BYTES: 64 MiB, of 8-byte
+   elements for GatherElements): rank 2, 2048 x 4100 8-byte elements, the output packed at an
    8-byte aligned address. */
 static int g_streamed;
 static const uint32_t k_streamed_sizes[2] = {2048, 4100};
@@ -718,6 +718,43 @@ static void make_gather_elements_streamed(rng *r, uint64_t budget, random_case *
     g_streamed = 0;
 }
 
+/* GatherND's whole slices into an output of 64 MiB or more, which it writes
+   with streaming stores (src/kernels/gather_nd.c): rank 2, slices of 16 or
+   37 elements of 4 or 8 bytes, the output packed or padded, so that slices
+   start on 16-byte boundaries and off them. */
+static void make_gather_nd_streamed(rng *r, uint64_t budget, random_case *c)
+{
+    static const uint32_t slice_lengths[2] = {16, 37};
+    static const dmlref_tensor_data_type types[2] = {DMLREF_TENSOR_DATA_TYPE_FLOAT32,
+                                                     DMLREF_TENSOR_DATA_TYPE_INT64};
+    const dmlref_tensor_data_type type = types[rng_below(r, 2)], itype = any_index_type(r);
+    const uint32_t slice = slice_lengths[rng_below(r, 2)];
+    const uint32_t tuples =
+        (uint32_t)((64u << 20) / (slice * dmlref_data_type_size(type)) + 1 + rng_below(r, 1000));
+    const uint32_t in_sizes[2] = {1 + (uint32_t)rng_below(r, 4096), slice};
+    const uint32_t idx_sizes[2] = {tuples, 1}, out_sizes[2] = {tuples, slice};
+    const enum layout_kind out_kind = rng_below(r, 2) ? PADDED : PACKED;
+    uint32_t out_strides[2];
+    uint64_t bound = in_sizes[0];
+    (void)budget;
+
+    tt_init(&c->t[0], type, 2, in_sizes, NULL, 0);
+    random_tensor(r, &c->t[1], itype, 2, idx_sizes, 0);
+    tt_init(&c->t[2], type, 2, out_sizes, random_strides(r, out_kind, 2, out_sizes, out_strides),
+            0);
+    fill_random(r, &c->t[0]);
+    fill_indices(r, &c->t[1], &bound, 1);
+
+    c->type = DMLREF_OPERATOR_GATHER_ND1, c->slot = SLOT_GN1, c->inputs = 2, c->outputs = 1;
+    c->d.gn1.InputTensor = &c->t[0].desc, c->d.gn1.IndicesTensor = &c->t[1].desc;
+    c->d.gn1.OutputTensor = &c->t[2].desc;
+    c->d.gn1.InputDimensionCount = 2, c->d.gn1.IndicesDimensionCount = 2;
+    c->d.gn1.BatchDimensionCount = 0;
+    snprintf(c->what, sizeof c->what, "GATHER_ND1 %s, %s indices, slices of %u, output %s",
+             dmlref_data_type_name(type), dmlref_data_type_name(itype), slice,
+             out_kind == PADDED ? "padded" : "packed");
+}
+
 static void make_scatter_elements_wide(rng *r, uint64_t budget, random_case *c)
 {
     g_wide = 1;
@@ -743,6 +780,8 @@ static const random_row k_rows[] = {
     {"GATHER_ND and GATHER_ND1, small", make_gather_nd, 301, 26000, 1300, 64, 0},
     {"GATHER_ND and GATHER_ND1, medium", make_gather_nd, 302, 6000, 300, 3000, 0},
     {"GATHER_ND and GATHER_ND1, large, 1 2 7 threads", make_gather_nd, 303, 3, 1, 400000, 1u << 18},
+    {"GATHER_ND1, 64 MiB outputs written by streaming stores, 1 2 7 threads",
+     make_gather_nd_streamed, 304, 2, 0, 1, 64u << 20},
     {"NONZERO_COORDINATES, small", make_nonzero, 401, 20000, 1000, 64, 0},
     {"NONZERO_COORDINATES, medium", make_nonzero, 402, 4000, 200, 3000, 0},
     {"NONZERO_COORDINATES, large, 1 2 7 threads", make_nonzero, 403, 3, 1, 2000000, 1u << 21},
@@ -837,10 +876,38 @@ static void test_streamed_stores_write_what_ordinary_stores_write(void **state)
     }
 }
 
+/* Ensure stream_bytes copies as memcpy does: every length up to 80 bytes
+   to every offset from a 16-byte boundary, so the head before the first
+   boundary, the streamed blocks and the tail after the last are each
+   empty, short and long. */
+static void test_stream_bytes_copies_as_memcpy_does(void **state)
+{
+    unsigned char src[96], expected[128], *streamed = malloc(128 + 16), *dst;
+    size_t offset, n, i;
+    (void)state;
+    assert_non_null(streamed);
+    dst = streamed + (16 - (uintptr_t)streamed % 16) % 16; /* on a 16-byte boundary */
+    for (i = 0; i < sizeof src; ++i)
+        src[i] = (unsigned char)(i * 37 + 11);
+    for (offset = 0; offset < 16; ++offset)
+        for (n = 0; n <= 80; ++n) {
+            memset(expected, 0xA5, sizeof expected);
+            memset(dst, 0xA5, 128);
+            memcpy(expected + offset, src, n);
+            stream_bytes(dst + offset, src, n);
+            streamed_stores_done();
+            if (memcmp(dst, expected, 128) != 0)
+                fail_msg("%u bytes to %u bytes past a 16-byte boundary: other bytes than memcpy's",
+                         (unsigned)n, (unsigned)offset);
+        }
+    free(streamed);
+}
+
 int main(void)
 {
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_streamed_stores_write_what_ordinary_stores_write),
+        cmocka_unit_test(test_stream_bytes_copies_as_memcpy_does),
     };
     unsigned long total = 0;
     size_t i;

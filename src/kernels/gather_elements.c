@@ -37,8 +37,8 @@
  */
 #include "kernels/kernels.h"
 
-/* Outputs of 8-byte elements this large are written with streaming stores
- * (x86-64), which skip reading each output line before writing it: 8 of
+/* Outputs of 8-byte elements of STREAM_MIN_BYTES or more are written with
+ * streaming stores (x86-64), which skip reading each output line before writing it: 8 of
  * every 24 bytes a FLOAT64/INT64 gather moves.  Measured with the 2^24-
  * element gathers along the last axis, alternating builds with and without
  * (docs/performance.md): on the 2-vCPU machine 0.79 to 0.89 of the time at
@@ -47,7 +47,6 @@
  * gained here but lost up to a fifth at 1 thread on the 16-core host (as in
  * an earlier trial), so they are not used.  Smaller outputs may still be in
  * cache when the caller reads them, which streaming would undo. */
-#define STREAM_MIN_BYTES ((uint64_t)64 << 20)
 
 dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
                                           const dmlref_gather_elements_desc *desc,

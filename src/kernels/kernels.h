@@ -9,6 +9,10 @@
 
 #include "base/base.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define runs_init dmlref__runs_init
 #define runs_seek dmlref__runs_seek
 #define copy_run dmlref__copy_run
@@ -246,6 +250,37 @@ typedef struct index_axis {
 void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
                       const unsigned char *in, const unsigned char *idx, const index_axis *axis,
                       uint32_t element_size, int stream);
+
+/* Outputs at least this large may be written with streaming stores; smaller
+ * ones may still be in cache when the caller reads them, which streaming
+ * would undo. */
+#define STREAM_MIN_BYTES ((uint64_t)64 << 20)
+
+/* memcpy(dst, src, n), with dst's whole 16-byte-aligned blocks written by
+ * streaming stores where the machine has them (SSE2: STREAMED_BYTES is 1);
+ * the writer passes streamed_stores_done before its stores count as done. */
+#if defined(__SSE2__)
+#define STREAMED_BYTES 1
+static inline void stream_bytes(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    size_t k = (16 - (uintptr_t)dst % 16) % 16; /* ordinary stores up to a 16-byte boundary */
+    if (k > n)
+        k = n;
+    if (k != 0) /* rare: the usual slice starts on a boundary */
+        memcpy(dst, src, k);
+    for (; k + 16 <= n; k += 16)
+        _mm_stream_si128((__m128i *)(void *)(dst + k),
+                         _mm_loadu_si128((const __m128i *)(const void *)(src + k)));
+    if (k < n)
+        memcpy(dst + k, src + k, n - k);
+}
+#else
+#define STREAMED_BYTES 0
+static inline void stream_bytes(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    memcpy(dst, src, n);
+}
+#endif
 
 /* Whether gather_over_runs can stream elements of this size (stream: its
  * packed runs then write past the caches), and the fence each thread that

@@ -10,10 +10,6 @@
  */
 #include "kernels/kernels.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 void runs_init(runs *r, const walker *full)
 {
     uint32_t t, last;
@@ -66,7 +62,7 @@ int streaming_stores_available(uint32_t element_size)
 
 void streamed_stores_done(void)
 {
-#if defined(__SSE2__) && defined(__x86_64__)
+#if defined(__SSE2__)
     _mm_sfence(); /* streamed stores are weakly ordered: done before the caller reads */
 #endif
 }
