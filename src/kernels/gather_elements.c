@@ -38,15 +38,15 @@
 #include "kernels/kernels.h"
 
 /* Outputs of 8-byte elements of STREAM_MIN_BYTES or more are written with
- * streaming stores (x86-64), which skip reading each output line before writing it: 8 of
- * every 24 bytes a FLOAT64/INT64 gather moves.  Measured with the 2^24-
- * element gathers along the last axis, alternating builds with and without
- * (docs/performance.md): on the 2-vCPU machine 0.79 to 0.89 of the time at
- * 1 and 2 threads, both policies; on the 16-core host 0.68 to 1.02 at 2 to
- * 16 threads and 0.86 to 1.01 at 1.  With 4-byte elements the same stores
- * gained here but lost up to a fifth at 1 thread on the 16-core host (as in
- * an earlier trial), so they are not used.  Smaller outputs may still be in
- * cache when the caller reads them, which streaming would undo. */
+ * streaming stores (x86-64), which skip reading each output line before
+ * writing it: 8 of every 24 bytes a FLOAT64/INT64 gather moves.  Measured
+ * with the 2^24-element gathers along the last axis, alternating builds with
+ * and without (docs/performance.md): on the 2-vCPU machine 0.79 to 0.89 of
+ * the time at 1 and 2 threads, both policies; on the 16-core host 0.68 to
+ * 1.02 at 2 to 16 threads and 0.86 to 1.01 at 1.  With 4-byte elements the
+ * same stores gained here but lost up to a fifth at 1 thread on the 16-core
+ * host (as in an earlier trial), so they are not used; so did 16-byte
+ * streaming stores from a buffer of gathered elements (docs/performance.md). */
 
 dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
                                           const dmlref_gather_elements_desc *desc,

@@ -72,14 +72,14 @@ static void request_slice(const unsigned char *p, size_t bytes)
 
 /* Outputs of STREAM_MIN_BYTES or more are written slice by slice with
  * streaming stores (stream_bytes), which skip reading each output line
- * before writing it: half of the bytes a gather of whole slices moves
+ * before writing it: a third of the bytes a gather of whole slices moves
  * besides its indices.  Measured with the 2^24-element gathers of whole
  * FLOAT32 slices, INT64 indices, alternating builds with and without, both
  * policies (docs/performance.md), as the time with them over the time
  * without: on the 16-core host, 5 rounds at 1 and 16 threads, 0.42 to 0.71
  * with 1 KiB slices (batched or not), 0.76 to 0.93 with 16 KiB ones, 0.51
  * to 0.79 with 64-byte slices in order and 0.70 to 1.01 with random ones;
- * on the 2-vCPU machine, 4 rounds at 1 and 2 threads, 0.62 to 0.78, 0.70
+ * on the 2-vCPU machine, 4 rounds at 1 and 2 threads, 0.62 to 0.75, 0.70
  * to 0.78, 0.86 to 0.98 and 0.97 to 1.05. */
 
 /* The block's whole slices, each one contiguous run of `bytes`, moved by
