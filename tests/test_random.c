@@ -245,10 +245,10 @@ static const dmlref_tensor_data_type k_wide_types[3] = {
    tiled). */
 static int g_transposed;
 
-/* Set for the row of outputs large enough to be written with streaming
-   stores (src/kernels/kernels.h, STREAM_MIN_BYTES: 64 MiB, of 8-byte
-   elements for GatherElements): rank 2, 2048 x 4100 8-byte elements, the output packed at an
-   8-byte aligned address. */
+/* Set for the row of GatherElements outputs large enough to be written
+   with streaming stores (STREAM_MIN_BYTES in src/kernels/kernels.h, 64 MiB,
+   of 8-byte elements): rank 2, 2048 x 4100 8-byte elements, the output
+   packed at an 8-byte aligned address. */
 static int g_streamed;
 static const uint32_t k_streamed_sizes[2] = {2048, 4100};
 
