@@ -31,9 +31,9 @@ uint64_t runs_seek(runs *r, uint64_t pos)
 /* Streaming stores (movnti): an 8-byte element written past the caches,
  * without its line being read first, which an ordinary store does.  Only
  * x86-64 has them for 8 bytes; there, gather_over_runs uses them when its
- * caller asks (see STREAM_MIN_BYTES in gather_elements.c for when, and
- * what was measured).  Elsewhere, and for the other sizes, ordinary
- * stores. */
+ * caller asks (gather_elements.c says when, and what was measured).
+ * Elsewhere, and for the other sizes, ordinary stores.  Contiguous bytes
+ * stream through stream_bytes (kernels.h). */
 #if defined(__SSE2__) && defined(__x86_64__)
 #define STREAMED_SIZE(size) ((size) == 8)
 static inline void stream_element(unsigned char *dst, const unsigned char *src, size_t size)
