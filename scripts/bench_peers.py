@@ -331,6 +331,8 @@ def main():
                     "copy_gbps": statistics.median(r["copy_gbps"] for r in runs),
                     "index_read_gbps": (statistics.median(r["index_read_gbps"] for r in runs)
                                         if runs[0].get("index_read_gbps") else None),
+                    "case_sized_copy_gbps": statistics.median(
+                        r["case_sized_copy_gbps"] for r in runs),
                 }
                 rows.append(row)
                 print("%-56s %3d %5s %8.2f %8.2f %8.2f %8.2f %8.2f" % (

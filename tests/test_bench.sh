@@ -63,11 +63,13 @@ for prefix in ("", "reference_"):
 assert abs(c["speedup"] - c["reference_median_ms"] / c["median_ms"]) <= 1e-3 * c["speedup"] + 1e-4, c
 assert c["bytes"] == 65536 * (2 * 4 + 8), c["bytes"]
 assert isinstance(c["index_read_gbps"], float) and c["index_read_gbps"] > 0, c  # the indices alone
+assert isinstance(c["case_sized_copy_gbps"], float) and c["case_sized_copy_gbps"] > 0, c
 EOF
 then ok; else bad "the JSON report parses and holds the case" "$tmp/json.err"; fi
 
 if [ "$(sed -n 1p "$tmp/r.csv" | cut -d, -f1-4)" = "name,op,pattern,layout" ] &&
    [ "$(sed -n 1p "$tmp/r.csv" | cut -d, -f9-18)" = "median_ms,min_ms,gbps,copy_gbps,ratio,reference_median_ms,reference_min_ms,reference_gbps,reference_ratio,speedup" ] &&
+   [ "$(awk -F, 'NR == 1 { print $(NF - 1) "," $NF }' "$tmp/r.csv")" = "index_read_gbps,case_sized_copy_gbps" ] &&
    [ "$(wc -l <"$tmp/r.csv")" -eq 2 ] && grep -q "^$case_name," "$tmp/r.csv"; then
     ok
 else

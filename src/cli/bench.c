@@ -14,6 +14,12 @@
  *     times each: every rep is a timed copy, the fast kernels, a timed copy,
  *     the reference kernels, so every timed run of the case follows a copy.
  *     Runs shorter than 2 ms repeat the call and report the time per call.
+ *   - Each rep also times, after an untimed copy each, a read of the index
+ *     tensor alone and a copy that moves the case's logical bytes (half read,
+ *     half written) between buffers of its own.  The size-class copy of 64
+ *     MiB fits a large last-level cache where a case of 256 MiB does not; the
+ *     case-sized copy sees the cache as the case does, so the two give the
+ *     least time the case's bytes can take (scripts/peers_report.py).
  *   - Throughput counts logical bytes, every tensor read or written once:
  *       GatherElements  out_elems * (2e + ib)
  *       Scatter         data_elems * 2e + upd_elems * (ib + e)
@@ -801,7 +807,8 @@ typedef struct result {
     uint32_t threads;
     timing fast, ref;
     double copy_gbps, speedup;
-    double index_read_gbps; /* the indices read alone; 0: the case has none (NonZero) */
+    double index_read_gbps;      /* the indices read alone; 0: the case has none (NonZero) */
+    double case_sized_copy_gbps; /* a copy moving the case's logical bytes */
     uint64_t bytes, copy_bytes, nnz;
     uint32_t copy_calls, reps;
 } result;
@@ -825,34 +832,52 @@ static uint32_t calls_for(double one_call)
     return want <= 1 ? 1 : want >= 1000 ? 1000 : (uint32_t)ceil(want);
 }
 
-/* The copy's buffers for one size class and thread count, kept across cases. */
+/* The copy's buffers for one size class and thread count, kept across
+   cases; and those of the case-sized copy, apart from them, so that the copy
+   run before it leaves none of its bytes in the cache. */
 typedef struct copy_buffers {
     void *src, *dst;
     size_t bytes;
     uint32_t threads, size_log2;
+    void *sized_src, *sized_dst;
+    size_t sized_capacity;
 } copy_buffers;
 
 static void copy_release(copy_buffers *b)
 {
     free_aligned(b->src), free_aligned(b->dst);
+    free_aligned(b->sized_src), free_aligned(b->sized_dst);
     memset(b, 0, sizeof *b);
 }
 
-static int copy_prepare(copy_buffers *b, uint32_t size_log2, uint32_t threads)
+/* Buffers for the copy of the size class and for a case-sized copy of
+   sized_bytes. */
+static int copy_prepare(copy_buffers *b, uint32_t size_log2, uint32_t threads, size_t sized_bytes)
 {
-    if (b->src && b->size_log2 == size_log2 && b->threads == threads)
+    if (!b->src || b->size_log2 != size_log2 || b->threads != threads) {
+        copy_release(b);
+        b->bytes = (size_t)4 << size_log2;
+        b->src = bench_alloc(b->bytes, threads, 0);
+        b->dst = bench_alloc(b->bytes, threads, 1);
+        b->threads = threads;
+        b->size_log2 = size_log2;
+        if (!b->src || !b->dst) {
+            copy_release(b);
+            return 0;
+        }
+        fill_random(b->src, b->bytes / 8, 8, 4, threads);
+    }
+    if (b->sized_src && b->sized_capacity >= sized_bytes)
         return 1;
-    copy_release(b);
-    b->bytes = (size_t)4 << size_log2;
-    b->src = bench_alloc(b->bytes, threads, 0);
-    b->dst = bench_alloc(b->bytes, threads, 1);
-    b->threads = threads;
-    b->size_log2 = size_log2;
-    if (!b->src || !b->dst) {
+    free_aligned(b->sized_src), free_aligned(b->sized_dst);
+    b->sized_capacity = sized_bytes;
+    b->sized_src = bench_alloc(sized_bytes, threads, 0);
+    b->sized_dst = bench_alloc(sized_bytes, threads, 1);
+    if (!b->sized_src || !b->sized_dst) {
         copy_release(b);
         return 0;
     }
-    fill_random(b->src, b->bytes / 8, 8, 4, threads);
+    fill_random(b->sized_src, (sized_bytes + 7) / 8, 8, 5, threads);
     return 1;
 }
 
@@ -918,25 +943,25 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
 {
     prepared p;
     dmlref_execute_options fast, ref;
-    size_t copy_bytes;
+    size_t copy_bytes, sized_bytes;
     void *src, *dst;
-    double *fast_times, *ref_times, *copies, *index_reads, t0, t1;
-    uint32_t i, k, fast_nnz = 0;
+    double *fast_times, *ref_times, *copies, *index_reads, *sized_copies, t0, t1;
+    uint32_t i, k, fast_nnz = 0, sized_calls;
 
     if (!prepare(c, threads, &p)) {
         fprintf(stderr, "dmlref: bench: %s: out of memory\n", c->name);
         return 0;
     }
-    fast_times = malloc(5 * (size_t)reps * sizeof *fast_times);
-    if (!fast_times || !copy_prepare(cb, c->size_log2, threads)) {
+    fast_times = malloc(6 * (size_t)reps * sizeof *fast_times);
+    if (!fast_times) {
         fprintf(stderr, "dmlref: bench: %s: out of memory\n", c->name);
-        free(fast_times), release(&p);
+        release(&p);
         return 0;
     }
-    src = cb->src, dst = cb->dst, copy_bytes = cb->bytes;
     ref_times = fast_times + reps;
     copies = ref_times + reps; /* 2 * reps of them */
     index_reads = copies + 2 * reps;
+    sized_copies = index_reads + reps;
 
     memset(&fast, 0, sizeof fast);
     fast.oob_policy = policy;
@@ -969,6 +994,12 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
         p.bytes += r->nnz * c->rank * 4;
     }
     r->bytes = p.bytes;
+    sized_bytes = (size_t)(r->bytes / 2); /* read once and written once: the case's bytes */
+    if (!copy_prepare(cb, c->size_log2, threads, sized_bytes)) {
+        fprintf(stderr, "dmlref: bench: %s: out of memory\n", c->name);
+        goto failed;
+    }
+    src = cb->src, dst = cb->dst, copy_bytes = cb->bytes;
     r->copy_bytes = copy_bytes;
     t1 = 1e9;
     for (k = 0; k < 3; ++k) {
@@ -980,8 +1011,12 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
             break;
     }
     r->copy_calls = calls_for(t1);
+    t0 = clock_seconds();
+    parallel_copy(cb->sized_dst, cb->sized_src, sized_bytes, threads);
+    sized_calls = calls_for(clock_seconds() - t0);
 
-    for (i = 0; i < reps; ++i) { /* copy, indices read, copy, fast, copy, reference */
+    /* copy, indices read, copy, case-sized copy, copy, fast, copy, reference */
+    for (i = 0; i < reps; ++i) {
         int side;
         if (c->op != OP_NONZERO) {
             for (k = 0; k < r->copy_calls; ++k)
@@ -990,6 +1025,12 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
             parallel_read(p.buf[1], (size_t)p.t[1].TotalTensorSizeInBytes, threads);
             index_reads[i] = clock_seconds() - t0;
         }
+        for (k = 0; k < r->copy_calls; ++k)
+            parallel_copy(dst, src, copy_bytes, threads);
+        t0 = clock_seconds();
+        for (k = 0; k < sized_calls; ++k)
+            parallel_copy(cb->sized_dst, cb->sized_src, sized_bytes, threads);
+        sized_copies[i] = (clock_seconds() - t0) / sized_calls;
         for (side = 0; side < 1 + with_reference; ++side) {
             t0 = clock_seconds();
             for (k = 0; k < r->copy_calls; ++k)
@@ -1010,6 +1051,7 @@ static int run_case(const bench_case *c, uint32_t threads, uint32_t reps, dmlref
     if (c->op != OP_NONZERO)
         r->index_read_gbps =
             (double)p.t[1].TotalTensorSizeInBytes / (median_of(index_reads, reps) * 1e9);
+    r->case_sized_copy_gbps = 2.0 * (double)sized_bytes / (median_of(sized_copies, reps) * 1e9);
     if (with_reference) {
         finish_timing(&r->ref, ref_times, reps, r->bytes, r->copy_gbps);
         r->speedup = r->ref.median_ms / r->fast.median_ms;
@@ -1090,6 +1132,7 @@ static void write_json(FILE *f, const result *r, size_t count, const uint32_t *t
             fprintf(f, "\"index_read_gbps\": %.4f, ", r[i].index_read_gbps);
         else /* NonZero has no indices */
             fputs("\"index_read_gbps\": null, ", f);
+        fprintf(f, "\"case_sized_copy_gbps\": %.4f, ", r[i].case_sized_copy_gbps);
         if (r[i].ref.calls)
             fprintf(f,
                     "\"reference_median_ms\": %.6f, \"reference_min_ms\": %.6f, "
@@ -1120,7 +1163,7 @@ static void write_csv(FILE *f, const result *r, size_t count)
                "min_ms,gbps,copy_gbps,ratio,reference_median_ms,reference_min_ms,reference_gbps,"
                "reference_ratio,speedup,bytes,copy_bytes,size_log2,shape,axis,slice,batch,"
                "density,nnz,calls_per_rep,reference_calls_per_rep,copy_calls_per_rep,reps,"
-               "index_read_gbps\n");
+               "index_read_gbps,case_sized_copy_gbps\n");
     for (i = 0; i < count; ++i) {
         const bench_case *c = r[i].c;
         shape_text(c, shape, sizeof shape);
@@ -1138,9 +1181,9 @@ static void write_csv(FILE *f, const result *r, size_t count)
                 (unsigned long long)r[i].bytes, (unsigned long long)r[i].copy_bytes, c->size_log2,
                 shape, c->axis, c->slice, c->batch, c->density, (unsigned long long)r[i].nnz,
                 r[i].fast.calls, r[i].ref.calls, r[i].copy_calls, r[i].reps);
-        if (r[i].index_read_gbps > 0)
+        if (r[i].index_read_gbps > 0) /* empty for NonZero, which has no indices */
             fprintf(f, "%.4f", r[i].index_read_gbps);
-        fputc('\n', f); /* empty for NonZero, which has no indices */
+        fprintf(f, ",%.4f\n", r[i].case_sized_copy_gbps);
     }
 }
 
