@@ -12,7 +12,10 @@ backends run side by side, so the share outside them is
 
   backend      jobs  cases   wall_s  backend_s  outside  cases_per_s  speedup
 
-Then `dmlref fuzz` against the reference plug-in: random cases a second.
+Then the least that dmlref does for any backend: `dmlref check --list`,
+which reads and decodes every vector (its inputs generated) and runs no
+case; and `dmlref fuzz` against the reference plug-in: random cases a
+second.
 
 Usage: scripts/bench_harness.py [--dmlref build/dmlref] [--backends build/backends]
            [--jobs 1,2] [--fuzz-cases 2000] [PATH ...]   (default PATH: vectors)
@@ -65,6 +68,8 @@ def main():
                 first = first or wall
                 print(f"{name:<10} {j:>4} {len(results):>6} {wall:>8.2f} {backend:>9.2f} "
                       f"{100 * outside:>7.1f}% {len(results) / wall:>11.0f} {first / wall:>8.2f}")
+        wall = timed([args.dmlref, "check", *backends[0][1], "--list", *args.paths])
+        print(f"reading and decoding the vectors alone (check --list): {wall:.2f} s")
         if args.fuzz_cases:
             wall = timed([args.dmlref, "fuzz", "--backend", os.path.join(args.backends, "reference.so"),
                           "--seed", "1", "--cases", str(args.fuzz_cases), "--out",

@@ -4,9 +4,14 @@
 #
 # For each page docs/performance/peers-M.md, the report made from the runs
 # kept beside it, docs/performance/peers-M-*.json (one run, or runs over
-# parts of the matrix), must be the page byte for byte.  Then, to show the
-# comparison can fail, a copy of the first run with one of dmlref's figures
-# doubled must give a different page, and the join must refuse a case
+# parts of the matrix), must be the page byte for byte, and
+# docs/performance.md must show the table of the first comparison's cases
+# that peers_report.py --first-comparison makes of the same runs (and, for
+# the 2-vCPU machine, the figures of --targets).  Then, to show the checks
+# can fail, a copy of the first run with one of dmlref's figures doubled
+# must give a different page, one with a ratio of the first comparison
+# doubled a table the docs do not show (and one with a copy rate halved,
+# targets' figures they do not show), and the join must refuse a case
 # measured twice or under one policy only, and an incomplete run.  The last
 # line counts the checks, "peer reports (docs/performance/): N passed, N
 # failed"; exit 1 when one fails.
@@ -19,6 +24,10 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 pass() { passed=$((passed + 1)); }
+# contains FILE PART: FILE holds PART's text, whole, somewhere
+contains() {
+    "$python" -c 'import sys; sys.exit(open(sys.argv[2]).read() not in open(sys.argv[1]).read())' "$1" "$2"
+}
 fail() { echo "$*"; failed=$((failed + 1)); }
 
 machines=0
@@ -35,6 +44,13 @@ for page in "$dir"/peers-*.md; do
         diff "$page" "$tmp/$m.md" | head -n 10
         cat "$tmp/$m.err"
     fi
+    if $report --first-comparison "$@" >"$tmp/$m.first" 2>"$tmp/$m.err" &&
+        contains "$root/docs/performance.md" "$tmp/$m.first"; then
+        pass
+    else
+        fail "docs/performance.md: does not show the first comparison's table that scripts/peers_report.py --first-comparison makes of peers-$m-*.json"
+        cat "$tmp/$m.err"
+    fi
     first=$1
     shift
     "$python" - "$first" "$tmp/changed.json" <<'PY'
@@ -48,8 +64,49 @@ PY
     else
         pass
     fi
+    "$python" - "$first" "$tmp/changed_first.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+row = next(r for r in doc["cases"] if r["name"] == "gather_elements/axis1_seq/packed/e1_i64/2^24")
+row["dmlref_over_torch"] *= 2
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+    if $report --first-comparison "$tmp/changed_first.json" "$@" >"$tmp/changed.first" 2>/dev/null &&
+        contains "$root/docs/performance.md" "$tmp/changed.first"; then
+        fail "docs/performance.md: a run with a ratio of the first comparison doubled gives the table it shows"
+    else
+        pass
+    fi
 done
 [ "$machines" -gt 0 ] || fail "docs/performance/: no peers-*.md"
+
+# The table of targets in docs/performance.md is measured on the 2-vCPU
+# machine: the docs show the figures peers_report.py --targets makes of its
+# runs, and not those of a run with one sequential case's copy rate halved.
+set -- "$dir"/peers-2cpu-*.json
+if [ -f "$1" ] && $report --targets "$@" >"$tmp/targets" 2>"$tmp/targets.err" &&
+    contains "$root/docs/performance.md" "$tmp/targets"; then
+    pass
+else
+    fail "docs/performance.md: does not show what scripts/peers_report.py --targets makes of peers-2cpu-*.json"
+    cat "$tmp/targets.err" 2>/dev/null
+fi
+if [ -f "$1" ]; then
+    "$python" - "$1" "$tmp/changed_targets.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+row = next(r for r in doc["cases"] if r["name"] == "gather_elements/axis1_seq/packed/e4_i64/2^24")
+row["copy_gbps"] /= 2
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+    shift
+    if $report --targets "$tmp/changed_targets.json" "$@" >"$tmp/changed.targets" 2>/dev/null &&
+        contains "$root/docs/performance.md" "$tmp/changed.targets"; then
+        fail "docs/performance.md: a run with a copy rate halved gives the targets' figures it shows"
+    else
+        pass
+    fi
+fi
 
 # The join refuses what would make a wrong page: one case measured twice (a
 # run given twice), a case measured under one policy only, and a run that

@@ -4,6 +4,8 @@ scripts/bench_peers.py on one machine with both policies (--oob error,clamp):
 one file, or several runs over disjoint parts of the matrix (--filter).
 
     scripts/peers_report.py [--plot FILE.png] [--title TEXT] RUN.json [RUN.json ...]
+    scripts/peers_report.py --first-comparison RUN.json [RUN.json ...]
+    scripts/peers_report.py --targets RUN.json [RUN.json ...]
 
 One row per case and thread count: dmlref's GB/s under each policy, the
 peers', the time ratios PyTorch/dmlref under each policy (each the median of
@@ -11,11 +13,13 @@ the rounds' ratios), and the targets: clamp at least 1.0 and error at least
 0.9.  Where a target is
 missed, the row says whether the memory allows it.  The floor is the time
 to move the bytes the policy must move at the rates measured beside that
-case in the same run: dmlref's logical bytes at the copy's rate, and under
-error also the index tensor a second time (D1 checks every index before
-anything is written) at the rate of reading it alone, after the same copy
-(`dmlref bench`'s index_read_gbps), and for a strided output the bytes
-between its elements, which share their cache lines and move with them.
+case in the same run: dmlref's logical bytes, and for a strided output the
+bytes between its elements, which share their cache lines and move with
+them, at the rate of a copy that moves as many bytes as the case
+(`dmlref bench`'s case_sized_copy_gbps: a 64 MiB copy fits a large cache
+that the case's tensors do not); and under error also the index tensor a
+second time (D1 checks every index before anything is written) at the rate
+of reading it alone, after the same copy (index_read_gbps).
 PyTorch's time over that floor is the
 best ratio an implementation moving those bytes could reach: where it is
 below the target, the bound is physical; above it, the kernel is short of
@@ -27,6 +31,16 @@ short in every round when even its greatest round is below the target: the
 rows a shared host's noise cannot explain.  A run cut short (bench_peers
 writes its JSON after every case) is refused.
 
+--first-comparison prints only the table of the cases of the first
+comparison with PyTorch (docs/performance.md shows it for each machine),
+with the same ratios and verdicts.
+
+--targets prints the figures that docs/performance.md's table of targets
+gives: dmlref's rate over the copy measured beside it (`copy_gbps`) on the
+sequential GatherElements and Scatter cases and the GatherND slices of 1
+KiB and more, how many cases reach 1.2x PyTorch, NonZero over PyTorch, and
+how many measurements are slower than the fastest peer.
+
 --plot draws, per thread count, each 2^24 case's GB/s for dmlref (error,
 clamp), PyTorch and NumPy with gnuplot.  Standard library only.
 """
@@ -34,6 +48,7 @@ clamp), PyTorch and NumPy with gnuplot.  Standard library only.
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -81,10 +96,11 @@ def gap_bytes(r):
 
 def best_ratio(r, extra):
     """PyTorch's time over the time to move dmlref's bytes (with a strided
-    output's gaps) at the copy's rate and extra bytes of indices at the rate
-    of reading them alone."""
-    read_gbps = r.get("index_read_gbps") or r["copy_gbps"]
-    floor_s = (r["dmlref_bytes"] + gap_bytes(r)) / (r["copy_gbps"] * 1e9) + extra / (read_gbps * 1e9)
+    output's gaps) at the case-sized copy's rate and extra bytes of indices
+    at the rate of reading them alone."""
+    copy_gbps = r["case_sized_copy_gbps"]
+    read_gbps = r.get("index_read_gbps") or copy_gbps
+    floor_s = (r["dmlref_bytes"] + gap_bytes(r)) / (copy_gbps * 1e9) + extra / (read_gbps * 1e9)
     return r["torch_ms"] / 1e3 / floor_s
 
 
@@ -94,6 +110,92 @@ def verdict(r, policy):
         return "met", None
     bound = best_ratio(r, second_index_bytes(r) if policy == "error" else 0)
     return ("bound" if bound < TARGET[policy] else "missed"), bound
+
+
+def ratio_cell(r, policy):
+    """The ratio, its rounds' range and, short of the target, its verdict;
+    and the verdict."""
+    v, bound = verdict(r, policy)
+    text = "%.2f" % r["dmlref_over_torch"]
+    if r.get("dmlref_over_torch_rounds"):
+        text += " [%.2f-%.2f]" % (min(r["dmlref_over_torch_rounds"]),
+                                  max(r["dmlref_over_torch_rounds"]))
+    if v != "met":
+        text += " (%s: at most %.2f)" % (v, bound)
+    return text, v
+
+
+# The cases of the first comparison with PyTorch, by their names in the table.
+FIRST_COMPARISON = [
+    ("gather_elements/axis1_seq/packed/e1_i64/2^24", "GatherElements seq, 1-byte data, INT64 idx"),
+    ("gather_elements/axis1_seq/packed/e1_i32/2^24", "GatherElements seq, 1-byte, INT32 idx"),
+    ("gather_elements/axis1_seq/packed/e4_i64/2^24", "GatherElements seq, 4-byte, INT64"),
+    ("gather_elements/axis1_rev/packed/e4_i64/2^24", "GatherElements reversed rows, 4-byte"),
+    ("gather_elements/axis1_row_random/packed/e4_i64/2^24", "GatherElements random in row, 4-byte"),
+    ("scatter_elements/axis1_seq/packed/e4_i64/2^24", "Scatter seq, 4-byte, INT64"),
+    ("scatter_elements/axis1_dup/packed/e4_i64/2^24", "Scatter with duplicates, 4-byte"),
+    ("gather_nd/S16_sorted/packed/e4_i64/2^24", "GatherND 16-element slices, sorted"),
+    ("nonzero_coordinates/rank2_d0/packed/e4/2^24", "NonZero, density 0"),
+    ("nonzero_coordinates/rank2_d0.5/packed/e4/2^24", "NonZero, density 0.5"),
+]
+
+
+def print_first_comparison(erows, crows):
+    threads = sorted({t for _, t in erows})
+    print("| case (2^24 elements) | threads | dmlref GB/s (error) | dmlref GB/s (clamp) "
+          "| PyTorch GB/s | dmlref/PyTorch error | dmlref/PyTorch clamp |")
+    print("|---|---|---|---|---|---|---|")
+    for name, label in FIRST_COMPARISON:
+        for t in threads:
+            if (name, t) not in erows:
+                sys.exit("peers_report: the runs lack %s at %d thread(s)" % (name, t))
+            e, c = erows[(name, t)], crows[(name, t)]
+            print("| %s | %d | %.2f | %.2f | %.2f | %s | %s |" % (
+                label, t, e["dmlref_gbps"], c["dmlref_gbps"], e["torch_gbps"],
+                ratio_cell(e, "error")[0], ratio_cell(c, "clamp")[0]))
+
+
+def print_targets(erows, crows):
+    threads = sorted({t for _, t in erows})
+    by_policy = (("error", erows), ("clamp", crows))
+    over_copy = lambda r: r["dmlref_gbps"] / r["copy_gbps"]
+    big = lambda name: name.endswith("/2^24")
+    print("dmlref over the copy at 1 thread, sequential GatherElements and Scatter (packed, 2^24):")
+    print("%-44s %6s %6s" % ("case", "error", "clamp"))
+    sequential = [n for n, t in erows if t == 1 and big(n) and "_seq/packed/" in n
+                  and n.split("/")[0] in ("gather_elements", "scatter_elements")]
+    for n in sequential:
+        print("%-44s %6.2f %6.2f" % (short(n), over_copy(erows[(n, 1)]), over_copy(crows[(n, 1)])))
+    print("%-44s %s" % ("least-greatest", "   ".join(
+        pol + " %.2f-%.2f" % (min(over_copy(rows[(n, 1)]) for n in sequential),
+                              max(over_copy(rows[(n, 1)]) for n in sequential))
+        for pol, rows in by_policy)))
+    print("dmlref over the copy, GatherND slices of 1 KiB and more, at %s threads:"
+          % " / ".join(map(str, threads)))
+    for n in sorted({n for n, _ in erows if n.startswith("gather_nd/") and big(n)
+                     and ("S256" in n or "S4096" in n)}):
+        print("%-44s %s" % (short(n), "   ".join(
+            pol + " " + " / ".join("%.2f" % over_copy(rows[(n, t)]) for t in threads)
+            for pol, rows in by_policy)))
+    ops = ("gather_elements", "scatter_elements", "gather_nd")
+    for pol, rows in by_policy:
+        at_1 = [r for (n, t), r in rows.items() if t == 1 and r["op"] in ops]
+        print("%s: %d of %d GatherElements, Scatter and GatherND cases at least 1.2x PyTorch at "
+              "1 thread; medians %s" % (
+                  pol, sum(r["dmlref_over_torch"] >= 1.2 for r in at_1), len(at_1),
+                  ", ".join("%s %.2f" % (short(op), statistics.median(
+                      r["dmlref_over_torch"] for r in at_1 if r["op"] == op)) for op in ops)))
+    print("NonZero over PyTorch at %s threads:" % " / ".join(map(str, threads)))
+    for n in sorted({n for n, _ in erows if n.startswith("nonzero_coordinates/") and big(n)}):
+        print("%-44s %s" % (short(n), "   ".join(
+            pol + " " + " / ".join("%.1f" % rows[(n, t)]["dmlref_over_torch"] for t in threads)
+            for pol, rows in by_policy)))
+    for pol, rows in by_policy:
+        print("%s: slower than the fastest peer on %s (of %d cases)" % (pol, ", ".join(
+            "%d cases at %d thread%s" % (sum(r["dmlref_over_torch"] < 1 or r["dmlref_over_numpy"] < 1
+                                             for (n, t2), r in rows.items() if t2 == t),
+                                         t, "" if t == 1 else "s") for t in threads),
+            len({n for n, _ in rows})))
 
 
 def short_in_every_round(r, policy):
@@ -150,10 +252,20 @@ def main():
     p.add_argument("runs", nargs="+", metavar="RUN.json")
     p.add_argument("--plot", help="draw the 2^24 cases here (PNG, needs gnuplot)")
     p.add_argument("--title", default="dmlref against PyTorch and NumPy")
+    p.add_argument("--first-comparison", action="store_true",
+                   help="only the table of the first comparison's cases")
+    p.add_argument("--targets", action="store_true",
+                   help="only the figures of docs/performance.md's table of targets")
     args = p.parse_args()
     m, rows = load(args.runs)
     erows, crows = rows["error"], rows["clamp"]
     keys = list(erows)
+    if args.first_comparison:
+        print_first_comparison(erows, crows)
+        return
+    if args.targets:
+        print_targets(erows, crows)
+        return
 
     print("Machine: %s, %s logical CPUs; dmlref built with %s; PyTorch %s, NumPy %s. "
           "Rounds: %d (GB/s: medians; ratios: the median of the rounds' ratios). Ratios are "
@@ -163,28 +275,21 @@ def main():
               m.get("numpy", "?"), erows[keys[0]]["rounds"]))
     print()
     print("| case | T | dmlref error GB/s | dmlref clamp GB/s | PyTorch GB/s | NumPy GB/s "
-          "| copy GB/s | error / PyTorch | clamp / PyTorch |")
+          "| case-sized copy GB/s | error / PyTorch | clamp / PyTorch |")
     print("|---|---|---|---|---|---|---|---|---|")
     counts = {(pol, v): 0 for pol in TARGET for v in ("met", "bound", "missed", "steady")}
     for k in keys:
         e, c = erows[k], crows[k]
         cells = []
         for pol, r in (("error", e), ("clamp", c)):
-            v, bound = verdict(r, pol)
+            text, v = ratio_cell(r, pol)
             counts[(pol, v)] += 1
-            text = "%.2f" % r["dmlref_over_torch"]
-            if r.get("dmlref_over_torch_rounds"):
-                text += " [%.2f-%.2f]" % (min(r["dmlref_over_torch_rounds"]),
-                                          max(r["dmlref_over_torch_rounds"]))
             if v == "missed" and short_in_every_round(r, pol):
                 counts[(pol, "steady")] += 1
-            if v != "met":
-                text += " (%s: at most %.2f)" % ("bound" if v == "bound" else "missed",
-                                                  bound)
             cells.append(text)
         print("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s |" % (
             k[0], k[1], e["dmlref_gbps"], c["dmlref_gbps"], e["torch_gbps"], e["numpy_gbps"],
-            e["copy_gbps"], cells[0], cells[1]))
+            e["case_sized_copy_gbps"], cells[0], cells[1]))
     print()
     rounds_kept = all(r.get("dmlref_over_torch_rounds") for r in list(erows.values()) +
                       list(crows.values()))
