@@ -160,6 +160,11 @@ def print_targets(erows, crows):
     by_policy = (("error", erows), ("clamp", crows))
     over_copy = lambda r: r["dmlref_gbps"] / r["copy_gbps"]
     big = lambda name: name.endswith("/2^24")
+
+    def per_policy_and_threads(n, value, form):
+        return "   ".join(pol + " " + " / ".join(form % value(rows[(n, t)]) for t in threads)
+                          for pol, rows in by_policy)
+
     print("dmlref over the copy at 1 thread, sequential GatherElements and Scatter (packed, 2^24):")
     print("%-44s %6s %6s" % ("case", "error", "clamp"))
     sequential = [n for n, t in erows if t == 1 and big(n) and "_seq/packed/" in n
@@ -174,9 +179,7 @@ def print_targets(erows, crows):
           % " / ".join(map(str, threads)))
     for n in sorted({n for n, _ in erows if n.startswith("gather_nd/") and big(n)
                      and ("S256" in n or "S4096" in n)}):
-        print("%-44s %s" % (short(n), "   ".join(
-            pol + " " + " / ".join("%.2f" % over_copy(rows[(n, t)]) for t in threads)
-            for pol, rows in by_policy)))
+        print("%-44s %s" % (short(n), per_policy_and_threads(n, over_copy, "%.2f")))
     ops = ("gather_elements", "scatter_elements", "gather_nd")
     for pol, rows in by_policy:
         at_1 = [r for (n, t), r in rows.items() if t == 1 and r["op"] in ops]
@@ -187,9 +190,8 @@ def print_targets(erows, crows):
                       r["dmlref_over_torch"] for r in at_1 if r["op"] == op)) for op in ops)))
     print("NonZero over PyTorch at %s threads:" % " / ".join(map(str, threads)))
     for n in sorted({n for n, _ in erows if n.startswith("nonzero_coordinates/") and big(n)}):
-        print("%-44s %s" % (short(n), "   ".join(
-            pol + " " + " / ".join("%.1f" % rows[(n, t)]["dmlref_over_torch"] for t in threads)
-            for pol, rows in by_policy)))
+        print("%-44s %s" % (short(n), per_policy_and_threads(
+            n, lambda r: r["dmlref_over_torch"], "%.1f")))
     for pol, rows in by_policy:
         print("%s: slower than the fastest peer on %s (of %d cases)" % (pol, ", ".join(
             "%d cases at %d thread%s" % (sum(r["dmlref_over_torch"] < 1 or r["dmlref_over_numpy"] < 1
