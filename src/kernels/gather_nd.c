@@ -89,7 +89,7 @@ static void request_slice(const unsigned char *p, size_t bytes)
  * instructions of 16-element FLOAT32 slices (callgrind). */
 #define COPY_SLICES(MOVE, size)                                                                    \
     for (u = 0; u < count; ++u)                                                                    \
-        MOVE(out + out_base[u] * es, in + in_base[u] * es, size);                                  \
+        MOVE(dst[u], src[u], size);                                                                \
     break
 
 #define COPY_SLICES_OF_ANY_SIZE(MOVE_FIXED, MOVE_ANY)                                              \
@@ -105,20 +105,56 @@ static void request_slice(const unsigned char *p, size_t bytes)
     default:                                                                                       \
         for (u = 0; u < count; ++u) {                                                              \
             if (bytes <= SLICE_REQUEST_MAX && u + SLICES_AHEAD < count)                            \
-                request_slice(in + in_base[u + SLICES_AHEAD] * es, bytes);                         \
-            MOVE_ANY(out + out_base[u] * es, in + in_base[u] * es, bytes);                         \
+                request_slice(src[u + SLICES_AHEAD], bytes);                                       \
+            MOVE_ANY(dst[u], src[u], bytes);                                                       \
         }                                                                                          \
     }
 
-static void copy_whole_slices(unsigned char *out, const unsigned char *in, const uint64_t *out_base,
-                              const uint64_t *in_base, uint64_t count, uint32_t es, size_t bytes,
-                              int stream)
+static void copy_whole_slices(unsigned char *const *dst, const unsigned char *const *src,
+                              uint64_t count, size_t bytes, int stream)
 {
     uint64_t u;
     if (stream) {
         COPY_SLICES_OF_ANY_SIZE(stream_bytes, stream_bytes)
     } else {
         COPY_SLICES_OF_ANY_SIZE(memcpy, copy_bytes)
+    }
+}
+
+/* The usual grid's block: `count` one-coordinate tuples, tuple u's
+ * coordinate at idx + u * idx_step, its slice at in + u * in_step +
+ * coordinate * coordinate_step and its output at out + u * out_step (all in
+ * bytes); each slice's first line requested (first: its first element's
+ * byte offset).  One loop per index type, stepping pointers: 15
+ * instructions a tuple, where a loop with the type's switch inside and
+ * offsets multiplied out took 27 (callgrind; with the moves of 64-byte
+ * slices written out too, 36 instead of 62 a slice; the times are in
+ * docs/performance.md). */
+#define LOCATE_TUPLES(INDEX)                                                                       \
+    for (u = 0; u < count; ++u, at_out += out_step, at_in += in_step, at_idx += idx_step) {        \
+        src[u] = in + at_in + INDEX(idx + at_idx, size) * coordinate_step;                         \
+        dst[u] = out + at_out;                                                                     \
+        prefetch_ahead(src[u], first);                                                             \
+    }                                                                                              \
+    break
+
+static void locate_flat_tuples(unsigned char **dst, const unsigned char **src, uint64_t count,
+                               unsigned char *out, size_t out_step, const unsigned char *in,
+                               size_t in_step, const unsigned char *idx, size_t idx_step,
+                               dmlref_tensor_data_type index_type, uint64_t size,
+                               size_t coordinate_step, size_t first)
+{
+    uint64_t u;
+    size_t at_out = 0, at_in = 0, at_idx = 0; /* offsets: a pointer may not step past its buffer */
+    switch (index_type) {
+    case DMLREF_TENSOR_DATA_TYPE_INT32:
+        LOCATE_TUPLES(index_int32);
+    case DMLREF_TENSOR_DATA_TYPE_INT64:
+        LOCATE_TUPLES(index_int64);
+    case DMLREF_TENSOR_DATA_TYPE_UINT32:
+        LOCATE_TUPLES(index_uint32);
+    default:
+        LOCATE_TUPLES(index_uint64);
     }
 }
 
@@ -236,14 +272,15 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
         uint64_t pos = chunk_begin(total, t, n), end = chunk_begin(total, t + 1, n);
         uint64_t tuple = pos / slice_count, first = pos % slice_count;
         uint64_t tuple_end = (end + slice_count - 1) / slice_count;
-        uint64_t in_base[TUPLE_BLOCK], out_base[TUPLE_BLOCK], first_in;
-        size_t slice_bytes = (size_t)(slice_count * es);
+        const unsigned char *src[TUPLE_BLOCK]; /* the block's slices (their offset 0) */
+        unsigned char *dst[TUPLE_BLOCK];       /* and where they go */
+        size_t slice_bytes = (size_t)(slice_count * es), first_in;
         int contiguous;
         walker grid = grid_full;
         runs my = slice;
         walker_seek(&grid, tuple);
         (void)runs_seek(&my, 0);
-        first_in = my.outer.offset[0];
+        first_in = (size_t)(my.outer.offset[0] * es);
         contiguous = my.outer.rank == 0 && my.step[0] == 1 && my.step[1] == 1;
         while (pos < end && tuple < tuple_end) {
             uint64_t count = tuple_end - tuple < TUPLE_BLOCK ? tuple_end - tuple : TUPLE_BLOCK;
@@ -251,16 +288,12 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
             if (flat_grid && k == 1) {
                 /* the usual grid: one dimension of one-coordinate tuples,
                    addressed by multiplication instead of the odometer */
-                for (u = 0; u < count; ++u) {
-                    uint64_t g = tuple + u;
-                    uint64_t base = g * grid_step[2] +
-                                    index_of_type(idx + g * grid_step[1] * idx_l.element_size,
-                                                  index_type, tuple_bounds[0]) *
-                                        tuple_strides[0];
-                    in_base[u] = base;
-                    out_base[u] = g * grid_step[0];
-                    prefetch_line(in + (base + first_in) * es);
-                }
+                locate_flat_tuples(dst, src, count, out + tuple * grid_step[0] * es,
+                                   (size_t)(grid_step[0] * es), in + tuple * grid_step[2] * es,
+                                   (size_t)(grid_step[2] * es),
+                                   idx + tuple * grid_step[1] * idx_l.element_size,
+                                   (size_t)(grid_step[1] * idx_l.element_size), index_type,
+                                   tuple_bounds[0], (size_t)(tuple_strides[0] * es), first_in);
             } else {
                 for (u = 0; u < count; ++u, walker_next(&grid)) {
                     uint64_t base = grid.offset[2];
@@ -271,14 +304,14 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
                         base += index_of_type(component, index_type, tuple_bounds[c]) *
                                 tuple_strides[c];
                     }
-                    in_base[u] = base;
-                    out_base[u] = grid.offset[0];
-                    prefetch_line(in + (base + first_in) * es);
+                    src[u] = in + base * es;
+                    dst[u] = out + grid.offset[0] * es;
+                    prefetch_ahead(src[u], first_in);
                 }
             }
             if (contiguous && first == 0 && end - tuple * slice_count >= count * slice_count) {
                 /* the usual block: whole slices, each one contiguous run */
-                copy_whole_slices(out, in, out_base, in_base, count, es, slice_bytes, stream);
+                copy_whole_slices(dst, src, count, slice_bytes, stream);
                 tuple += count;
                 pos += count * slice_count;
                 continue;
@@ -289,25 +322,23 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
                                                                         : slice_count;
                 uint64_t p = first, j;
                 if (contiguous) { /* part of a slice */
-                    copy_bytes(out + (out_base[u] + first) * es, in + (in_base[u] + first) * es,
+                    copy_bytes(dst[u] + first * es, src[u] + first * es,
                                (size_t)((last - first) * es));
                     pos += last - first;
                     continue;
                 }
                 if (my.outer.rank == 0) { /* one strided run */
-                    copy_run(out + (out_base[u] + first * my.step[1]) * es, my.step[1],
-                             in + (in_base[u] + first * my.step[0]) * es, my.step[0], last - first,
-                             es);
+                    copy_run(dst[u] + first * my.step[1] * es, my.step[1],
+                             src[u] + first * my.step[0] * es, my.step[0], last - first, es);
                     pos += last - first;
                     continue;
                 }
                 j = runs_seek(&my, p);
                 while (p < last) {
                     uint64_t run = run_length(&my, j, last - p);
-                    copy_run(out + (out_base[u] + my.outer.offset[1] + j * my.step[1]) * es,
-                             my.step[1],
-                             in + (in_base[u] + my.outer.offset[0] + j * my.step[0]) * es,
-                             my.step[0], run, es);
+                    copy_run(dst[u] + (my.outer.offset[1] + j * my.step[1]) * es, my.step[1],
+                             src[u] + (my.outer.offset[0] + j * my.step[0]) * es, my.step[0], run,
+                             es);
                     p += run;
                     j = 0;
                     walker_next(&my.outer);
