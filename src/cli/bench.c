@@ -6,9 +6,12 @@
  * (DMLREF_KERNELS_REFERENCE) side by side, against a parallel memcpy measured
  * in the same process at the same thread count.
  *
- *   - Buffers are 2 MiB aligned and first-touched in parallel with a static
- *     split over T threads, then filled with data derived from a fixed seed
- *     (a counter-based hash, so any thread count fills the same bytes).
+ *   - Buffers are 2 MiB aligned, advised to use large pages as NumPy's
+ *     arrays are (the peers of scripts/bench_peers.py read NumPy arrays, and
+ *     a gather reads its input at a TLB miss per 4 KiB page without them),
+ *     and first-touched in parallel with a static split over T threads,
+ *     then filled with data derived from a fixed seed (a counter-based hash,
+ *     so any thread count fills the same bytes).
  *   - Each case runs once unmeasured with each set of kernels (the status must
  *     be DMLREF_OK: a refused descriptor is a bug of this file), then `reps`
  *     times each: every rep is a timed copy, the fast kernels, a timed copy,
@@ -30,6 +33,7 @@
 #include "cli/cli.h"
 #include "platform/clock.h"
 #include "platform/files.h"
+#include "platform/memory.h"
 #include "platform/system.h"
 
 #include <errno.h>
@@ -360,9 +364,10 @@ static void thread_part(size_t n, int t, int count, size_t *lo, size_t *hi)
         *hi = n;
 }
 
-/* 2 MiB aligned (freed with free_aligned); when `touch`, first-touched
-   (zeroed) by T threads with a static split.  A buffer filled by a parallel
-   static loop right after is left untouched: the fill is its first touch. */
+/* 2 MiB aligned, advised to use large pages (freed with free_aligned); when
+   `touch`, first-touched (zeroed) by T threads with a static split.  A
+   buffer filled by a parallel static loop right after is left untouched:
+   the fill is its first touch. */
 static void *bench_alloc(size_t bytes, uint32_t threads, int touch)
 {
     void *p;
@@ -371,6 +376,7 @@ static void *bench_alloc(size_t bytes, uint32_t threads, int touch)
         size = 4096;
     if (!(p = allocate_aligned(size, (size_t)2 << 20)))
         return NULL;
+    memory_advise_large_pages(p, size);
     if (!touch)
         return p;
 #ifdef _OPENMP

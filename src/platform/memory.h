@@ -1,6 +1,7 @@
 /*
  * memory.h - memory that dmlref shares with a worker process
- * (src/platform/process.h), and the protection of its pages.
+ * (src/platform/process.h), the protection of its pages, and the size of
+ * the pages of large buffers.
  *
  * dmlref creates the memory and passes it to the worker it starts; the
  * worker sees the same bytes (not a copy), possibly at another address:
@@ -38,6 +39,12 @@ typedef enum memory_access { MEMORY_NO_ACCESS, MEMORY_READ_WRITE } memory_access
 /* Sets the access to the pages of [start, start + size); start is a page
    boundary.  1 done, 0 not. */
 int memory_protect(void *start, size_t size, memory_access access);
+
+/* Asks for [start, start + size) to be backed by large pages where the
+   system leaves that to the program (Linux's transparent huge pages in
+   their "madvise" mode), as NumPy asks for its arrays of 4 MiB and more; a
+   hint that does nothing elsewhere.  start is a page boundary. */
+void memory_advise_large_pages(void *start, size_t size);
 
 /* For process_*.c: what a worker inherits to see the same memory (a handle
    on Windows; NULL on POSIX, where fork shares the mapping). */

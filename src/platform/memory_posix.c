@@ -1,8 +1,8 @@
 /*
  * memory_posix.c - memory.h on POSIX: an anonymous shared mapping, which a
- * forked worker sees at the same address; mprotect.
+ * forked worker sees at the same address; mprotect; madvise.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, MADV_HUGEPAGE */
 #include "platform/memory.h"
 
 #include <errno.h>
@@ -74,4 +74,14 @@ void *shared_memory_inheritable(const shared_memory *m)
 {
     (void)m;
     return NULL; /* fork shares the mapping, at the same address */
+}
+
+void memory_advise_large_pages(void *start, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+    (void)madvise(start, size, MADV_HUGEPAGE); /* a hint: refused, nothing changes */
+#else
+    (void)start;
+    (void)size;
+#endif
 }

@@ -78,3 +78,9 @@ void *shared_memory_inheritable(const shared_memory *m)
 {
     return m->section;
 }
+
+void memory_advise_large_pages(void *start, size_t size)
+{
+    (void)start; /* large pages need a privilege that programs rarely hold */
+    (void)size;
+}
