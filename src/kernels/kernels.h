@@ -157,44 +157,69 @@ static inline uint64_t index_of_type(const unsigned char *p, dmlref_tensor_data_
     }
 }
 
+/* 16 bytes from src to dst, with a streaming store (stream, SSE2 only: dst
+ * 16-byte aligned) or an ordinary one. */
+static inline void move_16_bytes(unsigned char *dst, const unsigned char *src, int stream)
+{
+#if defined(__SSE2__)
+    if (stream) {
+        _mm_stream_si128((__m128i *)(void *)dst,
+                         _mm_loadu_si128((const __m128i *)(const void *)src));
+        return;
+    }
+#else
+    (void)stream;
+#endif
+    memcpy(dst, src, 16);
+}
+
+/* `pieces` (at most 8) 16-byte moves, written out here: a jump into the
+ * sequence, no loop to count.  stream is a constant where this is
+ * inlined, so each caller gets moves of one kind. */
+static inline void move_16_byte_pieces(unsigned char *dst, const unsigned char *src, size_t pieces,
+                                       int stream)
+{
+    switch (pieces) {
+    case 8:
+        move_16_bytes(dst + 112, src + 112, stream);
+        /* fall through */
+    case 7:
+        move_16_bytes(dst + 96, src + 96, stream);
+        /* fall through */
+    case 6:
+        move_16_bytes(dst + 80, src + 80, stream);
+        /* fall through */
+    case 5:
+        move_16_bytes(dst + 64, src + 64, stream);
+        /* fall through */
+    case 4:
+        move_16_bytes(dst + 48, src + 48, stream);
+        /* fall through */
+    case 3:
+        move_16_bytes(dst + 32, src + 32, stream);
+        /* fall through */
+    case 2:
+        move_16_bytes(dst + 16, src + 16, stream);
+        /* fall through */
+    case 1:
+        move_16_bytes(dst, src, stream);
+        /* fall through */
+    default: /* none */
+        break;
+    }
+}
+
 /* bytes from src to dst (they do not overlap): a short block, such as a
- * GatherND slice of a few elements, as 16-byte moves written out here (a
- * jump into the sequence: no loop to count), since a call to the library's
- * memcpy costs more than the move itself; a long one with memcpy. */
+ * GatherND slice of a few elements, as 16-byte moves written out, since a
+ * call to the library's memcpy costs more than the move itself; a long one
+ * with memcpy. */
 static inline void copy_bytes(unsigned char *dst, const unsigned char *src, size_t bytes)
 {
     if (bytes > 128 || bytes % 16 != 0) {
         memcpy(dst, src, bytes);
         return;
     }
-    switch (bytes / 16) {
-    case 8:
-        memcpy(dst + 112, src + 112, 16);
-        /* fall through */
-    case 7:
-        memcpy(dst + 96, src + 96, 16);
-        /* fall through */
-    case 6:
-        memcpy(dst + 80, src + 80, 16);
-        /* fall through */
-    case 5:
-        memcpy(dst + 64, src + 64, 16);
-        /* fall through */
-    case 4:
-        memcpy(dst + 48, src + 48, 16);
-        /* fall through */
-    case 3:
-        memcpy(dst + 32, src + 32, 16);
-        /* fall through */
-    case 2:
-        memcpy(dst + 16, src + 16, 16);
-        /* fall through */
-    case 1:
-        memcpy(dst, src, 16);
-        /* fall through */
-    default: /* 0 bytes */
-        break;
-    }
+    move_16_byte_pieces(dst, src, bytes / 16, 0);
 }
 
 /* ---- run loops (runs.c) ----------------------------------------------
@@ -261,45 +286,13 @@ void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned 
  * the writer passes streamed_stores_done before its stores count as done. */
 #if defined(__SSE2__)
 #define STREAMED_BYTES 1
-static inline void stream_16_bytes(unsigned char *dst, const unsigned char *src)
-{
-    _mm_stream_si128((__m128i *)(void *)dst, _mm_loadu_si128((const __m128i *)(const void *)src));
-}
-
 static inline void stream_bytes(unsigned char *dst, const unsigned char *src, size_t n)
 {
     size_t k;
     if ((uintptr_t)dst % 16 == 0 && n % 16 == 0 && n <= 128) {
         /* the usual short slice: its moves written out, as in copy_bytes
            (a 64-byte one in 10 instructions, where the loop took 30) */
-        switch (n / 16) {
-        case 8:
-            stream_16_bytes(dst + 112, src + 112);
-            /* fall through */
-        case 7:
-            stream_16_bytes(dst + 96, src + 96);
-            /* fall through */
-        case 6:
-            stream_16_bytes(dst + 80, src + 80);
-            /* fall through */
-        case 5:
-            stream_16_bytes(dst + 64, src + 64);
-            /* fall through */
-        case 4:
-            stream_16_bytes(dst + 48, src + 48);
-            /* fall through */
-        case 3:
-            stream_16_bytes(dst + 32, src + 32);
-            /* fall through */
-        case 2:
-            stream_16_bytes(dst + 16, src + 16);
-            /* fall through */
-        case 1:
-            stream_16_bytes(dst, src);
-            /* fall through */
-        default: /* 0 bytes */
-            break;
-        }
+        move_16_byte_pieces(dst, src, n / 16, 1);
         return;
     }
     k = (16 - (uintptr_t)dst % 16) % 16; /* ordinary stores up to a 16-byte boundary */
@@ -308,7 +301,7 @@ static inline void stream_bytes(unsigned char *dst, const unsigned char *src, si
     if (k != 0) /* rare: the usual slice starts on a boundary */
         memcpy(dst, src, k);
     for (; k + 16 <= n; k += 16)
-        stream_16_bytes(dst + k, src + k);
+        move_16_bytes(dst + k, src + k, 1);
     if (k < n)
         memcpy(dst + k, src + k, n - k);
 }
