@@ -125,7 +125,7 @@ static void copy_whole_slices(unsigned char *const *dst, const unsigned char *co
  * coordinate at idx + u * idx_step, its slice at in + u * in_step +
  * coordinate * coordinate_step and its output at out + u * out_step (all in
  * bytes); each slice's first line requested (first: its first element's
- * byte offset).  One loop per index type, stepping pointers: 15
+ * byte offset).  One loop per index type, stepping offsets: 15
  * instructions a tuple, where a loop with the type's switch inside and
  * offsets multiplied out took 27 (callgrind; with the moves of 64-byte
  * slices written out too, 36 instead of 62 a slice; the times are in
@@ -287,7 +287,7 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
             uint64_t u, c;
             if (flat_grid && k == 1) {
                 /* the usual grid: one dimension of one-coordinate tuples,
-                   addressed by multiplication instead of the odometer */
+                   addressed by fixed steps instead of the odometer */
                 locate_flat_tuples(dst, src, count, out + tuple * grid_step[0] * es,
                                    (size_t)(grid_step[0] * es), in + tuple * grid_step[2] * es,
                                    (size_t)(grid_step[2] * es),
