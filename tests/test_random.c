@@ -762,6 +762,40 @@ static void make_scatter_elements_wide(rng *r, uint64_t budget, random_case *c)
     g_wide = 0;
 }
 
+/* Scatter's lines built in a buffer of their own and written out with
+   streaming stores (src/kernels/scatter_elements.c, STAGED_LINE_BYTES): an output
+   of 64 MiB or more, packed, along its last axis, lines of up to 32 KiB;
+   FLOAT32 or INT64, up to 1024 updates per line (duplicates among them). */
+static void make_scatter_elements_staged(rng *r, uint64_t budget, random_case *c)
+{
+    static const dmlref_tensor_data_type types[2] = {DMLREF_TENSOR_DATA_TYPE_FLOAT32,
+                                                     DMLREF_TENSOR_DATA_TYPE_INT64};
+    const dmlref_tensor_data_type type = types[rng_below(r, 2)], itype = any_index_type(r);
+    const uint32_t es = dmlref_data_type_size(type);
+    const uint32_t cols = 32768 / es - (uint32_t)rng_below(r, 3);
+    const uint32_t rows = (uint32_t)((64u << 20) / ((uint64_t)cols * es) + 1 + rng_below(r, 8));
+    const uint32_t in_sizes[2] = {rows, cols};
+    const uint32_t idx_sizes[2] = {rows, 1 + (uint32_t)rng_below(r, 1024)};
+    uint64_t bound = cols;
+    (void)budget;
+
+    tt_init(&c->t[0], type, 2, in_sizes, NULL, 0);
+    random_tensor(r, &c->t[1], itype, 2, idx_sizes, 0);
+    random_tensor(r, &c->t[2], type, 2, idx_sizes, 0);
+    tt_init(&c->t[3], type, 2, in_sizes, NULL, 0);
+    fill_random(r, &c->t[0]);
+    fill_indices(r, &c->t[1], &bound, 1);
+    fill_random(r, &c->t[2]);
+
+    c->type = DMLREF_OPERATOR_SCATTER_ELEMENTS, c->slot = SLOT_SC, c->inputs = 3, c->outputs = 1;
+    c->d.sc.InputTensor = &c->t[0].desc, c->d.sc.IndicesTensor = &c->t[1].desc;
+    c->d.sc.UpdatesTensor = &c->t[2].desc, c->d.sc.OutputTensor = &c->t[3].desc;
+    c->d.sc.Axis = 1;
+    snprintf(c->what, sizeof c->what,
+             "SCATTER_ELEMENTS %s, %s indices, %u x %u, %u updates per line along axis 1",
+             dmlref_data_type_name(type), dmlref_data_type_name(itype), rows, cols, idx_sizes[1]);
+}
+
 static const random_row k_rows[] = {
     {"GATHER_ELEMENTS, small", make_gather_elements, 101, 20000, 1000, 64, 0},
     {"GATHER_ELEMENTS, medium", make_gather_elements, 102, 4000, 200, 3000, 0},
@@ -777,6 +811,8 @@ static const random_row k_rows[] = {
     {"SCATTER_ELEMENTS, large, 1 2 7 threads", make_scatter_elements, 203, 3, 1, 400000, 1u << 18},
     {"SCATTER_ELEMENTS, wide along axis 0, 1 2 7 threads", make_scatter_elements_wide, 204, 4, 2,
      400000, 1u << 18},
+    {"SCATTER_ELEMENTS, 64 MiB outputs built line by line and streamed, 1 2 7 threads",
+     make_scatter_elements_staged, 205, 2, 0, 1, 64u << 20},
     {"GATHER_ND and GATHER_ND1, small", make_gather_nd, 301, 26000, 1300, 64, 0},
     {"GATHER_ND and GATHER_ND1, medium", make_gather_nd, 302, 6000, 300, 3000, 0},
     {"GATHER_ND and GATHER_ND1, large, 1 2 7 threads", make_gather_nd, 303, 3, 1, 400000, 1u << 18},
