@@ -83,7 +83,7 @@
    the 16-core host of docs/performance.md: at 1 thread 25.7 to 27.9 ms
    against 27.8 to 32.1 under clamp, 35.7 to 39.1 against 38.2 to 43.8
    under error; at 16 threads 3.1 against 3.5 ms under clamp; on the
-   2-vCPU machine as fast or faster. */
+   2-vCPU machine within its noise (docs/performance.md). */
 #define STAGED_LINE_BYTES 32768u
 
 /* The tensors of the line walks, in walker slot order. */
