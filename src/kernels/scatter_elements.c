@@ -86,7 +86,8 @@
    2-vCPU machine within its noise (docs/performance.md). */
 #define STAGED_LINE_BYTES 32768u
 
-/* The tensors of the line walks, in walker slot order. */
+/* The tensors of the line walks, in walker slot order; the walk along the
+   trail has the first three (its copy goes by copy_over_runs). */
 enum { UPD, IDX, OUT, IN };
 
 /* What the walk along the trail needs, besides a lead's offsets. */
@@ -95,7 +96,7 @@ typedef struct trail_walk {
     const unsigned char *upd, *idx;
     uint32_t element_size, index_size;
     const index_axis *selector;
-    uint64_t axis_step[4];
+    uint64_t axis_step[IN]; /* of UPD, IDX and OUT */
     runs trail;
 } trail_walk;
 
@@ -111,9 +112,9 @@ static void trail_pass(const trail_walk *w, const uint64_t *base, uint64_t from,
     else
         j = runs_seek(&my, p);
     while (p < to) {
-        uint64_t count = run_length(&my, j, to - p), at[4];
+        uint64_t count = run_length(&my, j, to - p), at[IN];
         int t;
-        for (t = 0; t < 4; ++t)
+        for (t = 0; t < IN; ++t)
             at[t] = base[t] + my.outer.offset[t] + j * my.step[t];
         scatter_indexed_run(w->out + at[OUT] * es, my.step[OUT], w->upd + at[UPD] * es,
                             my.step[UPD], w->idx + at[IDX] * w->index_size, my.step[IDX],
@@ -218,7 +219,7 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
        (lead, trail) positions, one line at a time. */
     walker_init(&lead_full, axis, lead_sizes);
     walker_init(&trail_full, trail_rank, trail_sizes);
-    for (t = 0; t < 4; ++t) {
+    for (t = 0; t < IN; ++t) {
         walker_add(&lead_full, lead_strides[t]);
         walker_add(&trail_full, trail_strides[t]);
     }
@@ -276,9 +277,9 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
                 uint64_t first = line - l * trail_count;
                 uint64_t last =
                     end - l * trail_count < trail_count ? end - l * trail_count : trail_count;
-                uint64_t i, base[4];
+                uint64_t i, base[IN];
                 for (i = 0; i < line_length; ++i) { /* ascending: the last update wins (D4) */
-                    for (slot = 0; slot < 4; ++slot)
+                    for (slot = 0; slot < IN; ++slot)
                         base[slot] =
                             my_lead.offset[slot] + (slot == OUT ? 0 : i * walk.axis_step[slot]);
                     trail_pass(&walk, base, first, last);
