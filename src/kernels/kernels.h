@@ -51,8 +51,10 @@ static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
  * faults, so p may be any address. */
 #if defined(__GNUC__)
 #define prefetch_line(p) __builtin_prefetch((p), 0, 3)
+#define prefetch_line_for_write(p) __builtin_prefetch((p), 1, 3)
 #else
 #define prefetch_line(p) ((void)(p))
+#define prefetch_line_for_write(p) ((void)(p))
 #endif
 
 /* The cache line the requests above are counted in: 64 bytes on every
@@ -65,6 +67,8 @@ static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
  * object, and a prefetch of any address is harmless (on a 32-bit host an
  * offset past 4 GiB wraps: still a harmless hint). */
 #define prefetch_ahead(p, bytes) prefetch_line((const void *)((uintptr_t)(p) + (uintptr_t)(bytes)))
+#define prefetch_ahead_for_write(p, bytes)                                                         \
+    prefetch_line_for_write((const void *)((uintptr_t)(p) + (uintptr_t)(bytes)))
 
 /* ---- element moves -----------------------------------------------------
  * Gathers and scatters move bits, never values (D12): an element is 1, 2, 4
@@ -323,7 +327,8 @@ void streamed_stores_done(void);
  * j ascending, so of two updates to one element the later one stays. */
 void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *upd,
                          uint64_t upd_step, const unsigned char *idx, uint64_t idx_step,
-                         const index_axis *axis, uint64_t n, uint32_t element_size);
+                         const index_axis *axis, uint64_t n, uint32_t element_size,
+                         const unsigned char *next_line);
 
 /* The first j < n whose idx[j * idx_step] lies outside [-size, size) (signed
  * types) or [0, size) (unsigned), or n when there is none. */

@@ -118,7 +118,7 @@ static void trail_pass(const trail_walk *w, const uint64_t *base, uint64_t from,
             at[t] = base[t] + my.outer.offset[t] + j * my.step[t];
         scatter_indexed_run(w->out + at[OUT] * es, my.step[OUT], w->upd + at[UPD] * es,
                             my.step[UPD], w->idx + at[IDX] * w->index_size, my.step[IDX],
-                            w->selector, count, es);
+                            w->selector, count, es, NULL);
         p += count;
         j = 0;
         walker_next(&my.outer);
@@ -295,10 +295,16 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
                 for (slot = 0; slot < 4; ++slot)
                     at[slot] = my.outer.offset[slot] + j * my.step[slot];
                 if (buffer) { /* the line, built in the buffer, then streamed out */
+                    /* the next line's input, requested while this one's
+                       updates land, where it is packed (at the end of a
+                       run, none) */
+                    const unsigned char *next_line = axis_step[IN] == 1 && j + 1 < my.length
+                                                         ? in + (at[IN] + my.step[IN]) * es
+                                                         : NULL;
                     copy_run(buffer, 1, in + at[IN] * es, axis_step[IN], out_axis_length, es);
                     scatter_indexed_run(buffer, 0, upd + at[UPD] * es, axis_step[UPD],
                                         idx + at[IDX] * idx_l.element_size, axis_step[IDX],
-                                        &packed_selector, line_length, es);
+                                        &packed_selector, line_length, es, next_line);
                     stream_bytes(out + at[OUT] * es, buffer, (size_t)(out_axis_length * es));
                 } else {
                     /* the line of the output = the input's */
@@ -306,7 +312,7 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
                              out_axis_length, es);
                     scatter_indexed_run(out + at[OUT] * es, 0, upd + at[UPD] * es, axis_step[UPD],
                                         idx + at[IDX] * idx_l.element_size, axis_step[IDX],
-                                        &selector, line_length, es);
+                                        &selector, line_length, es, NULL);
                 }
                 if (++j == my.length) {
                     j = 0;
