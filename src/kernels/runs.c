@@ -159,7 +159,9 @@ static int far_apart(uint64_t a, uint64_t b)
  * index prefetch are paid once per 4 elements.  ONE(I, IB, XS, ES, SS, SL,
  * j) does position j: XS is the index step, ES the step of the stream that
  * moves one element per position, and the element the index selects lies
- * at i(j) * SS + j * SL in `selected`.  AHEAD: what else it requests, the
+ * at i(j) * SS + j * SL in `selected`.  Besides the indices it requests
+ * that stream ELEMENT_PREFETCH positions ahead, through `ahead_read` or
+ * `ahead_written` (NULL: not requested).  AHEAD: what else it requests, the
  * selected elements SELECTED_PREFETCH positions ahead or `next_row`. */
 #define REQUEST_SELECTED(I, IB, XS, SS, SL, j)                                                     \
     prefetch_line(selected + (I(idx + (j) * (XS)*IB, size) * (SS) + (j) * (SL)) * sizeof(T))
