@@ -61,7 +61,8 @@ dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
     index_axis selector;
     walker full;
     runs r;
-    int team = team_size(ctx->num_threads), stream;
+    int team = team_size(ctx->num_threads);
+    output_writes writes;
     (void)team;
 
     layout_from_desc(desc->InputTensor, &in_l);
@@ -93,14 +94,17 @@ dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
     walker_add(&full, in_strides_off_axis); /* slot 2 */
     runs_init(&r, &full);
 
-    stream = total * es >= STREAM_MIN_BYTES && streaming_stores_available(es) &&
-             (uintptr_t)out % es == 0;
+    if (total * es >= STREAM_MIN_BYTES && streaming_stores_available(es) &&
+        (uintptr_t)out % es == 0)
+        writes = OUTPUT_STREAMED;
+    else
+        writes = total * es >= REQUEST_MIN_BYTES ? OUTPUT_REQUESTED : OUTPUT_IN_CACHE;
 #pragma omp parallel num_threads(team) if (total >= PARALLEL_MIN_ELEMENTS)
     {
         int t = thread_index(), n = thread_total();
         gather_over_runs(&r, chunk_begin(total, t, n), chunk_begin(total, t + 1, n), out, in, idx,
-                         &selector, es, stream);
-        if (stream)
+                         &selector, es, writes);
+        if (writes == OUTPUT_STREAMED)
             streamed_stores_done();
     }
     return DMLREF_OK;

@@ -249,7 +249,8 @@ dmlref_status dmlref_fast_gather_nd1(const kernel_context *ctx, const dmlref_gat
         {
             int t = thread_index(), n = thread_total();
             gather_over_runs(&grid, chunk_begin(total, t, n), chunk_begin(total, t + 1, n), out, in,
-                             idx, &selector, es, 0);
+                             idx, &selector, es,
+                             total * es >= REQUEST_MIN_BYTES ? OUTPUT_REQUESTED : OUTPUT_IN_CACHE);
         }
         return DMLREF_OK;
     }

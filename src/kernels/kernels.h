@@ -269,6 +269,17 @@ typedef struct index_axis {
     uint64_t stride;
 } index_axis;
 
+/* Outputs smaller than this may lie in a core's own cache, where requests
+ * ahead only cost instructions: in the 2^16-element cases of
+ * docs/performance.md they took GatherElements 1.1 to 1.2 times as long. */
+#define REQUEST_MIN_BYTES ((uint64_t)4 << 20)
+
+/* How gather_over_runs writes the output: with ordinary stores alone (an
+ * output under REQUEST_MIN_BYTES), with ordinary stores and its lines
+ * requested for writing ahead, or with streaming stores where its runs are
+ * packed (gather_elements.c says when). */
+typedef enum { OUTPUT_IN_CACHE, OUTPUT_REQUESTED, OUTPUT_STREAMED } output_writes;
+
 /* GatherElements' rows over positions [begin, end) of a walk whose tensors
  * are, in slot order, the output, the indices and the input (its selected
  * dimension's stride left out): out = in[i * axis->stride], where i is the
@@ -278,7 +289,7 @@ typedef struct index_axis {
  * is one coordinate and a slice one element. */
 void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
                       const unsigned char *in, const unsigned char *idx, const index_axis *axis,
-                      uint32_t element_size, int stream);
+                      uint32_t element_size, output_writes writes);
 
 /* Outputs at least this large may be written with streaming stores; smaller
  * ones may still be in cache when the caller reads them, which streaming
@@ -317,21 +328,23 @@ static inline void stream_bytes(unsigned char *dst, const unsigned char *src, si
 }
 #endif
 
-/* Whether gather_over_runs can stream elements of this size (stream: its
- * packed runs then write past the caches), and the fence each thread that
- * streamed passes before its stores count as done. */
+/* Whether gather_over_runs can stream elements of this size
+ * (OUTPUT_STREAMED: its packed runs then write past the caches), and the
+ * fence each thread that streamed passes before its stores count as done. */
 int streaming_stores_available(uint32_t element_size);
 void streamed_stores_done(void);
 
 /* Scatter's row: out[j * out_step + i(j) * axis->stride] = upd[j * upd_step],
  * j ascending, so of two updates to one element the later one stays.
- * next_line: the packed input line the caller copies next, or NULL; it is
- * requested while the updates land where the run is a packed row along
- * the last axis whose first two indices are not ascending neighbours. */
+ * request_updates: whether the updates are requested ahead (an output of
+ * REQUEST_MIN_BYTES or more).  next_line: the packed input line the caller
+ * copies next, or NULL; it is requested while the updates land where the
+ * run is a packed row along the last axis whose first two indices are not
+ * ascending neighbours. */
 void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *upd,
                          uint64_t upd_step, const unsigned char *idx, uint64_t idx_step,
                          const index_axis *axis, uint64_t n, uint32_t element_size,
-                         const unsigned char *next_line);
+                         int request_updates, const unsigned char *next_line);
 
 /* The first j < n whose idx[j * idx_step] lies outside [-size, size) (signed
  * types) or [0, size) (unsigned), or n when there is none. */

@@ -109,7 +109,8 @@ void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src, u
 /* The stream that moves one element per position, the updates a scatter
  * reads and the output a gather writes, is requested this many positions
  * ahead too, a line at a time (the output for writing, unless it is
- * written with streaming stores, which need no line in the cache).
+ * written with streaming stores, which need no line in the cache), where
+ * the output is of REQUEST_MIN_BYTES or more.
  * Measured on the 16-core host of docs/performance.md, 4096 x 4096 FLOAT32
  * along axis 1, INT64 indices, the builds with and without in one process,
  * alternating call by call over 21 rounds (two medians of each): at one
@@ -160,8 +161,8 @@ static int far_apart(uint64_t a, uint64_t b)
  * j) does position j: XS is the index step, ES the step of the stream that
  * moves one element per position, and the element the index selects lies
  * at i(j) * SS + j * SL in `selected`.  Besides the indices it requests
- * that stream ELEMENT_PREFETCH positions ahead, through `ahead_read` or
- * `ahead_written` (NULL: not requested).  AHEAD: what else it requests, the
+ * that stream ELEMENT_PREFETCH positions ahead where `ahead` is not NULL,
+ * for writing where `ahead_for_writing` is 1.  AHEAD: what else it requests, the
  * selected elements SELECTED_PREFETCH positions ahead or `next_row`. */
 #define REQUEST_SELECTED(I, IB, XS, SS, SL, j)                                                     \
     prefetch_line(selected + (I(idx + (j) * (XS)*IB, size) * (SS) + (j) * (SL)) * sizeof(T))
@@ -169,12 +170,11 @@ static int far_apart(uint64_t a, uint64_t b)
 #define UNROLLED_RUN(ONE, I, IB, XS, ES, SS, SL, AHEAD)                                            \
     for (j = 0; j + 4 <= n; j += 4) {                                                              \
         prefetch_ahead(idx, (j + INDEX_PREFETCH) * (XS)*IB);                                       \
-        if ((j * (ES) * sizeof(T)) % LINE_BYTES < 4 * (ES) * sizeof(T)) { /* a line a request */   \
-            if (ahead_written)                                                                     \
-                prefetch_ahead_for_write(ahead_written,                                            \
-                                         (j + ELEMENT_PREFETCH) * (ES) * sizeof(T));               \
-            if (ahead_read)                                                                        \
-                prefetch_ahead(ahead_read, (j + ELEMENT_PREFETCH) * (ES) * sizeof(T));             \
+        if (ahead && (j * (ES) * sizeof(T)) % LINE_BYTES < 4 * (ES) * sizeof(T)) { /* a line */    \
+            if (ahead_for_writing)                                                                 \
+                prefetch_ahead_for_write(ahead, (j + ELEMENT_PREFETCH) * (ES) * sizeof(T));        \
+            else                                                                                   \
+                prefetch_ahead(ahead, (j + ELEMENT_PREFETCH) * (ES) * sizeof(T));                  \
         }                                                                                          \
         if ((AHEAD) == REQUEST_SELECTED_ELEMENTS && j + SELECTED_PREFETCH + 4 <= n) {              \
             REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH);                            \
@@ -225,7 +225,7 @@ static int far_apart(uint64_t a, uint64_t b)
                    in + (I(idx + (j) * (XS)*IB, size) * (SS) + (j) * (SL)) * sizeof(T), sizeof(T))
 
 #define GATHER_LOOP(I, IB)                                                                         \
-    if (STREAMED_SIZE(sizeof(T)) && stream && out_step == 1) {                                     \
+    if (STREAMED_SIZE(sizeof(T)) && writes == OUTPUT_STREAMED && out_step == 1) {                  \
         RUN_FOR_STEPS(GATHER_ONE_STREAMED, I, IB, idx_step, 1, stride, in_step)                    \
     } else {                                                                                       \
         RUN_FOR_STEPS(GATHER_ONE, I, IB, idx_step, out_step, stride, in_step)                      \
@@ -236,12 +236,11 @@ static int far_apart(uint64_t a, uint64_t b)
 static void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *in,
                                uint64_t in_step, const unsigned char *idx, uint64_t idx_step,
                                const index_axis *axis, uint64_t n, uint32_t element_size,
-                               const unsigned char *next_row, int stream)
+                               const unsigned char *next_row, output_writes writes)
 {
     const uint64_t size = axis->size, stride = axis->stride;
-    const unsigned char *selected = in, *ahead_read = NULL;
-    const unsigned char *ahead_written = stream ? NULL : out;
-    const int wide = size * stride * element_size > SCATTERED_SPAN;
+    const unsigned char *selected = in, *ahead = writes == OUTPUT_REQUESTED ? out : NULL;
+    const int ahead_for_writing = 1, wide = size * stride * element_size > SCATTERED_SPAN;
     uint64_t j;
     FOR_INDEX_AND_ELEMENT(axis->type, element_size, GATHER_LOOP)
 }
@@ -259,12 +258,12 @@ static void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsi
 void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *upd,
                          uint64_t upd_step, const unsigned char *idx, uint64_t idx_step,
                          const index_axis *axis, uint64_t n, uint32_t element_size,
-                         const unsigned char *next_line)
+                         int request_updates, const unsigned char *next_line)
 {
     const uint64_t size = axis->size, stride = axis->stride;
     const unsigned char *selected = out; /* a row's updates land in cache */
-    const unsigned char *next_row = next_line, *ahead_read = upd, *ahead_written = NULL;
-    const int wide = size * stride * element_size > SCATTERED_SPAN;
+    const unsigned char *next_row = next_line, *ahead = request_updates ? upd : NULL;
+    const int ahead_for_writing = 0, wide = size * stride * element_size > SCATTERED_SPAN;
     uint64_t j;
     FOR_INDEX_AND_ELEMENT(axis->type, element_size, SCATTER_LOOP)
 }
@@ -298,7 +297,7 @@ static int tiled(const runs *r, const index_axis *axis, uint32_t element_size)
 
 void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
                       const unsigned char *in, const unsigned char *idx, const index_axis *axis,
-                      uint32_t element_size, int stream)
+                      uint32_t element_size, output_writes writes)
 {
     const uint32_t index_size = dmlref_data_type_size(axis->type);
     const int tile = tiled(shape, axis, element_size);
@@ -319,7 +318,7 @@ void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned 
                         out + (starts[t][0] + c * my.step[0]) * element_size, my.step[0],
                         in + (starts[t][2] + c * my.step[2]) * element_size, my.step[2],
                         idx + (starts[t][1] + c * my.step[1]) * index_size, my.step[1], axis, w,
-                        element_size, NULL, stream);
+                        element_size, NULL, writes);
             }
             begin += TILE_RUNS * my.length;
             continue;
@@ -332,7 +331,7 @@ void gather_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned 
         gather_indexed_run(out + (at[0] + j * my.step[0]) * element_size, my.step[0],
                            in + (at[2] + j * my.step[2]) * element_size, my.step[2],
                            idx + (at[1] + j * my.step[1]) * index_size, my.step[1], axis, count,
-                           element_size, next_row, stream);
+                           element_size, next_row, writes);
         j = 0;
     }
 }

@@ -96,6 +96,7 @@ typedef struct trail_walk {
     const unsigned char *upd, *idx;
     uint32_t element_size, index_size;
     const index_axis *selector;
+    int request_updates;    /* scatter_indexed_run's */
     uint64_t axis_step[IN]; /* of UPD, IDX and OUT */
     runs trail;
 } trail_walk;
@@ -118,7 +119,7 @@ static void trail_pass(const trail_walk *w, const uint64_t *base, uint64_t from,
             at[t] = base[t] + my.outer.offset[t] + j * my.step[t];
         scatter_indexed_run(w->out + at[OUT] * es, my.step[OUT], w->upd + at[UPD] * es,
                             my.step[UPD], w->idx + at[IDX] * w->index_size, my.step[IDX],
-                            w->selector, count, es, NULL);
+                            w->selector, count, es, w->request_updates, NULL);
         p += count;
         j = 0;
         walker_next(&my.outer);
@@ -166,7 +167,8 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
     uint32_t axis = desc->Axis, es, d, t, trail_rank;
     index_axis selector, packed_selector;
     walker lead_full, trail_full;
-    int staged = 0; /* lines built in a buffer of their own and streamed out */
+    int staged = 0;      /* lines built in a buffer of their own and streamed out */
+    int request_updates; /* scatter_indexed_run's: an output not in a core's cache */
     runs lead, copy_runs;
     trail_walk walk;
     int team = team_size(ctx->num_threads);
@@ -213,6 +215,7 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
     line_count = lead_count * trail_count;
     line_length = upd_l.sizes[axis];
     out_axis_length = out_l.sizes[axis];
+    request_updates = layout_element_count(&out_l) * es >= REQUEST_MIN_BYTES;
 
     /* Lines walked along the trail: a walk over the lead dimensions, and
        runs over the trail.  Lines walked along the axis: runs over the
@@ -237,6 +240,7 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
         walk.element_size = es;
         walk.index_size = idx_l.element_size;
         walk.selector = &selector;
+        walk.request_updates = request_updates;
         memcpy(walk.axis_step, axis_step, sizeof walk.axis_step);
     } else {
         walker lines_full; /* lead and trail dimensions together */
@@ -304,7 +308,8 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
                     copy_run(buffer, 1, in + at[IN] * es, axis_step[IN], out_axis_length, es);
                     scatter_indexed_run(buffer, 0, upd + at[UPD] * es, axis_step[UPD],
                                         idx + at[IDX] * idx_l.element_size, axis_step[IDX],
-                                        &packed_selector, line_length, es, next_line);
+                                        &packed_selector, line_length, es, request_updates,
+                                        next_line);
                     stream_bytes(out + at[OUT] * es, buffer, (size_t)(out_axis_length * es));
                 } else {
                     /* the line of the output = the input's */
@@ -312,7 +317,7 @@ dmlref_status dmlref_fast_scatter_elements(const kernel_context *ctx,
                              out_axis_length, es);
                     scatter_indexed_run(out + at[OUT] * es, 0, upd + at[UPD] * es, axis_step[UPD],
                                         idx + at[IDX] * idx_l.element_size, axis_step[IDX],
-                                        &selector, line_length, es, NULL);
+                                        &selector, line_length, es, request_updates, NULL);
                 }
                 if (++j == my.length) {
                     j = 0;
