@@ -337,14 +337,14 @@ void streamed_stores_done(void);
 /* Scatter's row: out[j * out_step + i(j) * axis->stride] = upd[j * upd_step],
  * j ascending, so of two updates to one element the later one stays.
  * request_updates: whether the updates are requested ahead (an output of
- * REQUEST_MIN_BYTES or more).  next_line: the packed input line the caller
+ * REQUEST_MIN_BYTES or more).  next_row: the packed input line the caller
  * copies next, or NULL; it is requested while the updates land where the
  * run is a packed row along the last axis whose first two indices are not
  * ascending neighbours. */
 void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *upd,
                          uint64_t upd_step, const unsigned char *idx, uint64_t idx_step,
                          const index_axis *axis, uint64_t n, uint32_t element_size,
-                         int request_updates, const unsigned char *next_line);
+                         int request_updates, const unsigned char *next_row);
 
 /* The first j < n whose idx[j * idx_step] lies outside [-size, size) (signed
  * types) or [0, size) (unsigned), or n when there is none. */

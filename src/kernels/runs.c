@@ -258,11 +258,11 @@ static void gather_indexed_run(unsigned char *out, uint64_t out_step, const unsi
 void scatter_indexed_run(unsigned char *out, uint64_t out_step, const unsigned char *upd,
                          uint64_t upd_step, const unsigned char *idx, uint64_t idx_step,
                          const index_axis *axis, uint64_t n, uint32_t element_size,
-                         int request_updates, const unsigned char *next_line)
+                         int request_updates, const unsigned char *next_row)
 {
     const uint64_t size = axis->size, stride = axis->stride;
     const unsigned char *selected = out; /* a row's updates land in cache */
-    const unsigned char *next_row = next_line, *ahead = request_updates ? upd : NULL;
+    const unsigned char *ahead = request_updates ? upd : NULL;
     const int ahead_for_writing = 0, wide = size * stride * element_size > SCATTERED_SPAN;
     uint64_t j;
     FOR_INDEX_AND_ELEMENT(axis->type, element_size, SCATTER_LOOP)
