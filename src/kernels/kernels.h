@@ -52,9 +52,11 @@ static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
 #if defined(__GNUC__)
 #define prefetch_line(p) __builtin_prefetch((p), 0, 3)
 #define prefetch_line_for_write(p) __builtin_prefetch((p), 1, 3)
+#define prefetch_line_to_l2(p) __builtin_prefetch((p), 0, 2) /* prefetcht1 on x86 */
 #else
 #define prefetch_line(p) ((void)(p))
 #define prefetch_line_for_write(p) ((void)(p))
+#define prefetch_line_to_l2(p) ((void)(p))
 #endif
 
 /* The cache line the requests above are counted in: 64 bytes on every
@@ -69,6 +71,8 @@ static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
 #define prefetch_ahead(p, bytes) prefetch_line((const void *)((uintptr_t)(p) + (uintptr_t)(bytes)))
 #define prefetch_ahead_for_write(p, bytes)                                                         \
     prefetch_line_for_write((const void *)((uintptr_t)(p) + (uintptr_t)(bytes)))
+#define prefetch_ahead_to_l2(p, bytes)                                                             \
+    prefetch_line_to_l2((const void *)((uintptr_t)(p) + (uintptr_t)(bytes)))
 
 /* ---- element moves -----------------------------------------------------
  * Gathers and scatters move bits, never values (D12): an element is 1, 2, 4

@@ -156,39 +156,58 @@ static int far_apart(uint64_t a, uint64_t b)
     return a > b + 1 || b > a + 1;
 }
 
-/* A run's loop, unrolled by 4 so that the loop's own bookkeeping and the
- * index prefetch are paid once per 4 elements.  ONE(I, IB, XS, ES, SS, SL,
- * j) does position j: XS is the index step, ES the step of the stream that
- * moves one element per position, and the element the index selects lies
- * at i(j) * SS + j * SL in `selected`.  Besides the indices it requests
- * that stream ELEMENT_PREFETCH positions ahead where `ahead` is not NULL,
- * for writing where `ahead_for_writing` is 1.  AHEAD: what else it requests, the
- * selected elements SELECTED_PREFETCH positions ahead or `next_row`. */
+/* A run's loop, unrolled by 8 so that the loop's own bookkeeping, its
+ * tests of what to request and the index request are paid once per 8
+ * elements: a line of INT64 indices, and a line of the element stream
+ * where it moves 8 bytes a position or fewer (of a wider stream every
+ * other line or fewer is requested; the prefetchers follow it).  By 4, a
+ * Scatter of FLOAT32 along rows with INT64 indices took 10.4 instructions
+ * an element, by 8 7.8 (callgrind).  Measured with the builds of both in
+ * one process, called alternately, each in either place of the program
+ * (the geometric mean of the two orders, 11 rounds each), 4096 x 4096
+ * along axis 1: on the 16-core host of docs/performance.md at one thread
+ * 0.96 to 1.00 of the time for gathers and Scatters, 16 threads within
+ * its noise; on its 2-vCPU machine 0.89 to 0.99.  ONE(I, IB, XS, ES, SS,
+ * SL, j) does position j: XS is the index step, ES the step of the stream
+ * that moves one element per position, and the element the index selects
+ * lies at i(j) * SS + j * SL in `selected`.  Besides the indices it
+ * requests that stream ELEMENT_PREFETCH positions ahead where `ahead` is
+ * not NULL, for writing where `ahead_for_writing` is 1.  AHEAD: what else
+ * it requests, the selected elements SELECTED_PREFETCH positions ahead or
+ * `next_row`. */
 #define REQUEST_SELECTED(I, IB, XS, SS, SL, j)                                                     \
     prefetch_line(selected + (I(idx + (j) * (XS)*IB, size) * (SS) + (j) * (SL)) * sizeof(T))
 
+#define REQUEST_FOUR_SELECTED(I, IB, XS, SS, SL, j)                                                \
+    REQUEST_SELECTED(I, IB, XS, SS, SL, j);                                                        \
+    REQUEST_SELECTED(I, IB, XS, SS, SL, (j) + 1);                                                  \
+    REQUEST_SELECTED(I, IB, XS, SS, SL, (j) + 2);                                                  \
+    REQUEST_SELECTED(I, IB, XS, SS, SL, (j) + 3)
+
+#define FOUR_POSITIONS(ONE, I, IB, XS, ES, SS, SL, j)                                              \
+    ONE(I, IB, XS, ES, SS, SL, j);                                                                 \
+    ONE(I, IB, XS, ES, SS, SL, (j) + 1);                                                           \
+    ONE(I, IB, XS, ES, SS, SL, (j) + 2);                                                           \
+    ONE(I, IB, XS, ES, SS, SL, (j) + 3)
+
 #define UNROLLED_RUN(ONE, I, IB, XS, ES, SS, SL, AHEAD)                                            \
-    for (j = 0; j + 4 <= n; j += 4) {                                                              \
+    for (j = 0; j + 8 <= n; j += 8) {                                                              \
         prefetch_ahead(idx, (j + INDEX_PREFETCH) * (XS)*IB);                                       \
-        if (ahead && (j * (ES) * sizeof(T)) % LINE_BYTES < 4 * (ES) * sizeof(T)) { /* a line */    \
+        if (ahead && (j * (ES) * sizeof(T)) % LINE_BYTES < 8 * (ES) * sizeof(T)) { /* a line */    \
             if (ahead_for_writing)                                                                 \
                 prefetch_ahead_for_write(ahead, (j + ELEMENT_PREFETCH) * (ES) * sizeof(T));        \
             else                                                                                   \
                 prefetch_ahead(ahead, (j + ELEMENT_PREFETCH) * (ES) * sizeof(T));                  \
         }                                                                                          \
-        if ((AHEAD) == REQUEST_SELECTED_ELEMENTS && j + SELECTED_PREFETCH + 4 <= n) {              \
-            REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH);                            \
-            REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH + 1);                        \
-            REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH + 2);                        \
-            REQUEST_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH + 3);                        \
+        if ((AHEAD) == REQUEST_SELECTED_ELEMENTS && j + SELECTED_PREFETCH + 8 <= n) {              \
+            REQUEST_FOUR_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH);                       \
+            REQUEST_FOUR_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH + 4);                   \
         }                                                                                          \
-        if ((AHEAD) == REQUEST_NEXT_ROW && (j * sizeof(T)) % LINE_BYTES < 4 * sizeof(T) &&         \
+        if ((AHEAD) == REQUEST_NEXT_ROW && (j * sizeof(T)) % LINE_BYTES < 8 * sizeof(T) &&         \
             j < size)                                                                              \
             prefetch_ahead(next_row, j * sizeof(T));                                               \
-        ONE(I, IB, XS, ES, SS, SL, j);                                                             \
-        ONE(I, IB, XS, ES, SS, SL, j + 1);                                                         \
-        ONE(I, IB, XS, ES, SS, SL, j + 2);                                                         \
-        ONE(I, IB, XS, ES, SS, SL, j + 3);                                                         \
+        FOUR_POSITIONS(ONE, I, IB, XS, ES, SS, SL, j);                                             \
+        FOUR_POSITIONS(ONE, I, IB, XS, ES, SS, SL, j + 4);                                         \
     }                                                                                              \
     for (; j < n; ++j)                                                                             \
         ONE(I, IB, XS, ES, SS, SL, j);
@@ -391,7 +410,13 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
  * loop itself.  The vectoriser made two accumulators of the plain loop,
  * and a separate loop of requests cost a sixth of the pass: together 3.1
  * instructions per INT64 index against 2.1 now, 2.0 against 1.15 for INT32
- * (callgrind).  Elsewhere the plain loops, for the compiler to vectorise. */
+ * (callgrind).  Elsewhere the plain loops, for the compiler to vectorise.
+ * The lines are requested into L2, not L1: on the 16-core host of
+ * docs/performance.md one core read 128 MiB at 14.2 to 14.3 GB/s so
+ * against 13.3 with requests into L1, and the strict policy's
+ * GatherElements and Scatter at one thread took 0.96 to 1.00 of the time
+ * (the builds in one process, called alternately in either order, 11
+ * rounds each); on its 2-vCPU machine the same within noise. */
 #define CHECK_AHEAD (2 * RUN_BLOCK * 8)
 
 #if defined(__SSE2__)
@@ -401,7 +426,7 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
         uint64_t at;                                                                               \
         for (at = 0; at < RUN_BLOCK * (index_size); at += LINE_BYTES) {                            \
             const __m128i *p = (const __m128i *)(const void *)(idx + at);                          \
-            prefetch_ahead(idx, at + CHECK_AHEAD);                                                 \
+            prefetch_ahead_to_l2(idx, at + CHECK_AHEAD);                                           \
             a = _mm_or_si128(a, ADD(_mm_loadu_si128(p), shift));                                   \
             b = _mm_or_si128(b, ADD(_mm_loadu_si128(p + 1), shift));                               \
             c = _mm_or_si128(c, ADD(_mm_loadu_si128(p + 2), shift));                               \
@@ -467,7 +492,7 @@ uint64_t first_out_of_range_run(const unsigned char *idx, uint64_t idx_step,
             continue;
         for (line = 0; line < RUN_BLOCK * index_size;
              line += LINE_BYTES) /* as the quick test does */
-            prefetch_ahead(block, CHECK_AHEAD * idx_step + line * idx_step);
+            prefetch_ahead_to_l2(block, CHECK_AHEAD * idx_step + line * idx_step);
         if (!block_has_out_of_range(block, idx_step, type, size, count))
             continue;
         for (j = 0; j < count; ++j) /* rare: find which one */
