@@ -405,9 +405,11 @@ static void parallel_copy(void *dst, const void *src, size_t n, uint32_t threads
     (void)threads;
 }
 
-/* Reads n bytes (down to a multiple of 32) with T threads and nothing else:
-   the rate at which the strict policy's own pass could at best read the
-   indices.  The OR of the words goes to a volatile, so the loads stay. */
+/* Reads n bytes (down to a multiple of 32) with T threads and nothing else,
+   in a plain loop: what reading the indices costs.  The strict policy's own
+   pass requests its lines ahead and reads faster than this at one thread on
+   the machines of docs/performance.md, whose estimates take the faster of
+   the two.  The OR of the words goes to a volatile, so the loads stay. */
 static volatile uint64_t read_sink;
 
 static void parallel_read(const void *src, size_t n, uint32_t threads)

@@ -156,25 +156,26 @@ static int far_apart(uint64_t a, uint64_t b)
     return a > b + 1 || b > a + 1;
 }
 
-/* A run's loop, unrolled by 8 so that the loop's own bookkeeping, its
- * tests of what to request and the index request are paid once per 8
- * elements: a line of INT64 indices, and a line of the element stream
- * where it moves 8 bytes a position or fewer (of a wider stream every
- * other line or fewer is requested; the prefetchers follow it).  By 4, a
- * Scatter of FLOAT32 along rows with INT64 indices took 10.4 instructions
+/* A run's loop.  ONE(I, IB, XS, ES, SS, SL, j) does position j: XS is the
+ * index step, ES the step of the stream that moves one element per
+ * position, and the element the index selects lies at i(j) * SS + j * SL
+ * in `selected`.  Besides the indices it requests that stream
+ * ELEMENT_PREFETCH positions ahead where `ahead` is not NULL, for writing
+ * where `ahead_for_writing` is 1.  AHEAD: what else it requests, the
+ * selected elements SELECTED_PREFETCH positions ahead or `next_row`.
+ *
+ * Unrolled by 8, so that the loop's own bookkeeping, its tests of what to
+ * request and the index request are paid once per 8 elements: a line of
+ * INT64 indices, and a line of the element stream where it moves 8 bytes
+ * a position or fewer (of a wider stream every other line or fewer is
+ * requested; the prefetchers follow it).  By 4, a Scatter of FLOAT32
+ * along rows with INT64 indices, one target a row, took 10.4 instructions
  * an element, by 8 7.8 (callgrind).  Measured with the builds of both in
  * one process, called alternately, each in either place of the program
  * (the geometric mean of the two orders, 11 rounds each), 4096 x 4096
  * along axis 1: on the 16-core host of docs/performance.md at one thread
  * 0.96 to 1.00 of the time for gathers and Scatters, 16 threads within
- * its noise; on its 2-vCPU machine 0.89 to 0.99.  ONE(I, IB, XS, ES, SS,
- * SL, j) does position j: XS is the index step, ES the step of the stream
- * that moves one element per position, and the element the index selects
- * lies at i(j) * SS + j * SL in `selected`.  Besides the indices it
- * requests that stream ELEMENT_PREFETCH positions ahead where `ahead` is
- * not NULL, for writing where `ahead_for_writing` is 1.  AHEAD: what else
- * it requests, the selected elements SELECTED_PREFETCH positions ahead or
- * `next_row`. */
+ * its noise; on its 2-vCPU machine 0.89 to 0.99. */
 #define REQUEST_SELECTED(I, IB, XS, SS, SL, j)                                                     \
     prefetch_line(selected + (I(idx + (j) * (XS)*IB, size) * (SS) + (j) * (SL)) * sizeof(T))
 
