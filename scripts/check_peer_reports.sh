@@ -65,14 +65,22 @@ PY
     else
         pass
     fi
-    "$python" - "$first" "$tmp/changed_first.json" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-row = next(r for r in doc["cases"] if r["name"] == "gather_elements/axis1_seq/packed/e1_i64/2^24")
-row["dmlref_over_torch"] *= 2
-json.dump(doc, open(sys.argv[2], "w"))
+    # the runs again, the one that holds the first comparison's first case
+    # with that case's ratio doubled
+    rm -rf "$tmp/runs" && mkdir "$tmp/runs" && cp "$first" "$@" "$tmp/runs/"
+    if ! "$python" - "$tmp/runs" <<'PY'; then
+import glob, json, sys
+for path in glob.glob(sys.argv[1] + "/*.json"):
+    doc = json.load(open(path))
+    rows = [r for r in doc["cases"] if r["name"] == "gather_elements/axis1_seq/packed/e1_i64/2^24"]
+    if rows:
+        rows[0]["dmlref_over_torch"] *= 2
+        json.dump(doc, open(path, "w"))
+        sys.exit(0)
+sys.exit(1)
 PY
-    if $report --first-comparison "$tmp/changed_first.json" "$@" >"$tmp/changed.first" 2>/dev/null &&
+        fail "docs/performance/peers-$m-*.json: no run holds the first comparison's first case"
+    elif $report --first-comparison "$tmp/runs"/*.json >"$tmp/changed.first" 2>/dev/null &&
         contains "$root/docs/performance.md" "$tmp/changed.first"; then
         fail "docs/performance.md: a run with a ratio of the first comparison doubled gives the table it shows"
     else
