@@ -106,7 +106,7 @@ TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%$(EXE))
 TEST_SUPPORT = tests/testlib.c
 TEST_HDR = tests/testlib.h
 
-.PHONY: all lib check check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
+.PHONY: all lib check check-ab-builds check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-packaging check-schema check-roundtrip check-cli \
         check-guides check-memory check-reports check-onnx-export conformance-reports node-deps \
         check-conformance backends fuzz-smoke check-valgrind \
@@ -276,10 +276,11 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-conformance
 	$(Q)$(MAKE) --no-print-directory check-onnx-export
 
-# Windows x86-64 under wine, then the libFuzzer targets.
+# Windows x86-64 under wine, then the libFuzzer targets and the two-builds program.
 check-lane-windows:
 	$(Q)$(MAKE) --no-print-directory check-mingw
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
+	$(Q)$(MAKE) --no-print-directory check-ab-builds
 
 # Big-endian s390x and 32-bit x86 under qemu, then the other builds of the
 # unit tests: ThreadSanitizer, clang, no OpenMP; then the conformance reports
@@ -296,8 +297,9 @@ check-lane-emulated:
 check-clang: ## the tests built with clang -fopenmp
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang
 
-check-noopenmp: ## the tests built without OpenMP
-	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test OPENMP= BUILD=build/noopenmp
+check-noopenmp: ## the tests built without OpenMP, and with the strict pass's SSE2 loop, not its AVX2 one
+	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test OPENMP= BUILD=build/noopenmp \
+	    CFLAGS=-DDMLREF_NO_AVX2
 
 check-sanitize: ## the tests under AddressSanitizer and UndefinedBehaviorSanitizer
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -314,6 +316,10 @@ check-tsan: ## the tests under ThreadSanitizer (clang, libomp and its Archer too
 	    TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/tsan.supp" \
 	    $(MAKE) --no-print-directory test CC=clang BUILD=build/tsan OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=thread"
+
+check-ab-builds: lib ## scripts/ab_builds.sh times two builds side by side: the same one near 1, an unoptimised one well above
+	$(Q)$(SUMMARY) "scripts/ab_builds.sh, two builds side by side" $(BUILD)/ab-builds.log \
+	    sh tests/test_ab_builds.sh $(BUILD)/libdmlref.a
 
 check-rules: ## every rule id and decision of docs/rules.md is named by a test
 	$(Q)sh scripts/check_rule_coverage.sh

@@ -11,8 +11,8 @@ set -eu
 cd "$(dirname "$0")/.."
 CLANG_FORMAT=${CLANG_FORMAT:-clang-format}
 
-c_files=$(find include src reference conformance tests docs/examples \( -name '*.[ch]' -o -name '*.cpp' \) \
-          ! -path 'tests/malformed/*' | sort)
+c_files=$(find include src reference conformance tests docs/examples scripts \( -name '*.[ch]' -o -name '*.cpp' \) \
+          ! -path 'tests/malformed/*' ! -path '*/node_modules/*' | sort)
 text_files=$(find . -path ./build -prune -o -path ./.git -prune -o -path ./vectors -prune -o \
              -path ./tests/malformed -prune -o -path ./tests/fuzz/regressions -prune -o \
              -name node_modules -prune -o -type f \

@@ -125,19 +125,32 @@ static int loop_entry(dmlref_tensor_data_type index_type, uint32_t element_size)
  * made the sequential gather 15 to 25% faster (128 ahead beat 64). */
 #define INDEX_PREFETCH 128
 
-/* The stream that moves one element per position, the updates a scatter
- * reads and the output a gather writes, is requested this many positions
- * ahead too, a line at a time (the output for writing, unless it is
- * written with streaming stores, which need no line in the cache), where
- * the output is of REQUEST_MIN_BYTES or more.
- * Measured on the 16-core host of docs/performance.md, 4096 x 4096 FLOAT32
- * along axis 1, INT64 indices, the builds with and without in one process,
- * alternating call by call over 21 rounds (two medians of each): at one
- * thread the Scatter with one target per line (with the next line's
- * request, scatter_elements.c) took 0.94 to 0.96 of the time, the gather
- * into a strided output 0.95 to 0.98 and the packed gather 0.98 to 1.04;
- * at 16 threads 0.89 to 0.99. */
+/* The output a gather writes is requested this many positions ahead too,
+ * a line at a time and for writing (unless it is written with streaming
+ * stores, which need no line in the cache), where the output is of
+ * REQUEST_MIN_BYTES or more.  Measured on the 16-core host of
+ * docs/performance.md, 4096 x 4096 FLOAT32 along axis 1, INT64 indices,
+ * the builds with and without in one process, alternating call by call
+ * over 21 rounds (two medians of each): at one thread the gather into a
+ * strided output took 0.95 to 0.98 of the time and the packed gather 0.98
+ * to 1.04; at 16 threads 0.89 to 0.99. */
 #define ELEMENT_PREFETCH 256
+
+/* A Scatter's loop requests its two streams, the indices and the updates
+ * (where the output is of REQUEST_MIN_BYTES or more), this many bytes of
+ * a packed stream ahead and into L2, not L1.  A request into L1 holds one
+ * of the core's few line fill buffers until its line arrives from memory,
+ * and the loop read the two streams at about 10 GB/s on the 16-core host
+ * of docs/performance.md, where the strict pass, whose requests go into
+ * L2, reads at 13 to 14.  Measured there (4096 x 4096 FLOAT32 along axis 1,
+ * INT64 indices, scripts/ab_builds.sh, 21 rounds at 1 thread and 11 at 16,
+ * the geometric mean of both orders) against requests into L1, 128
+ * indices and 256 updates ahead: at 1 thread the Scatter with one target
+ * a row took 0.965 of the time and the ascending one 0.93 to 0.97, at 16
+ * threads 1.00 to 1.02; on its 2-vCPU machine 0.99 to 1.03, within that
+ * machine's noise.  4 KiB ahead gained more there (0.90 to 0.99) but lost
+ * 6 to 12% here with one target a row. */
+#define SCATTER_AHEAD_BYTES 2048
 
 /* Where the selected elements lie far apart in no order, each is a miss
  * the prefetchers cannot foresee; the loop then requests the element
@@ -178,10 +191,11 @@ static int far_apart(uint64_t a, uint64_t b)
 /* A run's loop.  ONE(I, IB, XS, ES, SS, SL, j) does position j: XS is the
  * index step, ES the step of the stream that moves one element per
  * position, and the element the index selects lies at i(j) * SS + j * SL
- * in `selected`.  Besides the indices it requests that stream
- * ELEMENT_PREFETCH positions ahead where `ahead` is not NULL, for writing
- * where `ahead_for_writing` is 1.  AHEAD: what else it requests, the
- * selected elements SELECTED_PREFETCH positions ahead or `next_row`.
+ * in `selected`.  Besides the indices it requests that stream where
+ * `ahead` is not NULL: into L2 where `streams_to_l2` is 1 (a Scatter,
+ * SCATTER_AHEAD_BYTES), else for writing (a gather's output,
+ * ELEMENT_PREFETCH).  AHEAD: what else it requests, the selected elements
+ * SELECTED_PREFETCH positions ahead or `next_row`.
  *
  * Unrolled by 8, so that the loop's own bookkeeping, its tests of what to
  * request and the index request are paid once per 8 elements: a line of
@@ -210,14 +224,20 @@ static int far_apart(uint64_t a, uint64_t b)
     ONE(I, IB, XS, ES, SS, SL, (j) + 2);                                                           \
     ONE(I, IB, XS, ES, SS, SL, (j) + 3)
 
+/* Whether the 8 positions from j start a line of the stream that moves ES
+   elements a position. */
+#define AT_A_LINE(ES, j) (((j) * (ES) * sizeof(T)) % LINE_BYTES < 8 * (ES) * sizeof(T))
+
 #define UNROLLED_RUN(ONE, I, IB, XS, ES, SS, SL, AHEAD)                                            \
     for (j = 0; j + 8 <= n; j += 8) {                                                              \
-        prefetch_ahead(idx, (j + INDEX_PREFETCH) * (XS)*IB);                                       \
-        if (ahead && (j * (ES) * sizeof(T)) % LINE_BYTES < 8 * (ES) * sizeof(T)) { /* a line */    \
-            if (ahead_for_writing)                                                                 \
+        if (streams_to_l2) { /* a Scatter's indices and updates */                                 \
+            prefetch_ahead_to_l2(idx, ((j)*IB + SCATTER_AHEAD_BYTES) * (XS));                      \
+            if (ahead && AT_A_LINE(ES, j))                                                         \
+                prefetch_ahead_to_l2(ahead, ((j) * sizeof(T) + SCATTER_AHEAD_BYTES) * (ES));       \
+        } else { /* a gather's indices, and its output for writing */                              \
+            prefetch_ahead(idx, (j + INDEX_PREFETCH) * (XS)*IB);                                   \
+            if (ahead && AT_A_LINE(ES, j))                                                         \
                 prefetch_ahead_for_write(ahead, (j + ELEMENT_PREFETCH) * (ES) * sizeof(T));        \
-            else                                                                                   \
-                prefetch_ahead(ahead, (j + ELEMENT_PREFETCH) * (ES) * sizeof(T));                  \
         }                                                                                          \
         if ((AHEAD) == REQUEST_SELECTED_ELEMENTS && j + SELECTED_PREFETCH + 8 <= n) {              \
             REQUEST_FOUR_SELECTED(I, IB, XS, SS, SL, j + SELECTED_PREFETCH);                       \
@@ -281,7 +301,7 @@ static int far_apart(uint64_t a, uint64_t b)
     {                                                                                              \
         const uint64_t size = axis->size, stride = axis->stride;                                   \
         const unsigned char *selected = in, *ahead = writes == OUTPUT_REQUESTED ? out : NULL;      \
-        const int ahead_for_writing = 1, wide = size * stride * element_size > SCATTERED_SPAN;     \
+        const int streams_to_l2 = 0, wide = size * stride * element_size > SCATTERED_SPAN;         \
         uint64_t j;                                                                                \
         FOR_ELEMENT_SIZE(ELEMENT_SIZE, GATHER_LOOP(I, IB))                                         \
     }
@@ -315,7 +335,7 @@ static void gather_indexed_run(GATHER_RUN_PARAMS)
         const uint64_t size = axis->size, stride = axis->stride;                                   \
         const unsigned char *selected = out; /* a row's updates land in cache */                   \
         const unsigned char *ahead = request_updates ? upd : NULL;                                 \
-        const int ahead_for_writing = 0, wide = size * stride * element_size > SCATTERED_SPAN;     \
+        const int streams_to_l2 = 1, wide = size * stride * element_size > SCATTERED_SPAN;         \
         uint64_t j;                                                                                \
         FOR_ELEMENT_SIZE(ELEMENT_SIZE, SCATTER_LOOP(I, IB))                                        \
     }
@@ -480,6 +500,46 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
     } while (0)
 #endif
 
+/* Where the processor has AVX2, the same loop with 32-byte loads, two a
+ * line instead of four: on x86-64 built by gcc or clang, which compile
+ * this one function for AVX2 and ask the processor at run time.  On the
+ * 16-core host of docs/performance.md one core read 128 MiB at 14.6 to
+ * 16.0 GB/s with 32-byte loads against 13.8 to 14.3 with 16-byte ones
+ * (the same requests into L2), and the strict policy's GatherElements and
+ * Scatter at one thread took 0.96 to 0.99 of the time (scripts/ab_builds.sh,
+ * 21 rounds, the geometric mean of both orders), at 16 threads within its
+ * noise; on its 2-vCPU machine, which has AVX2 too, 0.97 to 1.06, within
+ * that machine's noise.  DMLREF_NO_AVX2 leaves the SSE2 loop alone (make
+ * check-noopenmp builds so, to test it where the processor has AVX2). */
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(DMLREF_NO_AVX2)
+#define CHECK_WITH_AVX2 1
+#include <immintrin.h>
+#define OR_OF_SHIFTED_AVX2(ADD, shift, index_size, any)                                            \
+    do {                                                                                           \
+        __m256i a = _mm256_setzero_si256(), b = a;                                                 \
+        uint64_t at;                                                                               \
+        for (at = 0; at < RUN_BLOCK * (index_size); at += LINE_BYTES) {                            \
+            const __m256i *p = (const __m256i *)(const void *)(idx + at);                          \
+            prefetch_ahead_to_l2(idx, at + CHECK_AHEAD);                                           \
+            a = _mm256_or_si256(a, ADD(_mm256_loadu_si256(p), shift));                             \
+            b = _mm256_or_si256(b, ADD(_mm256_loadu_si256(p + 1), shift));                         \
+        }                                                                                          \
+        a = _mm256_or_si256(a, b);                                                                 \
+        _mm_storeu_si128((__m128i *)(any),                                                         \
+                         _mm_or_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1))); \
+    } while (0)
+
+/* any: 16 bytes, the OR folded into four INT32 or two INT64 lanes */
+__attribute__((target("avx2"))) static void
+or_of_shifted_avx2(const unsigned char *idx, uint32_t index_size, uint64_t shift, void *any)
+{
+    if (index_size == 4)
+        OR_OF_SHIFTED_AVX2(_mm256_add_epi32, _mm256_set1_epi32((int)(uint32_t)shift), 4, any);
+    else
+        OR_OF_SHIFTED_AVX2(_mm256_add_epi64, _mm256_set1_epi64x((long long)shift), 8, any);
+}
+#endif
+
 static int block_surely_in_range(const unsigned char *idx, dmlref_tensor_data_type type,
                                  uint32_t index_size, uint64_t size)
 {
@@ -491,8 +551,13 @@ static int block_surely_in_range(const unsigned char *idx, dmlref_tensor_data_ty
 #endif
     if (index_size == 4) {
         uint32_t any32[4] = {0, 0, 0, 0};
+#if defined(CHECK_WITH_AVX2)
+        if (__builtin_cpu_supports("avx2"))
+            or_of_shifted_avx2(idx, 4, shift, any32);
+        else
+#endif
 #if defined(__SSE2__)
-        OR_OF_SHIFTED_SSE2(_mm_add_epi32, _mm_set1_epi32((int)(uint32_t)shift), 4, any32);
+            OR_OF_SHIFTED_SSE2(_mm_add_epi32, _mm_set1_epi32((int)(uint32_t)shift), 4, any32);
 #else
         for (j = 0; j < RUN_BLOCK; ++j) {
             uint32_t v;
@@ -503,8 +568,13 @@ static int block_surely_in_range(const unsigned char *idx, dmlref_tensor_data_ty
         return (uint64_t)(any32[0] | any32[1] | any32[2] | any32[3]) < limit;
     } else {
         uint64_t any[4] = {0, 0, 0, 0};
+#if defined(CHECK_WITH_AVX2)
+        if (__builtin_cpu_supports("avx2"))
+            or_of_shifted_avx2(idx, 8, shift, any);
+        else
+#endif
 #if defined(__SSE2__)
-        OR_OF_SHIFTED_SSE2(_mm_add_epi64, _mm_set1_epi64x((long long)shift), 8, any);
+            OR_OF_SHIFTED_SSE2(_mm_add_epi64, _mm_set1_epi64x((long long)shift), 8, any);
 #else
         for (j = 0; j < RUN_BLOCK; j += 4) {
             uint64_t k;
