@@ -21,7 +21,7 @@
 #
 # CFLAGS in the environment is passed to the builds of revisions.
 set -eu
-cd "$(dirname "$0")/.."
+root=$(cd "$(dirname "$0")/.." && pwd)
 threads=1 rounds=11 filter= rows=4096 cols=4096 build_only=
 
 report() { # the outputs' lines "PROGRAM CASE... NT POLICY before ..."
@@ -73,10 +73,10 @@ library() {
     if [ -f "$1" ]; then
         cp "$1" "$work/$2.a"
     else
-        git rev-parse --verify -q "$1^{commit}" >/dev/null ||
+        git -C "$root" rev-parse --verify -q "$1^{commit}" >/dev/null ||
             { echo "ab_builds: $1 is neither a file nor a revision" >&2; exit 2; }
         mkdir "$work/$2-src"
-        git archive "$1" | tar -x -C "$work/$2-src"
+        git -C "$root" archive "$1" | tar -x -C "$work/$2-src"
         make -s -C "$work/$2-src" BUILD="$work/$2-build" "$work/$2-build/libdmlref.a" \
             CFLAGS="${CFLAGS:-}" >&2
         cp "$work/$2-build/libdmlref.a" "$work/$2.a"
@@ -92,7 +92,7 @@ out=${build_only:-$work}
 mkdir -p "$out"
 for order in "before after" "after before"; do
     set -- $order
-    ${CC:-cc} -O2 -fopenmp -Iinclude scripts/ab_builds.c "$work/$1.a" "$work/$2.a" -lm \
+    ${CC:-cc} -O2 -fopenmp -I"$root/include" "$root/scripts/ab_builds.c" "$work/$1.a" "$work/$2.a" -lm \
         ${build_only:+-static} -o "$out/$1_first" 2>"$work/link.log" ||
         { cat "$work/link.log" >&2; exit 1; }
 done

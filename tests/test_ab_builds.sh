@@ -4,7 +4,7 @@
 #   - HEAD built without optimisation after the library: every ratio well
 #     above 1 (the ratio is after/before, and a slower build shows);
 #   - --build-only links both programs, which run alone and whose outputs
-#     --report reads;
+#     --report reads (paths relative to the caller's folder);
 #   - usage errors: an unknown revision, --report without files, a program's
 #     bad arguments.
 #   test_ab_builds.sh LIBDMLREF_A
@@ -16,8 +16,8 @@ set -u
 [ $# -eq 1 ] || usage "LIBDMLREF_A"
 lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 make_tmp ab-builds
-cd "$root" || exit 3
-ab="sh scripts/ab_builds.sh --rounds 3 --size 64 64"
+cd "$tmp" || exit 3
+ab="sh $root/scripts/ab_builds.sh --rounds 3 --size 64 64"
 cases=20 # 10 cases, 2 policies
 
 # $1: a report; prints how many of its ratios lie in [$2, $3]
@@ -40,13 +40,13 @@ if expect_exit "HEAD at -O0 after the library" 0 "$tmp/slower.err"; then
         bad "HEAD at -O0: $n of 16 ratios above 1.5" "$tmp/slower.out"
 fi
 
-run_command build_only 300 $ab --build-only "$tmp/programs" "$lib" "$lib"
+run_command build_only 300 $ab --build-only programs "$lib" "$lib"
 if expect_exit "--build-only" 0 "$tmp/build_only.err"; then
     for program in before_first after_first; do
         "$tmp/programs/$program" 1 3 "SC axis1 dup" 64 64 | sed "s/^/$program /" \
             >>"$tmp/runs.txt" || fail "$program did not run"
     done
-    run_command report 60 sh scripts/ab_builds.sh --report "$tmp/runs.txt"
+    run_command report 60 sh "$root/scripts/ab_builds.sh" --report runs.txt
     expect_exit "--report" 0 "$tmp/report.err" &&
         expect_output_contains "--report's table" "$tmp/report.out" "SC axis1 dup f32 1T clamp"
     run_command bad_rounds 60 "$tmp/programs/before_first" 1 0
@@ -57,7 +57,7 @@ fi
 run_command no_revision 60 $ab "$lib" no-such-revision
 expect_exit "an unknown revision" 2 && expect_output_contains "its message" \
     "$tmp/no_revision.err" "no-such-revision is neither a file nor a revision"
-run_command no_files 60 sh scripts/ab_builds.sh --report
+run_command no_files 60 sh "$root/scripts/ab_builds.sh" --report
 expect_exit "--report without files" 2 && expect_output_contains "its message" \
     "$tmp/no_files.err" "--report needs the programs' outputs"
 

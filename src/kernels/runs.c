@@ -502,14 +502,12 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
 
 /* Where the processor has AVX2, the same loop with 32-byte loads, two a
  * line instead of four: on x86-64 built by gcc or clang, which compile
- * this one function for AVX2 and ask the processor at run time.  On the
- * 16-core host of docs/performance.md one core read 128 MiB at 14.6 to
- * 16.0 GB/s with 32-byte loads against 13.8 to 14.3 with 16-byte ones
- * (the same requests into L2), and the strict policy's GatherElements and
- * Scatter at one thread took 0.96 to 0.99 of the time (scripts/ab_builds.sh,
- * 21 rounds, the geometric mean of both orders), at 16 threads within its
- * noise; on its 2-vCPU machine, which has AVX2 too, 0.97 to 1.06, within
- * that machine's noise.  DMLREF_NO_AVX2 leaves the SSE2 loop alone (make
+ * this one function for AVX2 and ask the processor at run time.  With it
+ * the strict policy's GatherElements and Scatter at one thread took 0.96
+ * to 0.99 of the time on the 16-core host of docs/performance.md
+ * (scripts/ab_builds.sh, 21 rounds, the geometric mean of both orders),
+ * at 16 threads within its noise; on its 2-vCPU machine, which has AVX2
+ * too, 0.97 to 1.06, within that machine's noise.  DMLREF_NO_AVX2 leaves the SSE2 loop alone (make
  * check-noopenmp builds so, to test it where the processor has AVX2). */
 #if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(DMLREF_NO_AVX2)
 #define CHECK_WITH_AVX2 1
