@@ -122,10 +122,8 @@ int main(int argc, char **argv)
     int64_t *idx;
     size_t k;
 
-    if (argc < 3 || rounds < 1 || rounds > MAX_ROUNDS || threads < 1 || rows < 1 || cols < 1 ||
-        rows % 2 != 0) {
-        fprintf(stderr, "usage: ab_builds THREADS ROUNDS(1-%d) [FILTER [ROWS(even) COLS]]\n",
-                MAX_ROUNDS);
+    if (argc < 3 || rounds < 1 || rounds > MAX_ROUNDS || threads < 1 || rows < 1 || cols < 1) {
+        fprintf(stderr, "usage: ab_builds THREADS ROUNDS(1-%d) [FILTER [ROWS COLS]]\n", MAX_ROUNDS);
         return 2;
     }
     in = buffer(n * 8), updates = buffer(n * 8), out = buffer(n * 16);

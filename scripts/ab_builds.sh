@@ -24,7 +24,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 threads=1 rounds=11 filter= rows=4096 cols=4096 build_only=
 
-report() { # the outputs' lines "PROGRAM CASE... NT POLICY before ..."
+report() { # the outputs' lines "PROGRAM CASE... NT POLICY before ...", in the programs' order
     awk '
         match($0, / +[0-9]+T (error|clamp) +before/) {
             program = $1
@@ -33,24 +33,32 @@ report() { # the outputs' lines "PROGRAM CASE... NT POLICY before ..."
             split(substr($0, RSTART), f, " ")
             key = key " " f[1] " " f[2]
             ratio = $0; sub(/.*after\/before /, "", ratio); sub(/ .*/, "", ratio)
+            if (!(key in seen))
+                order[++keys] = key
             seen[key] = 1; r[key, program] = ratio
         }
         END {
-            for (key in seen) {
+            for (i = 1; i <= keys; ++i) {
+                key = order[i]
                 if (r[key, "before_first"] == "" || r[key, "after_first"] == "")
                     continue
                 printf "%-46s after/before %.3f  (before first %.3f, after first %.3f)\n", key,
                     sqrt(r[key, "before_first"] * r[key, "after_first"]),
                     r[key, "before_first"], r[key, "after_first"]
+                shown++
             }
-        }' "$@" | sort
+            if (!shown) {
+                print "ab_builds: no case timed by both programs" > "/dev/stderr"
+                exit 1
+            }
+        }' "$@"
 }
 
 if [ "${1:-}" = --report ]; then
     shift
     [ $# -gt 0 ] || { echo "ab_builds: --report needs the programs' outputs" >&2; exit 2; }
     report "$@"
-    exit 0
+    exit
 fi
 while [ $# -gt 2 ]; do
     case "$1" in
@@ -100,8 +108,8 @@ if [ -n "$build_only" ]; then
     echo "ab_builds: $out/before_first and $out/after_first"
     exit 0
 fi
-for program in before_first after_first; do
-    "$out/$program" "$threads" "$rounds" "$filter" "$rows" "$cols" | sed "s/^/$program /" \
-        >>"$work/runs.txt"
+for program in before_first after_first; do # a program that fails stops the script
+    "$out/$program" "$threads" "$rounds" "$filter" "$rows" "$cols" >"$work/$program.txt"
+    sed "s/^/$program /" "$work/$program.txt" >>"$work/runs.txt"
 done
 report "$work/runs.txt"

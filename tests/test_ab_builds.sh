@@ -5,8 +5,8 @@
 #     above 1 (the ratio is after/before, and a slower build shows);
 #   - --build-only links both programs, which run alone and whose outputs
 #     --report reads (paths relative to the caller's folder);
-#   - usage errors: an unknown revision, --report without files, a program's
-#     bad arguments.
+#   - errors: a filter no case matches, an unknown revision, --report
+#     without files, a program's bad arguments.
 #   test_ab_builds.sh LIBDMLREF_A
 set -u
 
@@ -54,6 +54,9 @@ if expect_exit "--build-only" 0 "$tmp/build_only.err"; then
         "$tmp/bad_rounds.err" "usage: ab_builds THREADS ROUNDS"
 fi
 
+run_command no_case 120 $ab --filter no-such-case "$lib" "$lib"
+expect_exit "a filter no case matches" 1 && expect_output_contains "its message" \
+    "$tmp/no_case.err" "ab_builds: no case timed by both programs"
 run_command no_revision 60 $ab "$lib" no-such-revision
 expect_exit "an unknown revision" 2 && expect_output_contains "its message" \
     "$tmp/no_revision.err" "no-such-revision is neither a file nor a revision"

@@ -148,8 +148,8 @@ static int loop_entry(dmlref_tensor_data_type index_type, uint32_t element_size)
  * indices and 256 updates ahead: at 1 thread the Scatter with one target
  * a row took 0.965 of the time and the ascending one 0.93 to 0.97, at 16
  * threads 1.00 to 1.02; on its 2-vCPU machine 0.99 to 1.03, within that
- * machine's noise.  4 KiB ahead gained more there (0.90 to 0.99) but lost
- * 6 to 12% here with one target a row. */
+ * machine's noise.  4 KiB ahead gained more on the 16-core host (0.90 to
+ * 0.99) but lost 6 to 12% on the 2-vCPU machine with one target a row. */
 #define SCATTER_AHEAD_BYTES 2048
 
 /* Where the selected elements lie far apart in no order, each is a miss
@@ -507,8 +507,9 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
  * to 0.99 of the time on the 16-core host of docs/performance.md
  * (scripts/ab_builds.sh, 21 rounds, the geometric mean of both orders),
  * at 16 threads within its noise; on its 2-vCPU machine, which has AVX2
- * too, 0.97 to 1.06, within that machine's noise.  DMLREF_NO_AVX2 leaves the SSE2 loop alone (make
- * check-noopenmp builds so, to test it where the processor has AVX2). */
+ * too, 0.97 to 1.06, within that machine's noise.  DMLREF_NO_AVX2 keeps
+ * the SSE2 loop (make check-noopenmp builds so, to test it where the
+ * processor has AVX2). */
 #if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(DMLREF_NO_AVX2)
 #define CHECK_WITH_AVX2 1
 #include <immintrin.h>
