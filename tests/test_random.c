@@ -118,6 +118,13 @@ static void fill_random(rng *r, test_tensor *t)
 /* In-range indices: element i indexes a dimension of bounds[i % bound_count]
    (one bound for GatherElements and Scatter, one per tuple coordinate for
    GatherND); signed types count half of them from the end. */
+/* Set for the rows of Scatters with two targets a line: every index selects
+   element 0 or 1 of its line (counted from either end), so most updates are
+   overwritten by the next one, and many lines start with two updates to one
+   element, which the fast kernels scatter skipping those (src/kernels/runs.c,
+   SCATTER_SKIPPING_OVERWRITTEN). */
+static int g_two_targets;
+
 static void fill_indices(rng *r, test_tensor *t, const uint64_t *bounds, uint32_t bound_count)
 {
     uint64_t n = tt_count(t), i, least = bounds[0];
@@ -130,6 +137,8 @@ static void fill_indices(rng *r, test_tensor *t, const uint64_t *bounds, uint32_
         least = bounds[i] < least ? bounds[i] : least;
     for (i = 0; i < n; ++i) {
         uint64_t s = shared ? least : bounds[i % bound_count];
+        if (g_two_targets && s > 2)
+            s = 2;
         int64_t v = (int64_t)rng_below(r, s);
         if (is_signed && rng_below(r, 2))
             v -= (int64_t)s; /* the same element, counted from the end */
@@ -796,6 +805,20 @@ static void make_scatter_elements_staged(rng *r, uint64_t budget, random_case *c
              dmlref_data_type_name(type), dmlref_data_type_name(itype), rows, cols, idx_sizes[1]);
 }
 
+static void make_scatter_elements_two_targets(rng *r, uint64_t budget, random_case *c)
+{
+    g_two_targets = 1;
+    make_scatter_elements(r, budget, c);
+    g_two_targets = 0;
+}
+
+static void make_scatter_elements_staged_two_targets(rng *r, uint64_t budget, random_case *c)
+{
+    g_two_targets = 1;
+    make_scatter_elements_staged(r, budget, c);
+    g_two_targets = 0;
+}
+
 static const random_row k_rows[] = {
     {"GATHER_ELEMENTS, small", make_gather_elements, 101, 20000, 1000, 64, 0},
     {"GATHER_ELEMENTS, medium", make_gather_elements, 102, 4000, 200, 3000, 0},
@@ -813,6 +836,13 @@ static const random_row k_rows[] = {
      400000, 1u << 18},
     {"SCATTER_ELEMENTS, 64 MiB outputs built line by line and streamed, 1 2 7 threads",
      make_scatter_elements_staged, 205, 2, 0, 1, 64u << 20},
+    {"SCATTER_ELEMENTS, two targets a line, small", make_scatter_elements_two_targets, 206, 10000,
+     500, 64, 0},
+    {"SCATTER_ELEMENTS, two targets a line, medium", make_scatter_elements_two_targets, 207, 2000,
+     100, 3000, 0},
+    {"SCATTER_ELEMENTS, two targets a line, 64 MiB outputs built line by line and streamed, 1 2 7 "
+     "threads",
+     make_scatter_elements_staged_two_targets, 208, 1, 0, 1, 64u << 20},
     {"GATHER_ND and GATHER_ND1, small", make_gather_nd, 301, 26000, 1300, 64, 0},
     {"GATHER_ND and GATHER_ND1, medium", make_gather_nd, 302, 6000, 300, 3000, 0},
     {"GATHER_ND and GATHER_ND1, large, 1 2 7 threads", make_gather_nd, 303, 3, 1, 400000, 1u << 18},
