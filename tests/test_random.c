@@ -115,9 +115,6 @@ static void fill_random(rng *r, test_tensor *t)
     free(p);
 }
 
-/* In-range indices: element i indexes a dimension of bounds[i % bound_count]
-   (one bound for GatherElements and Scatter, one per tuple coordinate for
-   GatherND); signed types count half of them from the end. */
 /* Set for the rows of Scatters with two targets a line: every index selects
    element 0 or 1 of its line (counted from either end), so most updates are
    overwritten by the next one, and many lines start with two updates to one
@@ -125,6 +122,9 @@ static void fill_random(rng *r, test_tensor *t)
    SCATTER_SKIPPING_OVERWRITTEN). */
 static int g_two_targets;
 
+/* In-range indices: element i indexes a dimension of bounds[i % bound_count]
+   (one bound for GatherElements and Scatter, one per tuple coordinate for
+   GatherND); signed types count half of them from the end. */
 static void fill_indices(rng *r, test_tensor *t, const uint64_t *bounds, uint32_t bound_count)
 {
     uint64_t n = tt_count(t), i, least = bounds[0];
@@ -136,9 +136,8 @@ static void fill_indices(rng *r, test_tensor *t, const uint64_t *bounds, uint32_
     for (i = 1; i < bound_count; ++i)
         least = bounds[i] < least ? bounds[i] : least;
     for (i = 0; i < n; ++i) {
-        uint64_t s = shared ? least : bounds[i % bound_count];
-        if (g_two_targets && s > 2)
-            s = 2;
+        const uint64_t bound = shared ? least : bounds[i % bound_count];
+        const uint64_t s = g_two_targets && bound > 2 ? 2 : bound;
         int64_t v = (int64_t)rng_below(r, s);
         if (is_signed && rng_below(r, 2))
             v -= (int64_t)s; /* the same element, counted from the end */

@@ -338,8 +338,9 @@ static void gather_indexed_run(GATHER_RUN_PARAMS)
  * ascending indices, which keep the other loop, 1.01; on its 2-vCPU
  * machine 0.95 and 0.89 (11 rounds).  A walk from the line's last update
  * back, with a bit per element written, which skips every overwritten
- * update and not only the next one's, took 0.96 to 0.97 at 1 thread there
- * but 1.1 to 1.35 here: its test costs more than the update it saves. */
+ * update and not only the next one's, took 0.96 to 0.97 at 1 thread on the
+ * 16-core host but 1.2 to 1.4 on the 2-vCPU machine, where the test of the
+ * bit costs more than the read it saves (docs/performance.md). */
 #define SCATTER_PENDING_ONE(I, IB, XS, ES, j)                                                      \
     do {                                                                                           \
         const uint64_t at = I(idx + (j) * (XS)*IB, size);                                          \
