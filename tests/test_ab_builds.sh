@@ -1,8 +1,12 @@
 #!/bin/sh
 # scripts/ab_builds.sh, the two builds side by side, on small cases:
 #   - one library on both sides: every case and policy has a ratio near 1;
-#   - HEAD built without optimisation after the library: every ratio well
-#     above 1 (the ratio is after/before, and a slower build shows);
+#   - HEAD built without optimisation after the library: the ratios well
+#     above 1 (the ratio is after/before, and a slower build shows), at
+#     least 13 of the 16 above 1.5: make check runs this beside other work,
+#     which can slow one build's rounds of a case (3 of each, on 2 cores,
+#     once left 1 of 16 at 1.5 or below), while a script that timed one
+#     build twice or swapped them would leave none or few above it;
 #   - --build-only links both programs, which run alone and whose outputs
 #     --report reads (paths relative to the caller's folder);
 #   - errors: a filter no case matches, an unknown revision, --report
@@ -36,8 +40,8 @@ fi
 run_command slower 600 env CFLAGS=-O0 $ab --size 512 512 --filter axis1 "$lib" HEAD
 if expect_exit "HEAD at -O0 after the library" 0 "$tmp/slower.err"; then
     n=$(ratios_within "$tmp/slower.out" 1.5 1000)
-    [ "$n" -eq 16 ] && ok "HEAD at -O0: $n ratios above 1.5" ||
-        bad "HEAD at -O0: $n of 16 ratios above 1.5" "$tmp/slower.out"
+    [ "$n" -ge 13 ] && ok "HEAD at -O0: $n of 16 ratios above 1.5" ||
+        bad "HEAD at -O0: $n of 16 ratios above 1.5 (13 needed)" "$tmp/slower.out"
 fi
 
 run_command build_only 300 $ab --build-only programs "$lib" "$lib"
