@@ -279,9 +279,13 @@ static int far_apart(uint64_t a, uint64_t b)
 #define RUN_FOR_STEPS(ONE, I, IB, xs, es, ss, sl)                                                  \
     if (wide && n >= 2 && far_apart(I(idx, size), I(idx + (xs)*IB, size))) {                       \
         UNROLLED_RUN(ONE, I, IB, xs, es, ss, sl, REQUEST_SELECTED_ELEMENTS)                        \
-    } else if (!streams_to_l2 && (xs) == 1 && (es) == 1 && (ss) == 1 && (sl) == 0 && n >= 2 &&     \
+    } else if (!streams_to_l2 && (xs) == 1 && (ss) == 1 && (sl) == 0 && n >= 2 &&                  \
                I(idx + IB, size) == I(idx, size) + 1) {                                            \
-        UNROLLED_RUN(ONE, I, IB, 1, 1, 1, 0, REQUEST_ROW_IN_ORDER)                                 \
+        if ((es) == 1) {                                                                           \
+            UNROLLED_RUN(ONE, I, IB, 1, 1, 1, 0, REQUEST_ROW_IN_ORDER)                             \
+        } else { /* a strided output */                                                            \
+            UNROLLED_RUN(ONE, I, IB, 1, es, 1, 0, REQUEST_ROW_IN_ORDER)                            \
+        }                                                                                          \
     } else if ((xs) == 1 && (es) == 1 && (ss) == 1 && (sl) == 0 && next_row && n >= 2 &&           \
                I(idx + IB, size) != I(idx, size) + 1) {                                            \
         UNROLLED_RUN(ONE, I, IB, 1, 1, 1, 0, REQUEST_NEXT_ROW)                                     \
