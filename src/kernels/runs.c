@@ -178,19 +178,22 @@ static int loop_entry(dmlref_tensor_data_type index_type, uint32_t element_size)
  * and index type) random in row took 0.60 to 1.00 of the time, and
  * reversed rows, which its prefetchers follow, 0.77 to 1.17, within that
  * host's noise.  A row read in order (the first two indices ascending
- * neighbours) is left to the prefetchers. */
+ * neighbours) is requested ahead in its own way (below). */
 
 /* A gathered row read in order (the first two indices ascending
  * neighbours) is a stream the prefetchers follow, beside the index stream
  * and the output.  Its loop requests both read streams IN_ORDER_AHEAD
  * positions ahead into L2 as well, as the strict pass and the Scatter do
- * theirs: the prefetchers alone keep too few lines in flight for one core
- * to reach the memory's rate.  Measured on the 16-core host of
- * docs/performance.md (FLOAT32 4096 x 4096 along axis 1, INT64 indices, 1
- * thread, 21 rounds in one process, the variants in turn): 0.92 of the
- * time under clamp and 0.94 after the strict pass, 512, 1024 or 2048
- * positions ahead alike; either stream's requests alone took 1.05 to 1.10
- * (a program that is not in the repository). */
+ * theirs.  Measured on the 16-core host of docs/performance.md with
+ * scripts/ab_builds.sh (4096 x 4096 along axis 1, INT64 indices, 21 rounds
+ * at 1 thread and 15 at 16, the geometric mean of both orders): at 1
+ * thread the FLOAT32 gather took 0.93 of the time, UINT8 0.78 to 0.87,
+ * FLOAT64 0.80 to 0.85 and FLOAT32 into a strided output 0.93 to 0.95; at
+ * 16 threads 0.84 to 0.98.  Either stream's requests alone took 1.05 to
+ * 1.10 there, and 1024 or 2048 positions ahead did as well as 512 (a
+ * program that is not in the repository).  On its 2-vCPU machine the
+ * FLOAT32 gather took 1.00 to 1.05 at 1 thread and 1.02 to 1.10 at 2, the
+ * others 0.93 to 1.04. */
 #define IN_ORDER_AHEAD 512
 
 /* What a run's loop requests ahead besides its indices. */
