@@ -304,10 +304,29 @@ within() {
     if [ "$elapsed" -le "$2" ]; then ok "$1: ${elapsed} s, at most $2"
     else fails "$1: ${elapsed} s, more than $2"; fi
 }
-# no_process_left NAME PATTERN: no process whose command line matches PATTERN
+# Every process this run starts inherits this mark: make check runs this script
+# in several lanes at once, whose backends have the same command lines, and a
+# lane must neither count nor kill another lane's.
+DMLREF_TEST_CHECK_RUN=$$
+export DMLREF_TEST_CHECK_RUN
+# own_processes PATTERN: this run's processes whose command line matches PATTERN
+# (every match where /proc does not show a process's environment)
+own_processes() {
+    for pid in $(pgrep -f "$1"); do
+        if [ ! -r "/proc/$pid/environ" ] ||
+            tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |
+            grep -qx "DMLREF_TEST_CHECK_RUN=$DMLREF_TEST_CHECK_RUN"; then
+            echo "$pid"
+        fi
+    done
+}
+# no_process_left NAME PATTERN: no process of this run whose command line
+# matches PATTERN
 no_process_left() {
-    if pgrep -f "$2" >"$tmp/left"; then
-        pkill -9 -f "$2"
+    own_processes "$2" >"$tmp/left"
+    if [ -s "$tmp/left" ]; then
+        # shellcheck disable=SC2046 # one process ID a word
+        kill -9 $(cat "$tmp/left") 2>/dev/null
         fails "$1: processes left behind: $(tr '\n' ' ' <"$tmp/left")"
     else ok "$1: no process left behind"; fi
 }
