@@ -141,7 +141,9 @@ def ratio_cell(r, policy):
                                   max(r["dmlref_over_torch_rounds"]))
     if v != "met":
         text += " (%s: at most %.2f" % (v, best)
-        text += "; dmlref in %.2f of the floor's time)" % own if best >= TARGET[policy] else ")"
+        if best >= TARGET[policy]:
+            text += "; dmlref in %.2f of the floor's time" % own
+        text += ")"
     return text, v
 
 
