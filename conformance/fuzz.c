@@ -541,8 +541,8 @@ static int mutate(json_t *root, const shape *s, enum mutation m, prng *r)
     case M_ALIGNMENT: {
         static const uint32_t odd[6] = {3, 5, 6, 12, 24, 100};
         uint32_t alignment = odd[pick(r, 6)];
-        if (esize > 1 && pick(r, 2))
-            alignment = esize >> (1 + pick(r, esize == 8 ? 3 : esize == 4 ? 2 : 1));
+        if (pick(r, 2)) /* a power of two below the minimum, 16 (R-TD-14) */
+            alignment = 1u << pick(r, 4);
         json_object_set_new(t, "alignment", json_integer(alignment));
         return 1;
     }

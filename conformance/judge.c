@@ -153,7 +153,7 @@ case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run 
     if (run->kind == RUN_REFUSED && dmlref_vector_oob_policy(v) == DMLREF_OOB_CLAMP)
         return verdict(m, capacity, CASE_SKIP,
                        "refused out-of-range indices, which this case clamps "
-                       "(\"oob\": \"clamp\", DirectML's observed behaviour)");
+                       "(\"oob\": \"clamp\", dmlref's portable policy)");
     if (run->kind == RUN_REFUSED) {
         if (run->status != DMLREF_OK)
             return verdict(m, capacity, CASE_FAIL, "refused a valid case: %s%s%s",

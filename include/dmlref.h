@@ -110,6 +110,9 @@ typedef enum dmlref_operator_type {
 /* Limits from DirectML's documentation. */
 #define DMLREF_TENSOR_DIMENSION_COUNT_MAX 8u     /* DML_TENSOR_DIMENSION_COUNT_MAX1 */
 #define DMLREF_MAX_TENSOR_ELEMENTS 0xFFFFFFFFull /* 2^32 - 1 elements (R-TD-13) */
+/* the least non-zero GuaranteedBaseOffsetAlignment (R-TD-14):
+   DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT */
+#define DMLREF_MINIMUM_BUFFER_TENSOR_ALIGNMENT 16u
 
 /* ---- descriptors (mirror DirectML's) ------------------------------------ */
 
@@ -337,8 +340,9 @@ DMLREF_API dmlref_status dmlref_execute(const dmlref_operator_desc *op,
 
 typedef enum dmlref_oob_policy {
     DMLREF_OOB_ERROR = 0, /* refuse the execution (default, D1/D2) */
-    DMLREF_OOB_CLAMP = 1  /* clamp the normalised index into [0, s-1]: what
-                             DirectML is observed to do; not a contract */
+    DMLREF_OOB_CLAMP = 1  /* clamp the normalised index into [0, s-1] along
+                             its axis: dmlref's portable policy, not
+                             DirectML's (R-IX-5) */
 } dmlref_oob_policy;
 
 /* The most threads an execution may ask for. */

@@ -21,7 +21,9 @@
  *   R-GN-4  1 <= k <= m - b.
  *   R-GN-5  Input.Sizes[i] == 1 for i < D-m; Indices.Sizes[i] == 1 for i < D-q
  *           (D11).
- *   R-GN-6  the b batch dimensions of Input and Indices agree (D11).
+ *   R-GN-6  the b batch dimensions of Indices may differ from Input's; the
+ *           output reads Input at its own batch coordinates, so Indices
+ *           with more batches than Input is refused at execution (D11).
  *   R-GN-7  Output.Sizes == {1 x (D - (q - 1 + r)), Indices.Sizes[D-q .. D-1),
  *           Input.Sizes[D-r .. D)} exactly, DirectMLX's shape (D11; the
  *           documents' own formula is wrong, S-13).
@@ -76,6 +78,7 @@ dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gath
     total = layout_element_count(&out_l);
     index_count = layout_element_count(&idx_l);
 
+    CHECK(check_batches_inside(err, ctx->op_name, &in_l, &idx_l, m, q, b)); /* R-GN-6 */
     if (!ctx->clamp) { /* D1: every index is checked before anything is written */
         for (p = 0; p < index_count; ++p) {
             uint64_t c[MAX_RANK], v;

@@ -181,8 +181,12 @@ def onnx_case(v):
     m, q, b = a["InputDimensionCount"], a["IndicesDimensionCount"], a.get("BatchDimensionCount", 0)
     I, X = data.shape[data.ndim - m:], indices.shape[indices.ndim - q:]
     k = X[-1]
+    # DirectML reads input batch β for output batch β, and the indices may
+    # have fewer batches than the input (R-GN-6); ONNX's batches must be
+    # equal, so the data is the input's first batches, which are all it reads
+    data = data.reshape(I)[tuple(slice(0, n) for n in X[:b])]
     return OnnxCase(v, op_type, {"batch_dims": b},
-                    [("data", data.reshape(I)), ("indices", indices.reshape(X))],
+                    [("data", data), ("indices", indices.reshape(X))],
                     ["output"], [list(X[:-1]) + list(I[b + k:])])
 
 

@@ -13,7 +13,8 @@ every subnormal flushed to a zero of the same sign (R-NZ-10), and the vector
 must state that answer as its variant "subnormals_flushed", and no variant
 otherwise.  A vector that expects an error is checked the other way: the model must
 find the same status and rule where it models that status (validation rules of
-docs/rules.md, out-of-range indices), else the vector is skipped.  A folder's
+docs/rules.md, out-of-range indices, GATHER_ND1's index batches past the
+input's), else the vector is skipped.  A folder's
 MANIFEST, when present, is checked too.  The last line is
 `N passed, N failed[, N skipped]`; the exit status is 0 only if none failed.
 
@@ -102,10 +103,28 @@ def scatter_elements(inp, indices, updates, axis, oob):
     return out.reshape(inp.shape)
 
 
+def check_batches_inside(input_sizes, indices_sizes, m, q, b):
+    """R-GN-6: the b batch sizes of Indices may differ from Input's, and the
+    output reads Input at its own batch coordinates, the indices'.  More
+    index batches than input ones read past the input (what DirectML reads
+    there is undefined): refused under every oob policy."""
+    D = len(input_sizes)
+    for j in range(b):
+        if indices_sizes[D - q + j] > input_sizes[D - m + j]:
+            raise ModelRefusal("DMLREF_ERROR_INDEX_OUT_OF_RANGE", "R-GN-6",
+                               "IndicesTensor.Sizes[%d] = %d batches read past "
+                               "InputTensor.Sizes[%d] = %d (batch dimension %d)"
+                               % (D - q + j, indices_sizes[D - q + j], D - m + j,
+                                  input_sizes[D - m + j], j))
+
+
 def gather_nd(inp, indices, m, q, b, oob):
     """R-GN-9 with R-GN-7's output shape.  inp and indices are D-dimensional
-    with leading 1s; the meaningful parts are the last m and q dimensions."""
+    with leading 1s; the meaningful parts are the last m and q dimensions.
+    The output's batch coordinates, the indices', select the input's batch
+    (R-GN-6)."""
     D = inp.ndim
+    check_batches_inside(inp.shape, indices.shape, m, q, b)
     I = inp.shape[D - m:]
     X = indices.shape[D - q:]
     k = X[-1]
@@ -179,12 +198,23 @@ def compute(v, flush=False):
     return [count, rows]
 
 
+def check_batches(v):
+    """Raises ModelRefusal for GATHER_ND1's index batches past the input's
+    (R-GN-6), as compute() would, from the sizes alone."""
+    t, a = v.tensors, v.attributes
+    if v.operator in ("GATHER_ND", "GATHER_ND1"):
+        check_batches_inside(t["InputTensor"].sizes, t["IndicesTensor"].sizes,
+                             a["InputDimensionCount"], a["IndicesDimensionCount"],
+                             a.get("BatchDimensionCount", 0))
+
+
 def check_index_range(v):
     """Raises ModelRefusal for an out-of-range index under oob "error", as
     compute() would, without reading the other inputs (which may be huge)."""
     t, a = v.tensors, v.attributes
     if v.operator == "NONZERO_COORDINATES":
         return
+    check_batches(v)
     indices, sizes = index_values(t["IndicesTensor"]), t["InputTensor"].sizes
     if v.operator in ("GATHER_ELEMENTS", "SCATTER_ELEMENTS"):
         rule = "D1" if v.operator == "GATHER_ELEMENTS" else "D2"
@@ -203,6 +233,8 @@ EIGHT = {"FLOAT32", "FLOAT16", "INT32", "INT16", "INT8", "UINT32", "UINT16", "UI
 WIDE = EIGHT | {"FLOAT64", "INT64", "UINT64"}
 INDEX_TYPES = {"INT64", "INT32", "UINT64", "UINT32"}
 ALL_RANKS = set(range(1, 9))
+# DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT: the least non-zero alignment (R-TD-14)
+MINIMUM_BUFFER_TENSOR_ALIGNMENT = 16
 
 # First feature level of each operator, and the rule reported below it.
 FIRST_LEVEL = {"GATHER_ELEMENTS": ("2_1", "R-GE-5"), "GATHER_ND": ("2_1", "R-GN-8"),
@@ -250,7 +282,7 @@ def tensor_problems(t, problems):
     if dv.prod(t.sizes) > 0xFFFFFFFF or t.total_bytes // t.dtype.esize > 0xFFFFFFFF:
         problems.append(("DMLREF_ERROR_TENSOR_TOO_LARGE", "R-TD-13"))
     al = t.alignment
-    if al and (al & (al - 1) or al < t.dtype.esize):
+    if al and (al & (al - 1) or al < MINIMUM_BUFFER_TENSOR_ALIGNMENT):
         problems.append(("DMLREF_ERROR_INVALID_ALIGNMENT", "R-TD-14"))
     if t.flags & ~1 or (t.is_output and t.flags & 1):
         problems.append(("DMLREF_ERROR_INVALID_FLAGS", "R-TD-15"))
@@ -327,6 +359,8 @@ def check_relations(v, problems):
             return
         if any(idx.sizes[d] != inp.sizes[d] for d in range(inp.rank) if d != axis):
             problems.append((size_mismatch, rule(3 if ge else 4)))
+        elif not ge and idx.sizes[axis] > inp.sizes[axis]:  # D16: at most Input's along Axis
+            problems.append((size_mismatch, "R-SC-4"))
         if ge and out.sizes != idx.sizes:
             problems.append((size_mismatch, "R-GE-4"))
         if not ge and others[0].sizes != idx.sizes:
@@ -355,8 +389,8 @@ def check_relations(v, problems):
             return
         if any(inp.sizes[i] != 1 for i in range(D - m)) or any(idx.sizes[i] != 1 for i in range(D - q)):
             problems.append((size_mismatch, "R-GN-5"))
-        if any(idx.sizes[D - q + j] != inp.sizes[D - m + j] for j in range(b)):
-            problems.append((size_mismatch, "R-GN-6"))
+        # R-GN-6: the b batch sizes may differ; more index batches than input
+        # ones are refused at execution (check_batches_inside), not here
         r = m - b - k
         if q - 1 + r > D:
             problems.append((size_mismatch, "R-GN-7"))
@@ -403,10 +437,12 @@ def check_vector(v):
     problems = validation_problems(v)
     if v.expect_error is not None:
         status, rule = v.expect_error["status"], v.expect_error["rule"]
-        if not problems and status == "DMLREF_ERROR_INDEX_OUT_OF_RANGE" and all(
-                x.has_data for x in v.inputs):
+        if not problems and status == "DMLREF_ERROR_INDEX_OUT_OF_RANGE":
             try:
-                check_index_range(v)
+                if all(x.has_data for x in v.inputs):
+                    check_index_range(v)
+                else:  # the batches need no data
+                    check_batches(v)
             except ModelRefusal as refusal:
                 problems.append((refusal.status, refusal.rule))
         if (status, rule) in problems:

@@ -348,7 +348,8 @@ static void test_gather_elements_finds_first_bad_index_in_long_runs(void **state
 }
 
 /* Ensure under DMLREF_OOB_CLAMP an index past either end reads the nearest
-   element and nothing fails: DirectML's observed behaviour (R-IX-5, R-IX-6);
+   element and nothing fails: dmlref's portable policy (D1) where DirectML's
+   result is undefined (R-IX-5), and no failure (R-IX-6);
    each output element depends only on its own index (R-GE-8). */
 static void test_gather_elements_clamp_policy(void **state)
 {

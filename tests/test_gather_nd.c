@@ -1,9 +1,11 @@
 /*
- * test_gather_nd.c - GATHER_ND and GATHER_ND1 semantics (R-GN-7, R-GN-9,
- * R-GN-10, R-IX-2, D1, D11), table-driven.  Every row runs for all 11 data
- * types and every index type it can, packed and padded, through GATHER_ND1
- * and, when it has no batch dimensions, through GATHER_ND too (R-GN-10: the
- * same answer).
+ * test_gather_nd.c - GATHER_ND and GATHER_ND1 semantics (R-GN-6, R-GN-7,
+ * R-GN-9, R-GN-10, R-IX-2, D1, D11), table-driven.  Every row runs for all
+ * 11 data types and every index type it can, packed and padded, through
+ * GATHER_ND1 and, when it has no batch dimensions, through GATHER_ND too
+ * (R-GN-10: the same answer).  The rows of index batches that differ from
+ * the input's (R-GN-6) run GATHER_ND1 with both kernels under both
+ * out-of-range policies.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,6 +170,150 @@ static void run_row(void **state)
     }
 }
 
+/* ---- index batches that differ from the input's (R-GN-6) ------------------ */
+
+typedef struct batch_case {
+    const char *name;
+    uint32_t batch_dims; /* b; rank 3, m = q = 3, one coordinate per tuple */
+    uint32_t input_sizes[3];
+    uint32_t indices_sizes[3];
+    uint32_t output_sizes[3];
+    const double *input;
+    const int64_t *indices;
+    const double *expected; /* NULL: refused, INDEX_OUT_OF_RANGE and R-GN-6 */
+    const char *message;    /* what the refusal says */
+} batch_case;
+
+/* b = 1 over an input of 3 batches of 2 rows of 2: 2 index batches read
+   input batches 0 and 1, 1 index batch reads input batch 0 */
+static const int64_t k_fewer_idx[] = {1, 0, /**/ 1, 1};
+static const double k_fewer_out[] = {2, 3, 0, 1, /**/ 6, 7, 6, 7};
+static const int64_t k_one_batch_idx[] = {1, 0};
+static const double k_one_batch_out[] = {2, 3, 0, 1};
+
+/* b = 2 over an input {2, 2, 3}: {2, 1} index batches read input batches
+   [0, 0] and [1, 0], not the first two in row-major order ([0, 0], [0, 1]) */
+static const int64_t k_fewer_inner_idx[] = {2, /**/ 1};
+static const double k_fewer_inner_out[] = {3, /**/ 8};
+static const int64_t k_fewer_outer_idx[] = {2, 0};
+static const double k_fewer_outer_out[] = {3, 4};
+
+static const int64_t k_zeros[8] = {0};
+
+/* clang-format off */
+static const batch_case k_batch_cases[] = {
+    {"R-GN-6_fewer_index_batches_read_the_input_at_the_output_batches",
+     1, {3, 2, 2}, {2, 2, 1}, {2, 2, 2}, k_seq12, k_fewer_idx,       k_fewer_out,       NULL},
+    {"R-GN-6_one_index_batch_reads_input_batch_0",
+     1, {3, 2, 2}, {1, 2, 1}, {1, 2, 2}, k_seq12, k_one_batch_idx,   k_one_batch_out,   NULL},
+    {"R-GN-6_fewer_inner_index_batches_keep_the_batch_coordinates",
+     2, {2, 2, 3}, {2, 1, 1}, {1, 2, 1}, k_one12, k_fewer_inner_idx, k_fewer_inner_out, NULL},
+    {"R-GN-6_fewer_outer_index_batches_keep_the_batch_coordinates",
+     2, {2, 2, 3}, {1, 2, 1}, {1, 1, 2}, k_one12, k_fewer_outer_idx, k_fewer_outer_out, NULL},
+    {"R-GN-6_more_index_batches_than_input_refused",
+     1, {3, 2, 2}, {4, 2, 1}, {4, 2, 2}, k_seq12, k_zeros,           NULL,
+     "GATHER_ND1: IndicesTensor.Sizes[0] = 4 batches read past InputTensor.Sizes[0] = 3 "
+     "(batch dimension 0)"},
+    {"R-GN-6_more_inner_index_batches_refused_though_fewer_outer",
+     2, {2, 2, 3}, {1, 3, 1}, {1, 1, 3}, k_one12, k_zeros,           NULL,
+     "GATHER_ND1: IndicesTensor.Sizes[1] = 3 batches read past InputTensor.Sizes[1] = 2 "
+     "(batch dimension 1)"},
+};
+/* clang-format on */
+
+static dmlref_status execute_nd1(const dmlref_gather_nd1_desc *d, dmlref_kernels kernels,
+                                 dmlref_oob_policy policy, const test_tensor *in,
+                                 const test_tensor *idx, const test_tensor *out, dmlref_error *err)
+{
+    dmlref_execute_options options = {DMLREF_OOB_ERROR, 0, DMLREF_KERNELS_REFERENCE};
+    dmlref_operator_desc op;
+    dmlref_binding inputs[2], outputs[1];
+    options.oob_policy = policy, options.kernels = kernels;
+    op.Type = DMLREF_OPERATOR_GATHER_ND1, op.Desc = d;
+    inputs[0] = tt_binding(in), inputs[1] = tt_binding(idx), outputs[0] = tt_binding(out);
+    return dmlref_execute_with_options(&op, DMLREF_FEATURE_LEVEL_LATEST, &options, inputs, 2,
+                                       outputs, 1, err);
+}
+
+static void run_batch_variant(const batch_case *c, dmlref_tensor_data_type type,
+                              dmlref_tensor_data_type itype, int padded, dmlref_oob_policy policy)
+{
+    static const dmlref_kernels kernels[2] = {DMLREF_KERNELS_REFERENCE, DMLREF_KERNELS_FAST};
+    static const char *const names[2] = {"reference", "fast"};
+    test_tensor in, idx, out[2];
+    uint32_t s_in[8], s_idx[8], s_out[8], k;
+    dmlref_gather_nd1_desc d;
+    dmlref_operator_desc op;
+    dmlref_error err[2];
+
+    tt_init(&in, type, 3, c->input_sizes, variant_strides(NULL, padded, 3, c->input_sizes, 1, s_in),
+            0);
+    tt_init(&idx, itype, 3, c->indices_sizes,
+            variant_strides(NULL, padded, 3, c->indices_sizes, 2, s_idx), 0);
+    for (k = 0; k < 2; ++k) /* one output per kernel, both prefilled alike */
+        tt_init(&out[k], type, 3, c->output_sizes,
+                variant_strides(NULL, padded, 3, c->output_sizes, 1, s_out), 0);
+    tt_set_values(&in, c->input);
+    tt_set_indices(&idx, c->indices);
+    d.InputTensor = &in.desc, d.IndicesTensor = &idx.desc, d.OutputTensor = &out[0].desc;
+    d.InputDimensionCount = 3, d.IndicesDimensionCount = 3;
+    d.BatchDimensionCount = c->batch_dims;
+    op.Type = DMLREF_OPERATOR_GATHER_ND1, op.Desc = &d;
+
+    if (dmlref_validate(&op, DMLREF_FEATURE_LEVEL_LATEST, &err[0]) != DMLREF_OK)
+        fail_msg("%s: dmlref_validate(): %s", c->name, err[0].message);
+    for (k = 0; k < 2; ++k) {
+        dmlref_status status = execute_nd1(&d, kernels[k], policy, &in, &idx, &out[k], &err[k]);
+        if (c->expected) {
+            if (status != DMLREF_OK)
+                fail_msg("%s %s %s/%s: %s", c->name, names[k], dmlref_data_type_name(type),
+                         dmlref_data_type_name(itype), err[k].message);
+            if (!tt_equals_values(&out[k], c->expected))
+                fail_msg("%s %s %s/%s padded=%d: wrong output", c->name, names[k],
+                         dmlref_data_type_name(type), dmlref_data_type_name(itype), padded);
+            assert_true(tt_padding_intact(&out[k]));
+        } else {
+            if (status != DMLREF_ERROR_INDEX_OUT_OF_RANGE)
+                fail_msg("%s %s %s/%s policy %d: %s, not INDEX_OUT_OF_RANGE", c->name, names[k],
+                         dmlref_data_type_name(type), dmlref_data_type_name(itype), (int)policy,
+                         dmlref_status_name(status));
+            assert_string_equal(err[k].rule, "R-GN-6");
+            if (!strstr(err[k].message, c->message))
+                fail_msg("message \"%s\" lacks \"%s\"", err[k].message, c->message);
+            assert_true(tt_untouched(&out[k])); /* the prefill, every byte */
+        }
+        assert_true(tt_guards_intact(&out[k]));
+    }
+    /* the kernels agree, byte for byte */
+    assert_memory_equal(out[0].data, out[1].data, (size_t)out[0].desc.TotalTensorSizeInBytes);
+    if (!c->expected)
+        assert_string_equal(err[0].message, err[1].message);
+    tt_free(&in), tt_free(&idx), tt_free(&out[0]), tt_free(&out[1]);
+}
+
+/* Ensure the row is valid for dmlref_validate() whatever its batch sizes
+   (R-GN-6), and that under DMLREF_OOB_ERROR and DMLREF_OOB_CLAMP both
+   kernels give Output[beta, ...] = Input[beta, t, ...] in byte-identical
+   buffers, or both refuse it with INDEX_OUT_OF_RANGE, R-GN-6 and the same
+   message, writing nothing; for all 11 data types x the 4 index types,
+   packed and padded. */
+static void run_batch_row(void **state)
+{
+    const batch_case *c = *state;
+    uint32_t t, x;
+    int padded;
+    for (t = 0; t < 11; ++t) {
+        for (x = 0; x < 4; ++x) {
+            for (padded = 0; padded < 2; ++padded) {
+                run_batch_variant(c, k_all_data_types[t], k_all_index_types[x], padded,
+                                  DMLREF_OOB_ERROR);
+                run_batch_variant(c, k_all_data_types[t], k_all_index_types[x], padded,
+                                  DMLREF_OOB_CLAMP);
+            }
+        }
+    }
+}
+
 /* Ensure the seeds' shape example gives DirectMLX's output {1,1,2,6,7} and
    not the documents' formula's {1,1,5,6,7} (R-GN-7, S-13). */
 static void test_gather_nd_shape_example_follows_directmlx(void **state)
@@ -262,7 +408,10 @@ int main(void)
         cmocka_unit_test(test_gather_nd_out_of_range_per_coordinate),
         cmocka_unit_test(test_gather_nd_moves_bits_exactly),
     };
-    return run_table_tests("gather_nd", k_cases, sizeof k_cases[0],
-                           sizeof k_cases / sizeof k_cases[0], run_row, fixed,
-                           sizeof fixed / sizeof fixed[0]);
+    int failed =
+        run_table_tests("gather_nd1/batch_sizes", k_batch_cases, sizeof k_batch_cases[0],
+                        sizeof k_batch_cases / sizeof k_batch_cases[0], run_batch_row, NULL, 0);
+    return failed + run_table_tests("gather_nd", k_cases, sizeof k_cases[0],
+                                    sizeof k_cases / sizeof k_cases[0], run_row, fixed,
+                                    sizeof fixed / sizeof fixed[0]);
 }

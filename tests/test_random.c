@@ -9,7 +9,10 @@
  * permuted with odd strides, broadcast (stride 0) inputs; outputs are never
  * broadcast, since an output must be injective (D6).  A quarter of the
  * gather and Scatter cases get one or two out-of-range indices, and every
- * case runs under the strict policy or clamps, half of the time each.
+ * case runs under the strict policy or clamps, half of the time each.  A
+ * quarter of the GATHER_ND1 cases with batch dimensions draw fewer index
+ * batches than input ones, and a quarter of those one more on a dimension,
+ * which both kernels refuse under either policy (R-GN-6).
  *
  * Each case is executed twice on the same input buffers, once with
  * kernels = DMLREF_KERNELS_REFERENCE and once with DMLREF_KERNELS_FAST, each
@@ -224,6 +227,7 @@ typedef struct random_case {
     size_t inputs, outputs;
     dmlref_oob_policy policy;
     int out_of_range;    /* indices were broken */
+    int batches_outside; /* GATHER_ND1 with more index batches than input ones */
     uint32_t nz_columns; /* NonZero's N */
     char what[160];
 } random_case;
@@ -319,8 +323,9 @@ static void make_scatter_elements(rng *r, uint64_t budget, random_case *c)
     shape_and_types(r, &rank, &axis, &type, &itype);
     random_sizes(r, rank, budget, in_sizes);
     memcpy(idx_sizes, in_sizes, sizeof idx_sizes);
-    /* larger than the input's along the axis is valid too (D16) */
-    idx_sizes[axis] = 1 + (uint32_t)rng_below(r, in_sizes[axis] + 2);
+    /* at most the input's along the axis (R-SC-4, D16); duplicate targets
+       come from repeated index values */
+    idx_sizes[axis] = 1 + (uint32_t)rng_below(r, in_sizes[axis]);
     random_tensor(r, &c->t[0], type, rank, in_sizes, 0);
     random_tensor(r, &c->t[1], itype, rank, idx_sizes, 0);
     random_tensor(r, &c->t[2], type, rank, idx_sizes, 0);
@@ -362,8 +367,17 @@ static void make_gather_nd(rng *r, uint64_t budget, random_case *c)
     random_sizes(r, q, budget / 4 + 1, meaningful);
     for (i = 0; i < D; ++i)
         idx_sizes[i] = i < D - q ? 1 : meaningful[i - (D - q)];
-    for (i = 0; i < b; ++i) /* batch dimensions agree (R-GN-6) */
+    for (i = 0; i < b; ++i) /* batch dimensions: mostly the input's */
         idx_sizes[D - q + i] = in_sizes[D - m + i];
+    if (b > 0 && rng_below(r, 4) == 0) { /* fewer index batches: valid (R-GN-6) */
+        for (i = 0; i < b; ++i)
+            idx_sizes[D - q + i] = 1 + (uint32_t)rng_below(r, in_sizes[D - m + i]);
+        if (rng_below(r, 4) == 0) { /* more on one dimension: refused (R-GN-6) */
+            i = (uint32_t)rng_below(r, b);
+            idx_sizes[D - q + i] = in_sizes[D - m + i] + 1;
+            c->batches_outside = 1;
+        }
+    }
     idx_sizes[D - 1] = k;
     for (i = 0; i < D; ++i)
         out_sizes[i] = 1;
@@ -581,9 +595,12 @@ static void run_both(rng *r, random_case *c, uint32_t ref_threads, const uint32_
 
     want = execute(c, DMLREF_KERNELS_REFERENCE, ref_threads, &c->t[c->inputs], &want_err);
     /* the generator's promise, kept by the reference: in-range cases and
-       clamped ones run, strict out-of-range ones are refused */
-    if (want != (c->out_of_range && c->policy == DMLREF_OOB_ERROR ? DMLREF_ERROR_INDEX_OUT_OF_RANGE
-                                                                  : DMLREF_OK))
+       clamped ones run, strict out-of-range ones are refused, and so are
+       batches past the input's under either policy (R-GN-6) */
+    if (want != (c->batches_outside || (c->out_of_range && c->policy == DMLREF_OOB_ERROR)
+                     ? DMLREF_ERROR_INDEX_OUT_OF_RANGE
+                     : DMLREF_OK) ||
+        (c->batches_outside && strcmp(want_err.rule, "R-GN-6") != 0))
         fail_msg("%s case %lu (%s): the reference kernels: %s: %s", row, number, c->what,
                  dmlref_status_name(want), want_err.message);
 

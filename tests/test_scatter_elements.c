@@ -1,7 +1,7 @@
 /*
- * test_scatter_elements.c - SCATTER_ELEMENTS semantics (R-SC-8..13, R-IX-2,
- * D2, D4, D12, D16), table-driven.  Every row runs for all 11 data types and
- * every index type it can, packed and with every tensor padded.
+ * test_scatter_elements.c - SCATTER_ELEMENTS semantics (R-SC-4, R-SC-8..13,
+ * R-IX-2, D2, D4, D12, D16), table-driven.  Every row runs for all 11 data
+ * types and every index type it can, packed and with every tensor padded.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,11 +57,12 @@ static const int64_t k_r1_pos_idx[] = {4, 0};
 static const double k_r1_pos_upd[] = {60, 61};
 static const double k_r1_pos_out[] = {61, 11, 12, 13, 60};
 
-/* more indices than the axis is long (D16): duplicates, the last wins (D4) */
-static const double k_more_in[] = {1, 2};
-static const int64_t k_more_idx[] = {1, 0, 1};
-static const double k_more_upd[] = {5, 6, 7};
-static const double k_more_out[] = {6, 7};
+/* as many indices as the axis is long, the most D16 allows: duplicates come
+   from repeated index values, and the last wins (D4) */
+static const double k_full_in[] = {1, 2, 3};
+static const int64_t k_full_idx[] = {1, 0, 1};
+static const double k_full_upd[] = {5, 6, 7};
+static const double k_full_out[] = {6, 7, 3};
 
 /* every update on one target: the last one wins, replacing, never adding:
    Scatter has no reduction mode (R-SC-11) */
@@ -118,9 +119,9 @@ static const sc_case k_cases[] = {
     {"rank1_positive_boundaries",
      1, {5},                      {2},                      0,
      k_r1_in,    k_r1_pos_idx,   k_r1_pos_upd,   k_r1_pos_out,   NULL,            NULL},
-    {"more_indices_than_axis_D16",
-     1, {2},                      {3},                      0,
-     k_more_in,  k_more_idx,     k_more_upd,     k_more_out,     NULL,            NULL},
+    {"indices_as_long_as_axis_duplicates_last_wins_D16_D4",
+     1, {3},                      {3},                      0,
+     k_full_in,  k_full_idx,     k_full_upd,     k_full_out,     NULL,            NULL},
     {"all_updates_one_target_last_wins_D4",
      1, {5},                      {4},                      0,
      k_r1_in,    k_dup_idx,      k_dup_upd,      k_dup_out,      NULL,            NULL},
@@ -333,6 +334,50 @@ static void test_scatter_out_of_range_writes_nothing(void **state)
     tt_free(&in), tt_free(&idx), tt_free(&upd), tt_free(&out);
 }
 
+/* Ensure more indices along Axis than the input has is refused (R-SC-4,
+   D16: DirectML 1.15.4 refuses it): dmlref_validate() and dmlref_execute()
+   answer SIZE_MISMATCH naming both sizes, at FL 2_0 (the DML_SCATTER alias)
+   as at the latest, under DMLREF_OOB_CLAMP too, and nothing is written. */
+static void test_scatter_refuses_more_indices_than_the_axis(void **state)
+{
+    static const double values[] = {1, 2};
+    static const int64_t indices[] = {1, 0, 1};
+    static const double updates[] = {5, 6, 7};
+    static const dmlref_operator_type types[2] = {DMLREF_OPERATOR_SCATTER_ELEMENTS,
+                                                  DMLREF_OPERATOR_SCATTER};
+    static const dmlref_feature_level levels[2] = {DMLREF_FEATURE_LEVEL_LATEST,
+                                                   DMLREF_FEATURE_LEVEL_2_0};
+    uint32_t in_sizes[4] = {1, 1, 1, 2}, idx_sizes[4] = {1, 1, 1, 3}, k;
+    test_tensor in, idx, upd, out;
+    test_tensor *inputs[3] = {&in, &idx, &upd}, *outputs[1] = {&out};
+    dmlref_scatter_elements_desc d;
+    dmlref_operator_desc op;
+    dmlref_error err;
+    (void)state;
+    tt_init(&in, DMLREF_TENSOR_DATA_TYPE_FLOAT16, 4, in_sizes, NULL, 0);
+    tt_init(&idx, DMLREF_TENSOR_DATA_TYPE_UINT32, 4, idx_sizes, NULL, 0);
+    tt_init(&upd, DMLREF_TENSOR_DATA_TYPE_FLOAT16, 4, idx_sizes, NULL, 0);
+    tt_init(&out, DMLREF_TENSOR_DATA_TYPE_FLOAT16, 4, in_sizes, NULL, 0);
+    tt_set_values(&in, values);
+    tt_set_indices(&idx, indices);
+    tt_set_values(&upd, updates);
+    d.InputTensor = &in.desc, d.IndicesTensor = &idx.desc, d.UpdatesTensor = &upd.desc;
+    d.OutputTensor = &out.desc, d.Axis = 3;
+    for (k = 0; k < 2; ++k) {
+        op.Type = types[k], op.Desc = &d;
+        assert_int_equal(dmlref_validate(&op, levels[k], &err), DMLREF_ERROR_SIZE_MISMATCH);
+        assert_string_equal(err.rule, "R-SC-4");
+        assert_non_null(strstr(err.message, "IndicesTensor.Sizes[3] = 3 must not exceed "
+                                            "InputTensor.Sizes[3] = 2 (Axis)"));
+        assert_int_equal(
+            tt_execute(types[k], &d, levels[k], DMLREF_OOB_CLAMP, inputs, 3, outputs, 1, &err),
+            DMLREF_ERROR_SIZE_MISMATCH);
+        assert_string_equal(err.rule, "R-SC-4");
+        assert_true(tt_untouched(&out));
+    }
+    tt_free(&in), tt_free(&idx), tt_free(&upd), tt_free(&out);
+}
+
 /* Ensure Scatter runs at FL 2_0, where it was introduced (R-SC-12, D17):
    4-D FLOAT16 with UINT32 indices, through the DML_SCATTER alias. */
 static void test_scatter_runs_at_feature_level_2_0(void **state)
@@ -370,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_scatter_is_the_inverse_of_gather_elements),
         cmocka_unit_test(test_scatter_out_of_range_writes_nothing),
         cmocka_unit_test(test_scatter_runs_at_feature_level_2_0),
+        cmocka_unit_test(test_scatter_refuses_more_indices_than_the_axis),
     };
     return run_table_tests("scatter_elements", k_cases, sizeof k_cases[0],
                            sizeof k_cases / sizeof k_cases[0], run_row, fixed,

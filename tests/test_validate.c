@@ -9,7 +9,7 @@
  *      sc_valid(), ...), breaks exactly one thing, and names the feature
  *      level, the status, the rule id (err.rule, exactly as src/core/validate.c
  *      sets it) and a piece of the message naming the tensor, the field and
- *      the value.  Rows with DMLREF_OK pin what must stay valid (D16, an
+ *      the value.  Rows with DMLREF_OK pin what must stay valid (R-GN-6, an
  *      injective but unusual output layout, ...).  Each row is its own cmocka
  *      test, named <operator>/<rule>/<what it breaks>.  The rows of one
  *      operator are written out (k_rows); the faults every operator shares
@@ -350,6 +350,10 @@ static void align_16(fixture *f, int slot)
 {
     f->t[slot].GuaranteedBaseOffsetAlignment = 16;
 }
+static void align_8(fixture *f, int slot)
+{
+    f->t[slot].GuaranteedBaseOffsetAlignment = 8;
+}
 static void align_half_element(fixture *f, int slot)
 {
     f->t[slot].GuaranteedBaseOffsetAlignment = dmlref_data_type_size(f->t[slot].DataType) / 2;
@@ -661,7 +665,7 @@ static void sc_indices_off_axis_smaller(fixture *f, int slot)
     resize(f, UPDATES, 4, U32(1, 1, 2, 2));
 }
 
-/* D16: Indices.Sizes[Axis] = 5 > Input.Sizes[Axis] = 3 is valid */
+/* D16: Indices.Sizes[Axis] = 5 > Input.Sizes[Axis] = 3, which DirectML refuses */
 static void sc_indices_larger_on_axis(fixture *f, int slot)
 {
     (void)slot;
@@ -835,8 +839,8 @@ static void nd1_input_leading_2(fixture *f, int slot)
     resize(f, INPUT, 4, U32(2, 3, 2, 2));
 }
 
-/* R-GN-6, D11: 2 batches of indices against 3 of input (the output follows
-   the indices) */
+/* R-GN-6: 2 batches of indices against 3 of input, valid (the output follows
+   the indices and reads the input's first 2 batches) */
 static void nd1_batch_differs(fixture *f, int slot)
 {
     (void)slot;
@@ -1135,10 +1139,14 @@ static const refusal k_rows[] = {
      ERR(SIZE_MISMATCH), "R-SC-4",
      "IndicesTensor.Sizes[3] = 2 must equal InputTensor.Sizes[3] = 3 (all dimensions except Axis = "
      "2)"},
-    {"scatter_elements/R-SC-4/D16/indices_larger_along_axis_valid",
-     sc_valid, sc_indices_larger_on_axis, NONE, L(6_4), VALID},
-    {"scatter_elements/R-SC-4/D16/indices_larger_along_axis_valid_at_2_0",
-     sc_valid, sc_indices_larger_on_axis, NONE, L(2_0), VALID},
+    {"scatter_elements/R-SC-4/D16/indices_larger_along_axis",
+     sc_valid, sc_indices_larger_on_axis, NONE, L(6_4),
+     ERR(SIZE_MISMATCH), "R-SC-4",
+     "IndicesTensor.Sizes[2] = 5 must not exceed InputTensor.Sizes[2] = 3 (Axis)"},
+    {"scatter_elements/R-SC-4/D16/indices_larger_along_axis_at_2_0",
+     sc_valid, sc_indices_larger_on_axis, NONE, L(2_0),
+     ERR(SIZE_MISMATCH), "R-SC-4",
+     "IndicesTensor.Sizes[2] = 5 must not exceed InputTensor.Sizes[2] = 3 (Axis)"},
     {"scatter_elements/R-SC-5/updates_size_differs",
      sc_valid, sc_updates_size_differs, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-SC-5",
@@ -1242,8 +1250,7 @@ static const refusal k_rows[] = {
     {"gather_nd1/R-TD-14/int64_indices_alignment_4",
      nd1_valid, nd1_int64_indices_align_4, NONE, L(6_4),
      ERR(INVALID_ALIGNMENT), "R-TD-14",
-     "IndicesTensor.GuaranteedBaseOffsetAlignment = 4 must be 0 or a power of two >= the element "
-     "size 8"},
+     "IndicesTensor.GuaranteedBaseOffsetAlignment = 4 must be 0 or a power of two >= 16"},
     {"gather_nd1/R-TD-16/D6/output_sizes_3x2_strides_1_2",
      nd1_valid, strides_1_2, OUTPUT, L(6_4),
      ERR(OUTPUT_ALIASING), "D6", "OutputTensor.Strides map two elements to element offset 2"},
@@ -1287,10 +1294,8 @@ static const refusal k_rows[] = {
      nd1_valid, nd1_input_leading_2, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-GN-5",
      "InputTensor.Sizes[0] = 2 must be 1 (outside InputDimensionCount = 3)"},
-    {"gather_nd1/R-GN-6/D11/batch_sizes_differ",
-     nd1_valid, nd1_batch_differs, NONE, L(6_4),
-     ERR(SIZE_MISMATCH), "R-GN-6",
-     "IndicesTensor.Sizes[1] = 2 must equal InputTensor.Sizes[1] = 3 (batch dimension 0)"},
+    {"gather_nd1/R-GN-6/fewer_index_batches_than_input_valid",
+     nd1_valid, nd1_batch_differs, NONE, L(6_4), VALID},
     {"gather_nd1/R-GN-7/D11/output_needs_more_dimensions",
      nd1_valid, nd1_output_needs_5_dimensions, NONE, L(6_4),
      ERR(SIZE_MISMATCH), "R-GN-7",
@@ -1539,10 +1544,13 @@ static const fault k_faults[] = {
      0, L(6_4), VALID},
     {FIXED("R-TD-14"), "%s_alignment_3", align_3, ON_ANY, NONE, 0, L(6_4),
      ERR(INVALID_ALIGNMENT), "R-TD-14",
-     "%T.GuaranteedBaseOffsetAlignment = 3 must be 0 or a power of two >= the element size %E"},
+     "%T.GuaranteedBaseOffsetAlignment = 3 must be 0 or a power of two >= 16"},
     {FIXED("R-TD-14"), "%s_alignment_half_element_size", align_half_element, ON_ANY, NONE, 0,
      L(6_4), ERR(INVALID_ALIGNMENT), "R-TD-14",
-     "%T.GuaranteedBaseOffsetAlignment = %H must be 0 or a power of two >= the element size %E"},
+     "%T.GuaranteedBaseOffsetAlignment = %H must be 0 or a power of two >= 16"},
+    {FIXED("R-TD-14"), "%s_alignment_8_below_16", align_8, ON_ANY, NONE, 0, L(6_4),
+     ERR(INVALID_ALIGNMENT), "R-TD-14",
+     "%T.GuaranteedBaseOffsetAlignment = 8 must be 0 or a power of two >= 16"},
     {FIXED("R-TD-14"), "%s_alignment_16_valid", align_16, ON_ANY, NONE, 0, L(6_4), VALID},
     {FIXED("R-TD-15/D15"), "%s_unknown_flag", flag_unknown, ON_ANY, NONE, 0, L(6_4),
      ERR(INVALID_FLAGS), "R-TD-15", "%T.Flags = 0x2 has bits other than OWNED_BY_DML (0x1)"},
@@ -2455,14 +2463,16 @@ static const sweep k_sweeps[] = {
     {"sweep/scatter_elements/3d/from_3_0", sc_valid, sc_3d, NONE, L(3_0)},
     {"sweep/scatter_elements/D3/int64_indices/from_3_0", sc_valid, to_int64, INDICES, L(3_0)},
     {"sweep/scatter_elements/int64_data/from_4_1", sc_valid, to_int64, DATA, L(4_1)},
-    {"sweep/scatter_elements/D16/indices_larger_along_axis/from_2_0", sc_valid,
-     sc_indices_larger_on_axis, NONE, L(2_0)},
+    {"sweep/scatter_elements/D16/indices_larger_along_axis/never", sc_valid,
+     sc_indices_larger_on_axis, NONE, 0},
     {"sweep/gather_nd/4d/from_2_1", nd_valid, NULL, NONE, L(2_1)},
     {"sweep/gather_nd/2d/from_3_0", nd_valid, nd_2d, NONE, L(3_0)},
     {"sweep/gather_nd/5d/from_3_0", nd_valid, nd_doc_shape_example, NONE, L(3_0)},
     {"sweep/gather_nd/D3/int32_indices/from_3_0", nd_valid, to_int32, INDICES, L(3_0)},
     {"sweep/gather_nd/uint64_data/from_4_1", nd_valid, to_uint64, DATA, L(4_1)},
     {"sweep/gather_nd1/4d_batch_1/from_3_0", nd1_valid, NULL, NONE, L(3_0)},
+    {"sweep/gather_nd1/R-GN-6/fewer_index_batches/from_3_0", nd1_valid, nd1_batch_differs, NONE,
+     L(3_0)},
     {"sweep/gather_nd1/batch_0/from_3_0", nd1_valid, nd1_batch_0, NONE, L(3_0)},
     {"sweep/gather_nd1/float64_data/from_4_1", nd1_valid, to_float64, DATA, L(4_1)},
     {"sweep/nonzero_coordinates/4d_same_rank/from_3_0", nz_valid, NULL, NONE, L(3_0)},

@@ -172,13 +172,13 @@ static void test_eval_scatter_duplicates_any_of(void **state)
     static const char *text =
         "{\"format\": \"dmlref-vector-1\", \"name\": \"d\", \"operator\": \"SCATTER\","
         " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
-        " \"InputTensor\": {\"dtype\": \"INT8\", \"sizes\": [4], \"data\": [1, 2, 3, 4]},"
-        " \"IndicesTensor\": {\"dtype\": \"INT64\", \"sizes\": [5], \"data\": [0, -4, 2, 0, 3]},"
+        " \"InputTensor\": {\"dtype\": \"INT8\", \"sizes\": [5], \"data\": [1, 2, 3, 4, 5]},"
+        " \"IndicesTensor\": {\"dtype\": \"INT64\", \"sizes\": [5], \"data\": [0, -5, 2, 0, 3]},"
         " \"UpdatesTensor\": {\"dtype\": \"INT8\", \"sizes\": [5], \"data\": [9, 8, 7, 9, -6]},"
         " \"OutputTensor\": {\"dtype\": \"INT8\"}}}";
     char *written = evaluate(text);
     (void)state;
-    assert_contains(written, "\"expected\": [{\"any_of\": [9, 8]}, 2, 7, -6]");
+    assert_contains(written, "\"expected\": [{\"any_of\": [9, 8]}, 2, 7, -6, 5]");
     assert_true(strstr(strstr(written, "OutputTensor"), "xxh3") == NULL);
     assert_contains(written, "\"name\": \"d\"");
     assert_contains(written, "\"operator\": \"SCATTER_ELEMENTS\"");
@@ -1608,15 +1608,19 @@ static const cap_case k_cap_cases[] = {
                " {\"kind\": \"index\", \"seed\": 2, \"low\": [0], \"high\": [0]}%s}",
                "{\"dtype\": \"INT8\"}"),
      "", 0, 4u << 20, 1, "$.tensors.OutputTensor", "its expected elements"},
+    /* the axis as long as the indices (R-SC-4, D16), every index 0: the
+       buffers (3 MB) and the counts per target (12 MB) fit in 20 MiB, the
+       million competing values (8 MB more) do not */
     {"eval's any_of values: a million updates of one element",
      "{\"format\": \"dmlref-vector-1\", \"name\": \"m\", \"operator\": \"SCATTER_ELEMENTS\","
      " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
-     " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [1], \"data\": [0]},"
+     " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [1000000], \"generator\":"
+     " {\"kind\": \"bits\", \"seed\": 1}},"
      " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [1000000], \"strides\": [0],"
      " \"generator\": {\"kind\": \"index\", \"seed\": 2, \"low\": [0], \"high\": [0]}%s},"
      " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [1000000], \"generator\":"
      " {\"kind\": \"bits\", \"seed\": 3}}, \"OutputTensor\": {\"dtype\": \"UINT8\"}}}",
-     "", 0, 4u << 20, 1, "$.tensors.OutputTensor", "the values its any_of entries may take"},
+     "", 0, 20u << 20, 1, "$.tensors.OutputTensor", "the values its any_of entries may take"},
     {"a reply of 20000 elements to a case of 2",
      GATHER_OF("{\"dtype\": \"FLOAT32\", \"sizes\": [2], \"data\": [1, 2]}",
                "{\"dtype\": \"UINT32\", \"sizes\": [2], \"data\": [0, 1]%s}",
@@ -1917,25 +1921,27 @@ static void test_broadcast_generator_fill_is_proportional_to_the_buffer(void **s
 
 /* Ensure Scatter's any_of lists keep each competing bit pattern once, in
    the order of the updates, however many compete: 3000 updates of one
-   element take the sorting path, a handful the scan. */
+   element take the sorting path, a handful the scan.  The input's axis is
+   as long as the indices' (R-SC-4, D16): every index value is 0. */
 static void test_eval_scatter_any_of_keeps_first_of_each_value(void **state)
 {
     static const uint32_t counts[] = {3, 17, 3000};
     size_t i;
     (void)state;
     for (i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+        char *sevens = repeated("", "7", counts[i], "");
         char *text = text_printf(
             "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": \"SCATTER_ELEMENTS\","
             " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
-            " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2], \"data\": [7, 7]},"
+            " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [%u], \"data\": [%s]},"
             " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [%u], \"generator\":"
             " {\"kind\": \"index\", \"seed\": 9, \"low\": [0], \"high\": [0]}},"
             " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [%u], \"generator\":"
             " {\"kind\": \"bits\", \"seed\": 5}}, \"OutputTensor\": {\"dtype\": \"UINT8\"}}}",
-            counts[i], counts[i]);
+            counts[i], sevens, counts[i], counts[i]);
         dmlref_vector *v = parse(text, DMLREF_VECTOR_READ_CASE);
         const uint8_t *updates = dmlref_vector_inputs(v)[2].data;
-        char *list = malloc(8 * 256 + 64), *at = list, *written;
+        char *list = malloc(8 * 256 + 3 * (size_t)counts[i] + 64), *at = list, *written;
         int seen[256] = {0};
         uint32_t u;
         dmlref_error err;
@@ -1944,50 +1950,57 @@ static void test_eval_scatter_any_of_keeps_first_of_each_value(void **state)
         for (u = 0; u < counts[i]; ++u)
             if (!seen[updates[u]]++)
                 at += sprintf(at, "%s%u", at[-1] == '[' ? "" : ", ", updates[u]);
-        sprintf(at, "]}, 7]");
+        at += sprintf(at, "]}");
+        for (u = 1; u < counts[i]; ++u) /* the targets no update reaches */
+            at += sprintf(at, ", 7");
+        sprintf(at, "]");
         assert_int_equal(dmlref_vector_eval(v, 1, &err), DMLREF_OK);
         assert_int_equal(dmlref_vector_write(v, &written, NULL, &err), DMLREF_OK);
         assert_contains(written, list);
-        free(written), free(list), free(text);
+        free(written), free(list), free(text), free(sevens);
         dmlref_vector_free(v);
     }
 }
 
 /* Ensure a Scatter whose indices and updates are broadcast along Axis (each
-   update repeated, Indices larger than Input there: D16) gets the any_of
-   lists the repeats give: the one value, once. */
+   update repeated, as many times as the input's axis is long at most:
+   R-SC-4, D16) gets the any_of lists the repeats give: the one value, once. */
 static void test_eval_scatter_broadcast_along_axis(void **state)
 {
     char *fives = repeated("", "5", 1000, ""), *nines = repeated("", "9", 1000, "");
+    char *sevens = repeated("", "7", 2000, ""), *zeros = repeated("", "0", 65534, "");
+    char *rest = repeated("", "7", 999, "");
     char *cases[2][2];
     size_t i;
     (void)state;
     cases[0][0] = text_printf(
         "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": \"SCATTER_ELEMENTS\","
         " \"attributes\": {\"Axis\": 0}, \"tensors\": {"
-        " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2], \"data\": [7, 7]},"
-        " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [16777216], \"strides\": [0],"
+        " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [65536], \"strides\": [0],"
+        " \"generator\": {\"kind\": \"sparse\", \"seed\": 1, \"density\": 0}},"
+        " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [65536], \"strides\": [0],"
         " \"generator\": {\"kind\": \"index\", \"seed\": 9, \"low\": [1], \"high\": [1]}},"
-        " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [16777216], \"strides\": [0],"
+        " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [65536], \"strides\": [0],"
         " \"generator\": {\"kind\": \"sparse\", \"seed\": 5, \"density\": 1000000}},"
         " \"OutputTensor\": {\"dtype\": \"UINT8\"}}}");
-    cases[0][1] = text_printf("\"expected\": [7, {\"any_of\": [1]}]");
+    cases[0][1] = text_printf("\"expected\": [0, {\"any_of\": [1]}, %s]", zeros);
     cases[1][0] = text_printf(
         "{\"format\": \"dmlref-vector-1\", \"name\": \"s\", \"operator\": \"SCATTER_ELEMENTS\","
         " \"attributes\": {\"Axis\": 1}, \"tensors\": {"
-        " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2, 2], \"data\": [7, 7, 7, 7]},"
+        " \"InputTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2, 1000], \"data\": [%s]},"
         " \"IndicesTensor\": {\"dtype\": \"INT32\", \"sizes\": [2, 1000], \"strides\": [0, 0],"
         " \"generator\": {\"kind\": \"index\", \"seed\": 9, \"low\": [0], \"high\": [0]}},"
         " \"UpdatesTensor\": {\"dtype\": \"UINT8\", \"sizes\": [2, 1000], \"strides\": [1, 0],"
         " \"data\": [%s, %s]}, \"OutputTensor\": {\"dtype\": \"UINT8\"}}}",
-        fives, nines);
-    cases[1][1] = text_printf("\"expected\": [{\"any_of\": [5]}, 7, {\"any_of\": [9]}, 7]");
+        sevens, fives, nines);
+    cases[1][1] =
+        text_printf("\"expected\": [{\"any_of\": [5]}, %s, {\"any_of\": [9]}, %s]", rest, rest);
     for (i = 0; i < 2; ++i) {
         char *written = evaluate(cases[i][0]);
         assert_contains(written, cases[i][1]);
         free(written), free(cases[i][0]), free(cases[i][1]);
     }
-    free(fives), free(nines);
+    free(fives), free(nines), free(sevens), free(zeros), free(rest);
 }
 
 /* ---- alignment --------------------------------------------------------------------- */
@@ -2013,7 +2026,7 @@ static const char *const k_aligned_cases[] = {
 
 /* Ensure every buffer starts at a multiple of its tensor's
    GuaranteedBaseOffsetAlignment, whatever dmlref_validate() accepts (any
-   power of two up to 2^31, R-TD-14), so that eval, verify and the subnormal
+   power of two from 16 up to 2^31, R-TD-14), so that eval, verify and the subnormal
    variant's own run execute the case instead of refusing the binding. */
 static void test_buffers_start_at_their_alignment(void **state)
 {

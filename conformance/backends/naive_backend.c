@@ -795,6 +795,15 @@ static dmlref_status gather_nd1(const char *op, const dmlref_tensor_desc *input_
     r = m - b - k;                  /* input dimensions copied whole */
     pad = D - (q - 1 + r);          /* leading output dimensions of size 1 */
 
+    /* The output's batch coordinates read the input's: more batches of
+       indices than of input read outside it (R-GN-6). */
+    for (j = 0; j < b; ++j)
+        if (idx.sizes[D - q + j] > in.sizes[D - m + j])
+            return fail(msg, DMLREF_ERROR_INDEX_OUT_OF_RANGE,
+                        "%s: IndicesTensor has %llu batches along dimension %lu, InputTensor %llu",
+                        op, (unsigned long long)idx.sizes[D - q + j], (unsigned long)(D - q + j),
+                        (unsigned long long)in.sizes[D - m + j]);
+
     /* Every index first: component j of a tuple indexes input dimension
        D - m + b + j. */
     for (e = 0; e < idx.count; ++e) {

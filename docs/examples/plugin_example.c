@@ -24,7 +24,7 @@ static int bad_tensor(const dmlref_tensor_desc *t, uint32_t esize, int is_output
         n = n > 0xFFFFFFFFu ? n : n * t->Sizes[i]; /* stops before it could overflow */
     return t->DimensionCount < 1 || t->DimensionCount > 8 || n == 0 || n > 0xFFFFFFFFu ||
            total < n * esize || total / esize > 0xFFFFFFFFu ||
-           (t->Flags & (is_output ? ~0u : ~1u)) || (al && ((al & (al - 1)) || al < esize));
+           (t->Flags & (is_output ? ~0u : ~1u)) || (al && ((al & (al - 1)) || al < 16));
 }
 
 /* DMLREF_OK: it runs; DMLREF_ERROR_UNSUPPORTED_*: skipped; other errors: invalid. */

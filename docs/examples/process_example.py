@@ -30,7 +30,7 @@ def check(v):
         n, al = t.element_count, t.alignment
         if not 1 <= t.rank <= 8 or n == 0 or n > 0xFFFFFFFF or t.total_bytes < t.min_bytes \
                 or t.total_bytes // t.dtype.esize > 0xFFFFFFFF \
-                or t.flags & ~(0 if t.is_output else 1) or (al and (al & (al - 1) or al < t.dtype.esize)):
+                or t.flags & ~(0 if t.is_output else 1) or (al and (al & (al - 1) or al < 16)):
             raise Reply("error", "%s: bad sizes, total size, flags or alignment (R-TD)" % t.name)
     if out.dtype is not inp.dtype or not inp.rank == idx.rank == out.rank \
             or v.attributes["Axis"] >= inp.rank or out.sizes != idx.sizes \

@@ -29,6 +29,7 @@
 #define format_index dmlref__format_index
 #define format_coordinates dmlref__format_coordinates
 #define report_out_of_range dmlref__report_out_of_range
+#define check_batches_inside dmlref__check_batches_inside
 
 /* ---- errors (status.c) ---------------------------------------------- */
 
@@ -160,6 +161,15 @@ dmlref_status report_out_of_range(dmlref_error *err, const char *op, const layou
                                   const void *data, dmlref_tensor_data_type type, uint64_t pos,
                                   uint64_t bound, const char *bound_name, uint32_t bound_dim,
                                   const char *rule);
+
+/* GATHER_ND1 reads Input at the output's batch coordinates, which follow the
+ * indices' batch sizes (R-GN-6).  Where IndicesTensor has more batches than
+ * InputTensor along a batch dimension, those reads fall outside the input:
+ * DirectML accepts such a case, and what it reads there is undefined.  So
+ * the execution is refused, under every out-of-range policy, before anything
+ * is written: DMLREF_ERROR_INDEX_OUT_OF_RANGE, R-GN-6. */
+dmlref_status check_batches_inside(dmlref_error *err, const char *op, const layout *input,
+                                   const layout *indices, uint32_t m, uint32_t q, uint32_t b);
 
 /* Returns the status of `expr` from the function at hand unless it is
  * DMLREF_OK. */

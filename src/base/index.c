@@ -131,3 +131,18 @@ dmlref_status report_out_of_range(dmlref_error *err, const char *op, const layou
                      op, where, value, bound_name, bound_dim, (unsigned long long)bound,
                      (unsigned long long)(bound - 1));
 }
+
+dmlref_status check_batches_inside(dmlref_error *err, const char *op, const layout *input,
+                                   const layout *indices, uint32_t m, uint32_t q, uint32_t b)
+{
+    uint32_t D = input->rank, j;
+    for (j = 0; j < b; ++j)
+        if (indices->sizes[D - q + j] > input->sizes[D - m + j])
+            return set_error(err, DMLREF_ERROR_INDEX_OUT_OF_RANGE, "R-GN-6",
+                             "%s: IndicesTensor.Sizes[%u] = %llu batches read past "
+                             "InputTensor.Sizes[%u] = %llu (batch dimension %u): what DirectML "
+                             "reads there is undefined",
+                             op, D - q + j, (unsigned long long)indices->sizes[D - q + j],
+                             D - m + j, (unsigned long long)input->sizes[D - m + j], j);
+    return DMLREF_OK;
+}

@@ -172,11 +172,12 @@ static dmlref_status check_tensor(const rule_context *c, const char *name,
     element_size = dmlref_data_type_size(t->DataType);
     if (t->GuaranteedBaseOffsetAlignment != 0 &&
         ((t->GuaranteedBaseOffsetAlignment & (t->GuaranteedBaseOffsetAlignment - 1)) != 0 ||
-         t->GuaranteedBaseOffsetAlignment < element_size))
+         t->GuaranteedBaseOffsetAlignment < DMLREF_MINIMUM_BUFFER_TENSOR_ALIGNMENT))
         return FAIL(c, DMLREF_ERROR_INVALID_ALIGNMENT, "R-TD-14",
                     "%s: %s.GuaranteedBaseOffsetAlignment = %u must be 0 or a power of two "
-                    ">= the element size %u",
-                    c->op, name, t->GuaranteedBaseOffsetAlignment, (unsigned)element_size);
+                    ">= %u",
+                    c->op, name, t->GuaranteedBaseOffsetAlignment,
+                    (unsigned)DMLREF_MINIMUM_BUFFER_TENSOR_ALIGNMENT);
     for (i = 0; i < t->DimensionCount; ++i) {
         elements *= t->Sizes[i]; /* cannot overflow before it passes 2^32 - 1 */
         if (elements > DMLREF_MAX_TENSOR_ELEMENTS) {
@@ -566,6 +567,12 @@ dmlref_status validate_scatter_elements(const rule_context *c, const void *desc)
     snprintf(why, sizeof why, "all dimensions except Axis = %u", d->Axis);
     CHECK(same_sizes(c, "R-SC-4", "IndicesTensor", d->IndicesTensor, "InputTensor",
                      d->InputTensor->Sizes, d->Axis, why));
+    if (d->IndicesTensor->Sizes[d->Axis] > d->InputTensor->Sizes[d->Axis]) /* D16 */
+        return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, "R-SC-4",
+                    "%s: IndicesTensor.Sizes[%u] = %u must not exceed InputTensor.Sizes[%u] = %u "
+                    "(Axis)",
+                    c->op, d->Axis, d->IndicesTensor->Sizes[d->Axis], d->Axis,
+                    d->InputTensor->Sizes[d->Axis]);
     CHECK(same_sizes(c, "R-SC-5", "UpdatesTensor", d->UpdatesTensor, "IndicesTensor",
                      d->IndicesTensor->Sizes, MAX_RANK, "updates have the indices' sizes"));
     CHECK(infer_scatter_elements(c, d, 0, &rank, expected));
@@ -648,7 +655,7 @@ dmlref_status validate_gather_nd1(const rule_context *c, const void *desc)
     const support_row *row =
         support_at(k_gather_support, sizeof k_gather_support / sizeof *k_gather_support, c->level);
     tensor_rules data, index, out;
-    uint32_t D, m, q, b, i, rank;
+    uint32_t D, m, q, i, rank;
     uint32_t expected[MAX_RANK];
     char want[128], got[128];
 
@@ -667,7 +674,8 @@ dmlref_status validate_gather_nd1(const rule_context *c, const void *desc)
     D = d->InputTensor->DimensionCount;
     m = d->InputDimensionCount;
     q = d->IndicesDimensionCount;
-    b = d->BatchDimensionCount;
+    /* the batch sizes may differ (R-GN-6): execution refuses only reads past
+       the input */
     for (i = 0; i < D - m; ++i)
         if (d->InputTensor->Sizes[i] != 1)
             return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, "R-GN-5",
@@ -680,13 +688,6 @@ dmlref_status validate_gather_nd1(const rule_context *c, const void *desc)
                         "%s: IndicesTensor.Sizes[%u] = %u must be 1 (outside "
                         "IndicesDimensionCount = %u)",
                         c->op, i, d->IndicesTensor->Sizes[i], q);
-    for (i = 0; i < b; ++i)
-        if (d->IndicesTensor->Sizes[D - q + i] != d->InputTensor->Sizes[D - m + i])
-            return FAIL(c, DMLREF_ERROR_SIZE_MISMATCH, "R-GN-6",
-                        "%s: IndicesTensor.Sizes[%u] = %u must equal InputTensor.Sizes[%u] = %u "
-                        "(batch dimension %u)",
-                        c->op, D - q + i, d->IndicesTensor->Sizes[D - q + i], D - m + i,
-                        d->InputTensor->Sizes[D - m + i], i);
 
     CHECK(infer_gather_nd1(c, d, 0, &rank, expected)); /* R-GN-7: it fits in D dimensions */
     for (i = 0; i < D; ++i) {

@@ -17,8 +17,8 @@
  *   R-SC-1  Input, Indices, Updates and Output share a DimensionCount D.
  *   R-SC-2  Input, Updates and Output share a DataType.
  *   R-SC-3  Axis < D.
- *   R-SC-4  Indices.Sizes[d] == Input.Sizes[d] for every d != Axis; the size
- *           along Axis is free, even larger than the input's (D5, D16).
+ *   R-SC-4  Indices.Sizes[d] == Input.Sizes[d] for every d != Axis; along
+ *           Axis it is at most the input's, as DirectML requires (D5, D16).
  *   R-SC-5  Updates.Sizes == Indices.Sizes.
  *   R-SC-6  Output.Sizes == Input.Sizes.
  *

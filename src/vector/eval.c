@@ -176,9 +176,9 @@ static size_t keep_first_of_each(uint64_t *values, size_t n, value_at *scratch)
  * dmlref applies the last; DirectML promises none).  Marks each such target
  * with every competing update, in row-major order of the updates, each bit
  * pattern once.  The updates are walked twice, and what the lists take is
- * counted against the memory cap before they are made.  With Indices larger
- * than Input along Axis (D16), 2^32 updates of a few bytes may compete for
- * one target: where both the indices and the updates have a stride of 0
+ * counted against the memory cap before they are made.  Along an Axis of
+ * up to 2^32-1 elements, as many updates of a few bytes may compete for one
+ * target: where both the indices and the updates have a stride of 0
  * along Axis, the updates along it are one update repeated, and the walks
  * take it once (its first place, where its value first appears). */
 static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)

@@ -229,7 +229,8 @@ static json_t *run(const char *text, const char *source, const char *element)
     }
     result = error_object(refusal != DMLREF_OK ? refusal : status,
                           refusal != DMLREF_OK ? &refusal_error : &e);
-    if (refusal != DMLREF_OK && refusal != DMLREF_ERROR_INDEX_OUT_OF_RANGE)
+    if (refusal != DMLREF_OK &&
+        (refusal != DMLREF_ERROR_INDEX_OUT_OF_RANGE || strcmp(refusal_error.rule, "R-GN-6") == 0))
         validation_path(v, refusal_error.message, path);
     json_object_set_new(result, "path", json_string(path));
     json_object_set_new(r, "result", result);
