@@ -110,7 +110,7 @@ TEST_HDR = tests/testlib.h
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-packaging check-schema check-roundtrip check-cli \
         check-guides check-memory check-reports check-onnx-export conformance-reports node-deps \
         check-conformance backends fuzz-smoke check-valgrind \
-        check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg \
+        check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg check-directml \
         playground check-playground install uninstall clean help deps FORCE
 
 all: lib $(BUILD)/dmlref$(EXE) ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
@@ -276,9 +276,11 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-conformance
 	$(Q)$(MAKE) --no-print-directory check-onnx-export
 
-# Windows x86-64 under wine, then the libFuzzer targets and the two-builds program.
+# Windows x86-64 under wine, DirectML itself under wine, then the libFuzzer
+# targets and the two-builds program.
 check-lane-windows:
 	$(Q)$(MAKE) --no-print-directory check-mingw
+	$(Q)$(MAKE) --no-print-directory check-directml
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 	$(Q)$(MAKE) --no-print-directory check-ab-builds
 
@@ -573,6 +575,24 @@ check-mingw: $(BUILD)/dmlref backends ## the platform leg on Windows x86-64 (min
 	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build_deps.sh mingw build/deps)
 	$(Q)sh scripts/with_wine.sh build/mingw/wine $(MAKE) --no-print-directory check-mingw-leg \
 	    CC=$(MINGW_CC) BUILD=build/mingw EMULATOR=$(WINE)
+
+# DirectML itself (docs/directml.md): the DirectML.dll of `make node-deps`
+# under wine, on vkd3d and the lavapipe of scripts/directml_stack.sh, behind
+# the process backend conformance/backends/directml_process.c (built for
+# mingw-w64 beside the Windows leg's plug-ins); the verdict on a doctored
+# report, the leg's pin and canary, then the whole suite.
+check-directml: $(BUILD)/dmlref $(NODE_DEPS) ## the suite through the real DirectML.dll, under wine; the leg fails when DirectML computes nothing, the DLL is not the pinned one, or a difference is not listed
+	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build_deps.sh mingw build/deps)
+	$(Q)$(MAKE) --no-print-directory backends CC=$(MINGW_CC) BUILD=build/mingw BACKENDS=directml_process
+	$(Q)mkdir -p build/directml
+	$(Q)$(SUMMARY) "the DirectML verdict on doctored reports" build/directml/verdict.log \
+	    sh tests/test_directml_verdict.sh
+	$(Q)$(SUMMARY) "the DirectML leg: its pin and canary" build/directml/leg.log \
+	    sh tests/test_directml_leg.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "the suite and dmlref fuzz through DirectML 1.15.4 on lavapipe" \
+	    build/directml/suite.log sh scripts/directml_suite.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "docs/directml.md shows what the leg prints" build/directml/page.log \
+	    sh tests/test_directml_page.sh build/directml/suite.log
 
 # The plug-ins a leg runs: tests/test_leg_commands.sh's; the Windows leg's
 # tests/test_same_verdicts.sh and tests/test_process_backend.sh take more.

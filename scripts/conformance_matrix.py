@@ -41,6 +41,8 @@ BEGIN, END = "<!-- matrix -->", "<!-- /matrix -->"
 
 # column: (report file name, heading)
 IMPLEMENTATIONS = [
+    ("directml-lavapipe", "DirectML 1.15.4 (lavapipe)"),
+    ("directml-nvidia", "DirectML 1.15.4 (NVIDIA H200)"),
     ("numpy", "NumPy"),
     ("onnxruntime-node", "ONNX Runtime (CPU)"),
     ("onnx-reference", "onnx.reference"),
@@ -49,6 +51,10 @@ IMPLEMENTATIONS = [
     ("jax-gpu", "JAX GPU"),
     ("cupy-gpu", "CuPy GPU"),
 ]
+
+# the kinds of difference: "dmlref's policy" is a case that asks for
+# dmlref's own portable policy where DirectML leaves the answer undefined
+KINDS = ("bug", "documented difference", "permitted variant", "dmlref's policy")
 
 
 # ---------------------------------------------------------------------------
@@ -338,9 +344,9 @@ def render():
         for path in (d["vector"], d["readme"]):
             if not os.path.exists(os.path.join(DOCS, path.split("#")[0])):
                 problems.append("difference %s: no file %s" % (d["id"], path))
-        if d["kind"] not in ("bug", "documented difference", "permitted variant"):
-            problems.append("difference %s: kind %r is not one of bug, documented difference, "
-                            "permitted variant" % (d["id"], d["kind"]))
+        if d["kind"] not in KINDS:
+            problems.append("difference %s: kind %r is not one of %s"
+                            % (d["id"], d["kind"], ", ".join(KINDS)))
     block = "\n".join([BEGIN, table, "", "Differences found, each with the smallest vector "
                        "that shows it:", "", differences_table(notes), END])
     return block, picture(members, reports), problems, without_one

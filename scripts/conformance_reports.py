@@ -3,7 +3,7 @@
 
     python3 scripts/conformance_reports.py write [--dmlref build/dmlref] [NAME...]
     python3 scripts/conformance_reports.py check [--dmlref build/dmlref] [NAME...]
-    python3 scripts/conformance_reports.py write --command 'CMD' NAME
+    python3 scripts/conformance_reports.py write --command 'CMD' [--out DIR] NAME
 
 Each report NAME is one `dmlref check --exec` run of an example backend of
 scripts/backends/ over the committed suite (vectors/), kept as four files:
@@ -24,8 +24,9 @@ machine with a GPU, are in docs/conformance/ too, and are not rerun here.
 `write --command 'CMD' NAME` writes report NAME of any backend command CMD
 (run from the repository's root, as `dmlref check --exec` runs it, with
 `--log build/conformance/NAME.log` added), in the same four files: that is how
-the GPU reports are made on a machine with a GPU.  Every `write` prints each
-report's summary and its wall time.
+the GPU reports are made on a machine with a GPU; `--out DIR` writes them
+into DIR instead of docs/conformance/ (as make check-directml does).  Every
+`write` prints each report's summary and its wall time.
 """
 
 import argparse
@@ -165,6 +166,8 @@ def main(argv):
     parser.add_argument("--command", metavar="CMD",
                         help="write: the backend command of report NAME (one NAME), "
                              "instead of the table of backends that run here")
+    parser.add_argument("--out", metavar="DIR", default=os.path.join(ROOT, "docs", "conformance"),
+                        help="write: the folder of the reports (default docs/conformance)")
     parser.add_argument("names", nargs="*", metavar="NAME", help="default: %s" % " ".join(REPORTS))
     args = parser.parse_intermixed_args(argv[1:])
     command = None
@@ -183,7 +186,8 @@ def main(argv):
     dmlref = os.path.abspath(args.dmlref)
     if args.action == "write":
         for name in names:
-            paths = run_report(dmlref, name, os.path.join(ROOT, "docs", "conformance"), command)
+            os.makedirs(args.out, exist_ok=True)
+            paths = run_report(dmlref, name, os.path.abspath(args.out), command)
             print("conformance_reports: %s: %s (wall %.1f s)"
                   % (name, text(paths["txt"]).splitlines()[-1], paths["seconds"]))
         return 0

@@ -77,6 +77,11 @@ if ! apt-get source --print-uris -qq jansson >/dev/null 2>&1; then
     stale="$stale deb-src-lists"
 fi
 
+# The DirectML leg (scripts/directml_leg.sh): Xvfb, the Vulkan loader and
+# lavapipe.  Quiet when present; its failure leaves the rest to install.
+sh "$(dirname "$0")/directml_stack.sh" ||
+    echo "install_deps: the DirectML leg's packages did not install (scripts/directml_stack.sh)" >&2
+
 missing=""
 for p in $packages; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

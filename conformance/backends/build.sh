@@ -9,6 +9,10 @@
 #                        as --backend-options says (hostile_backend.c)
 #   reference_process    the reference library as a process backend, for
 #                        --exec (reference_process.c; a program)
+#   directml_process     the real DirectML as a process backend, for --exec
+#                        (directml_process.c; a Windows program, built with a
+#                        MinGW-w64 compiler only, and then by default;
+#                        scripts/directml_leg.sh runs it under wine)
 # BUILD_DIR/libdmlref.a must exist (make builds it first).  CC (default cc)
 # picks the compiler.  Run from anywhere.
 #
@@ -96,6 +100,17 @@ build() {
                 "$here/reference_process.c" $LIBS -o "$out/reference_process$exe"
             return
             ;;
+        directml_process)
+            if [ -z "$exe" ]; then
+                echo "$0: directml_process is a Windows program: it needs a MinGW-w64 compiler" \
+                    "(CC=x86_64-w64-mingw32-gcc)" >&2
+                return 1
+            fi
+            # shellcheck disable=SC2086 # program_flags and LIBS are word lists
+            $CC -std=c99 -pedantic -Wall -Wextra -Werror -O2 -I"$root/include" $program_flags \
+                "$here/directml_process.c" $LIBS -ld3d12 -ldxgi -o "$out/directml_process.exe"
+            return
+            ;;
         *)
             echo "$0: no plug-in named $1" >&2
             return 1
@@ -110,6 +125,9 @@ build() {
 shift
 if [ $# -eq 0 ]; then
     set -- reference naive hostile reference_process
+    if [ -n "$exe" ]; then
+        set -- "$@" directml_process
+    fi
     for fault in $FAULTS; do
         set -- "$@" "faulty_$(echo "$fault" | tr '[:upper:]' '[:lower:]')"
     done
