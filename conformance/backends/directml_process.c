@@ -1074,7 +1074,7 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--canary") == 0) {
             run_canary = 1;
         } else if (strcmp(argv[i], "--log") == 0 && i + 1 < argc) {
-            if (!(g_log = fopen(argv[++i], "a"))) {
+            if (!(g_log = fopen(argv[++i], "ab"))) { /* "\n", never "\r\n" */
                 fprintf(stderr, "directml_process: --log %s: cannot open it\n", argv[i]);
                 return 3;
             }
