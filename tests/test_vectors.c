@@ -890,6 +890,35 @@ static char *replace(const char *text, const char *from, const char *to)
     return out;
 }
 
+/* The token -0 is refused (JSON readers disagree on it); a minus sign
+   inside a number, as in the exponent of 5e-0, is no such token. */
+static void test_minus_zero_token_only_where_a_number_starts(void **state)
+{
+    static const struct {
+        const char *number;
+        dmlref_status status;
+    } rows[] = {{"-0", DMLREF_ERROR_VECTOR_PARSE},
+                {"5e-0", DMLREF_OK},
+                {"2.5E-0", DMLREF_OK},
+                {"-0.0", DMLREF_OK},
+                {"25e-01", DMLREF_OK}};
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof rows / sizeof *rows; ++i) {
+        char *text = replace(k_subnormal_case, "-1.5", rows[i].number);
+        dmlref_vector_read_options options = {DMLREF_VECTOR_READ_CASE, 0};
+        dmlref_vector *v = NULL;
+        dmlref_error err;
+        dmlref_status status =
+            dmlref_vector_parse(text, strlen(text), "case.json", &options, &v, &err);
+        dmlref_vector_free(v);
+        if (status != rows[i].status)
+            fail_msg("%s: status %d, not %d (%s)", rows[i].number, (int)status, (int)rows[i].status,
+                     status == DMLREF_OK ? "" : err.message);
+        free(text);
+    }
+}
+
 /* `text` (as eval writes it) with its "variants" cut out (caller frees). */
 static char *without_variants(const char *text)
 {
@@ -2149,6 +2178,7 @@ int main(void)
         cmocka_unit_test(test_format_element_spellings),
         cmocka_unit_test(test_generators),
         cmocka_unit_test(test_eval_scatter_duplicates_any_of),
+        cmocka_unit_test(test_minus_zero_token_only_where_a_number_starts),
         cmocka_unit_test(test_eval_nonzero_nulls_and_prefix_digest),
         cmocka_unit_test(test_eval_digests_keeps_no_elements),
         cmocka_unit_test(test_compare_reports_first_wrong_element),

@@ -1373,7 +1373,7 @@ static void take_census(const char *text, size_t length, text_census *census)
             in_number = in_word = 0;
             continue;
         }
-        if (ch == '-' && i + 1 < length && text[i + 1] == '0' &&
+        if (ch == '-' && !in_number && i + 1 < length && text[i + 1] == '0' &&
             (i + 2 == length || !strchr(".eE0123456789", text[i + 2]))) {
             census->minus_zero = 1;
             census->line = l;
