@@ -392,6 +392,8 @@ check-loaders: $(BUILD)/dmlref ## the Python and JavaScript loaders: their own t
 	    $(PYTHON) -m doctest -v scripts/dmlref_vectors.py
 	$(Q)$(SUMMARY) "Python loader self-test" $(BUILD)/loader-py.log \
 	    $(PYTHON) scripts/dmlref_vectors.py selftest
+	$(Q)$(SUMMARY) "Python loader: hostile files and vectors, caps, -0" $(BUILD)/loader-hostile.log \
+	    $(PYTHON) tests/test_loader.py --dmlref $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "JavaScript loader" $(BUILD)/loader-js.log node tests/test_loader.mjs
 	$(Q)$(SUMMARY) "JavaScript loader over vectors/" $(BUILD)/loader-js-vectors.log \
 	    node tests/test_loader.mjs vectors

@@ -33,6 +33,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dmlref_vectors import VectorError, read_regular_file  # noqa: E402
+
 # The skips a DirectML run may have, each with the words that start dmlref
 # check's message for it and why DirectML cannot be judged there.
 SKIP_REASONS = [
@@ -45,6 +48,17 @@ SKIP_REASONS = [
 ]
 
 
+def read_text(path, errors="strict"):
+    """The text of a file the user names: a regular file of at most 1 GiB
+    (a FIFO or a device is refused at once, not read)."""
+    try:
+        return read_regular_file(path, what="reports").decode("utf-8", errors)
+    except VectorError as e:
+        fail(str(e))
+    except UnicodeDecodeError as e:
+        fail("%s: not UTF-8: %s" % (path, e))
+
+
 def fail(message):
     print("directml_verdict: %s" % message, file=sys.stderr)
     sys.exit(2)
@@ -54,11 +68,7 @@ def read_differences(path):
     """{case name: class}, {class: (minimal vector, what differs)} and
     [(fuzz case pattern, class)]."""
     cases, classes, patterns = {}, {}, []
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except OSError as e:
-        fail("%s: %s" % (path, e.strerror))
+    lines = read_text(path).splitlines()
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -84,11 +94,7 @@ def read_differences(path):
 def judge_fuzz(transcript_path, differences_path):
     """The verdict on a fuzz transcript: each difference classified."""
     _, classes, patterns = read_differences(differences_path)
-    try:
-        with open(transcript_path, encoding="utf-8", errors="replace") as f:
-            lines = f.read().splitlines()
-    except OSError as e:
-        fail("%s: %s" % (transcript_path, e.strerror))
+    lines = read_text(transcript_path, errors="replace").splitlines()
     summary = re.compile(r"^(\d+) passed, (\d+) failed, (\d+) skipped$")
     counts = [summary.match(line) for line in lines if summary.match(line)]
     if not counts:
@@ -123,8 +129,7 @@ def main(argv):
         return 3
     report_path, differences_path = argv[1], argv[2]
     try:
-        with open(report_path, encoding="utf-8") as f:
-            report = json.load(f)
+        report = json.loads(read_text(report_path))
         results = report["results"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         fail("%s: not a dmlref check JSON report (%s)" % (report_path, e))

@@ -40,7 +40,8 @@
  * name and the JSON path: "case.json: $.tensors.IndicesTensor.sizes[0]: ...".
  */
 
-import {readFileSync, realpathSync} from 'node:fs';
+import {closeSync, constants as fsConstants, fstatSync, openSync, readSync, realpathSync, statSync}
+    from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
 export const FORMAT = 'dmlref-vector-1';                 /* a vector without variants */
@@ -58,6 +59,101 @@ export class VectorError extends Error {
         this.name = 'VectorError';
         this.path = path;
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* caps: those of dmlref's reader (vectors/FORMAT.md, "Files, memory and     */
+/* alignment")                                                              */
+
+/** A vector file is a regular file of at most this many bytes
+ *  (DMLREF_VECTOR_MAX_FILE_BYTES). */
+export const MAX_FILE_BYTES = 2 ** 30;
+/** What one case may make the reader allocate (the file's text, the input
+ *  buffers, the scratch of placing them, logical elements expanded on
+ *  request), unless options.memoryCap says otherwise. */
+export const DEFAULT_MEMORY_CAP = 4 * 2 ** 30;
+/** R-TD-13: a tensor has at most 2^32-1 elements. */
+export const MAX_TENSOR_ELEMENTS = 2 ** 32 - 1;
+
+/* "no such file or directory" from Node's "ENOENT: no such file or directory, stat 'x'" */
+function systemReason(e) {
+    return String(e.message).replace(/^[A-Z0-9_]+: /, '').replace(/, [a-z]+ '.*'$/s, '');
+}
+
+function fileKind(st) {
+    if (st.isFIFO()) return 'a FIFO';
+    if (st.isCharacterDevice()) return 'a character device';
+    if (st.isBlockDevice()) return 'a block device';
+    if (st.isDirectory()) return 'a directory';
+    if (st.isSocket()) return 'a socket';
+    return 'of another kind';
+}
+
+/**
+ * The bytes (a Uint8Array) of `path`, which must be a regular file of at
+ * most `limit` bytes. Anything else (a FIFO, a device, a directory, a
+ * socket) is refused before it is opened and again after (the path may
+ * change in between), without blocking or reading from it. Throws a
+ * VectorError of one line, as dmlref's own reader words it.
+ */
+export function readRegularFile(path, limit = MAX_FILE_BYTES, what = 'vectors') {
+    const refuse = (st) => {
+        throw new VectorError(`${path}: not a regular file (${fileKind(st)}): ${what} are read from regular files only`);
+    };
+    const tooLarge = () => { throw new VectorError(`${path}: larger than ${limit} bytes`); };
+    let fd;
+    try {
+        const st = statSync(path);
+        if (!st.isFile()) refuse(st);
+        fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOCTTY ?? 0));
+    } catch (e) {
+        if (e instanceof VectorError) throw e;
+        throw new VectorError(`${path}: cannot open: ${systemReason(e)}`);
+    }
+    try {
+        const st = fstatSync(fd);
+        if (!st.isFile()) refuse(st);
+        if (st.size > limit) tooLarge();
+        /* the size the file gave and one byte more; a file that grows
+           meanwhile is read on, up to the limit */
+        let buf = new Uint8Array(st.size + 1), length = 0;
+        for (;;) {
+            if (length === buf.length) {
+                if (length > limit) tooLarge();
+                const bigger = new Uint8Array(Math.min(2 * buf.length, limit + 1) + 1);
+                bigger.set(buf);
+                buf = bigger;
+            }
+            const got = readSync(fd, buf, length, buf.length - length, null);
+            if (!got) break;
+            length += got;
+        }
+        if (length > limit) tooLarge();
+        return buf.subarray(0, length);
+    } catch (e) {
+        if (e instanceof VectorError) throw e;
+        throw new VectorError(`${path}: cannot read: ${systemReason(e)}`);
+    } finally {
+        closeSync(fd);
+    }
+}
+
+/** One case's memory cap: every large allocation is counted before it is made. */
+class Budget {
+    constructor(cap, source) {
+        this.cap = cap || DEFAULT_MEMORY_CAP;
+        this.used = 0;
+        this.source = source;
+    }
+    left() { return this.cap - this.used; }
+    take(bytes, path, what) {
+        if (Number(bytes) > this.cap - this.used)
+            throw new VectorError(`${this.source}: ${path}: the case needs more than the memory cap of ${this.cap} ` +
+                                  `bytes: ${bytes} bytes for ${what}, ${BigInt(this.used) + BigInt(bytes)} in all ` +
+                                  '(options.memoryCap sets the cap)', path);
+        this.used += Number(bytes);
+    }
+    giveBack(bytes) { this.used -= bytes; }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -182,6 +278,23 @@ export class RawJson {
 }
 
 const NUMBER_RE = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+/* The number token -0 outside strings (FORMAT.md, "Elements"): some JSON
+   readers read it as +0, losing a float element's sign. */
+const MINUS_ZERO_RE = /"(?:[^"\\]|\\.)*"|(?<![0-9eE.+-])(-0)(?![0-9.eE])/g;
+
+/** {line, column} of the first number token -0 in `text`, or null. */
+function minusZeroAt(text) {
+    if (!text.includes('-0')) return null;
+    MINUS_ZERO_RE.lastIndex = 0;
+    for (const m of text.matchAll(MINUS_ZERO_RE)) {
+        if (m[1] === undefined) continue;
+        const at = m.index;
+        let line = 1;
+        for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
+        return {line, column: at - text.lastIndexOf('\n', at - 1)};
+    }
+    return null;
+}
 const INTEGER_RE = /^-?(?:0|[1-9][0-9]*)$/;
 const MAX_DEPTH = 64;
 
@@ -205,6 +318,11 @@ export function parseJson(text, source = '<json>') {
     }
     const n = text.length;
     let pos = 0;
+    /* refused before parsing, wherever it is, as dmlref's reader does */
+    const minusZero = minusZeroAt(text);
+    if (minusZero)
+        throw new VectorError(`${source}: $: line ${minusZero.line}, column ${minusZero.column}: ` +
+                              'the number -0 is ambiguous in JSON readers: write -0.0 (negative zero) or 0', '$');
 
     function fail(msg, at = pos) {
         let line = 1, col = 1;
@@ -504,8 +622,17 @@ export function splitmix64(seed, i) {
  * with BigInt seed/low/high, as parseVector stores them) for `dtype`.
  */
 export function generate(dtype, gen, count) {
-    const info = dtypeInfo(dtype);
     const out = newBitsArray(dtype, count);
+    const next = elementStream(dtype, gen);
+    for (let i = 0; i < count; i++) out[i] = next();
+    return out;
+}
+
+/** A function that returns a generator's elements (bits) one per call, from
+ *  element 0 on: what places a generated input without holding its logical
+ *  elements. */
+export function elementStream(dtype, gen) {
+    const info = dtypeInfo(dtype);
     const seed = BigInt(gen.seed);
     const wide = info.esize === 8;
     const mask = (1n << BigInt(info.bits)) - 1n;
@@ -517,28 +644,24 @@ export function generate(dtype, gen, count) {
         t = ((t ^ (t >> 27n)) * 0x94D049BB133111EBn) & M64;
         return t ^ (t >> 31n);
     };
-    if (gen.kind === 'bits') {
-        for (let i = 0; i < count; i++) {
-            const r = mix() & mask;
-            out[i] = wide ? r : Number(r);
-        }
-    } else if (gen.kind === 'index') {
+    if (gen.kind === 'bits') return () => (wide ? mix() & mask : Number(mix() & mask));
+    if (gen.kind === 'index') {
         const low = gen.low.map(BigInt), high = gen.high.map(BigInt);
         const span = low.map((l, j) => high[j] - l + 1n);
         const m = low.length;
-        for (let i = 0; i < count; i++) {
-            const j = i % m;
+        let j = 0;
+        return () => {
             const v = BigInt.asUintN(info.bits, low[j] + mix() % span[j]);
-            out[i] = wide ? v : Number(v);
-        }
-    } else if (gen.kind === 'sparse') {
-        const density = BigInt(gen.density);
-        const one = oneBits(dtype);
-        for (let i = 0; i < count; i++) if (mix() % 1000000n < density) out[i] = one;
-    } else {
-        throw new VectorError(`unknown generator kind ${JSON.stringify(gen.kind)}`);
+            j = j + 1 === m ? 0 : j + 1;
+            return wide ? v : Number(v);
+        };
     }
-    return out;
+    if (gen.kind === 'sparse') {
+        const density = BigInt(gen.density);
+        const one = oneBits(dtype), zero = wide ? 0n : 0;
+        return () => (mix() % 1000000n < density ? one : zero);
+    }
+    throw new VectorError(`unknown generator kind ${JSON.stringify(gen.kind)}`);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -820,6 +943,164 @@ function findSharedConflict(sizes, strides, bits) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* placing an input's elements into its buffer, as dmlref's reader does     */
+/* (read.c, fill_input): never by expanding its logical elements            */
+
+/** (values, period) when a generator's elements are one value, or one per
+ *  last coordinate: element e is values[e % period] (read.c,
+ *  generator_period); null when they look random. */
+function generatorPeriod(t) {
+    const g = t.generator;
+    if (g.kind === 'sparse' && (g.density === 0 || g.density === 1000000))
+        return {values: Array.from(generate(t.dtype, g, 1)), period: 1};
+    if (g.kind !== 'index' || g.low.some((l, j) => l !== g.high[j])) return null;
+    const values = Array.from(generate(t.dtype, g, g.low.length));
+    const period = values.every((x) => x === values[0]) ? 1 : values.length;
+    return period === 1 || t.sizes[t.sizes.length - 1] === period ? {values, period} : null;
+}
+
+/** The element offsets sum(c[d] * strides[d]) that the [size, stride] dims
+ *  reach: a byte per offset of their span, 1 where reached. One dimension
+ *  at a time, in log2(size) shifted ORs of the offsets reached so far
+ *  (read.c, mark_reachable): the work is the span, not the element count. */
+function reachable(dims) {
+    let span = 0;
+    for (const [n, s] of dims) if (n > 1 && s > 0) span += (n - 1) * s;
+    const reach = new Uint8Array(span + 1), window = new Uint8Array(span + 1), out = new Uint8Array(span + 1);
+    reach[0] = 1;
+    let cur = 0;
+    for (const [n, s] of dims) {
+        if (n <= 1 || s === 0) continue;
+        const next = cur + (n - 1) * s;
+        window.set(reach.subarray(0, cur + 1));
+        out.fill(0, 0, next + 1);
+        let shift = 0, width = 1, left = n, extent = cur + 1;   /* window: reach shifted by 0..width-1 strides */
+        for (;;) {
+            if (left % 2) {
+                const by = shift * s;
+                for (let x = 0; x < extent && x + by <= next; x++) if (window[x]) out[x + by] = 1;
+                shift += width;
+            }
+            left = Math.floor(left / 2);
+            if (!left) break;
+            const by = width * s;
+            const top = Math.min(extent - 1 + by, next);
+            for (let x = top; x >= by; x--) if (window[x - by]) window[x] = 1;
+            extent = top + 1;
+            width *= 2;
+        }
+        reach.set(out.subarray(0, next + 1));
+        cur = next;
+    }
+    return {reach, span};
+}
+
+/**
+ * Places an input's elements (data or generator) into a new buffer, stored
+ * as t.buffer: elements that share an address must agree bit for bit. A
+ * generator whose elements have a period is placed by the offsets its layout
+ * reaches (2^32 elements over 4 bytes cost 4 bytes); other inputs element by
+ * element, a generator's elements made one at a time. A case that must be
+ * refused gets no buffer where its elements cannot be placed (more than
+ * 2^32-1 of them, a layout past total_bytes, or past the memory cap); a
+ * valid one is refused then.
+ */
+function placeInput(t, path, budget, source, expectError) {
+    const key = t.data ? 'data' : 'generator';
+    if (t.count > BigInt(MAX_TENSOR_ELEMENTS)) {
+        if (expectError) return;
+        throw new VectorError(`${source}: ${path}.sizes: ${t.count} elements: a tensor has at most 2^32-1 (R-TD-13)`,
+                              `${path}.sizes`);
+    }
+    const esize = BigInt(t.esize);
+    const strides = t.strides || packedStrides(t.sizes);
+    const last = maxOffset(t.sizes, strides);
+    const spanBytes = (last + 1n) * esize;
+    const totalSlots = (t.totalBytes + esize - 1n) / esize;
+    const slots = totalSlots > last + 1n ? totalSlots : last + 1n;
+    const bytes = slots * esize;
+    if (spanBytes > t.totalBytes && !expectError)
+        throw new VectorError(`${source}: ${path}.total_bytes: ${t.totalBytes} bytes, below the ${spanBytes} ` +
+                              'that the elements span (R-TD-9)', `${path}.total_bytes`);
+    if (expectError && (spanBytes > t.totalBytes || Number(bytes) > budget.left())) return;
+    budget.take(bytes, path, 'its buffer');
+    if (bytes > 2n ** 32n)
+        throw new VectorError(`${source}: ${path}: a buffer of ${bytes} bytes is too large for this reader`, path);
+    const buf = new Uint8Array(Number(bytes));
+    const count = Number(t.count);
+    if (count) {
+        const periodic = t.generator && t.strides ? generatorPeriod(t) : null;
+        if (periodic) placePeriodic(t, buf, strides, periodic, `${path}.generator`, budget, source);
+        else placeElementwise(t, buf, strides, count, `${path}.${key}`, budget, source);
+    }
+    t.buffer = buf;
+}
+
+function placePeriodic(t, buf, strides, {values, period}, path, budget, source) {
+    const rank = t.sizes.length;
+    const outer = period > 1 ? rank - 1 : rank;
+    const lastSize = period > 1 ? t.sizes[rank - 1] : 1;
+    const lastStride = period > 1 ? strides[rank - 1] : 0;
+    const dims = t.sizes.slice(0, outer).map((n, d) => [n, strides[d]]);
+    let span = 0;
+    for (const [n, s] of dims) if (n > 1 && s > 0) span += (n - 1) * s;
+    const slots = buf.length / t.esize;
+    const scratch = 3 * (span + 1) + (lastSize > 1 ? slots : 0);
+    budget.take(scratch, path, 'marking the element offsets it fills');
+    const {reach} = reachable(dims);
+    const written = lastSize > 1 ? new Uint8Array(slots) : null;
+    const view = new DataView(buf.buffer);
+    for (let c = 0; c < lastSize; c++) {
+        const v = values[c % period], base = c * lastStride;
+        for (let x = 0; x <= span; x++) {
+            if (!reach[x]) continue;
+            const off = base + x;
+            if (written) {
+                if (written[off]) {
+                    if (readElement(view, t.esize, off * t.esize) === v) continue;
+                    let earlier = 0;
+                    while (!(values[earlier % period] !== v && off >= earlier * lastStride &&
+                             off - earlier * lastStride <= span && reach[off - earlier * lastStride])) earlier++;
+                    throw new VectorError(`${source}: ${path}: an element of last coordinate ${c} differs from an ` +
+                                          `element of last coordinate ${earlier} stored at the same address (element ` +
+                                          `offset ${off}): a broadcast layout holds one value there`, path);
+                }
+                written[off] = 1;
+            }
+            writeElement(view, t.esize, off * t.esize, v);
+        }
+    }
+    budget.giveBack(scratch);
+}
+
+function placeElementwise(t, buf, strides, count, path, budget, source) {
+    const slots = buf.length / t.esize;
+    const check = t.strides && !provablyInjective(t.sizes, strides);
+    if (check) budget.take(slots, path, 'marking the element offsets it fills');
+    const written = check ? new Uint8Array(slots) : null;
+    const view = new DataView(buf.buffer);
+    const data = t.data;
+    const next = data ? null : elementStream(t.dtype, t.generator);
+    forEachOffset(t.sizes, strides, count, (off, i) => {
+        const v = data ? data[i] : next();
+        if (written) {
+            if (written[off]) {
+                if (readElement(view, t.esize, off * t.esize) === v) return;
+                if (data)
+                    throw new VectorError(`${source}: ${path}[${i}]: differs from an earlier element stored at the same ` +
+                                          `address (element offset ${off}): a broadcast layout holds one value there`,
+                                          `${path}[${i}]`);
+                throw new VectorError(`${source}: ${path}: element ${i} differs from an earlier element stored at the ` +
+                                      `same address (element offset ${off}): a broadcast layout holds one value there`, path);
+            }
+            written[off] = 1;
+        }
+        writeElement(view, t.esize, off * t.esize, v);
+    });
+    if (check) budget.giveBack(slots);
+}
+
+/* ------------------------------------------------------------------------ */
 /* the vector                                                               */
 
 export const OPERATORS = Object.freeze({
@@ -860,7 +1141,6 @@ const TENSOR_KEYS = ['dtype', 'sizes', 'strides', 'total_bytes', 'flags', 'align
 const INPUT_KEYS = ['data', 'generator'];
 const OUTPUT_KEYS = ['expected', 'xxh3'];
 const U32_MAX = 4294967295n;
-const GENERATE_AT_PARSE_MAX = 1n << 26n;
 
 /** What an expected element holds: a value, anything (null), or any of a list. */
 export const EXPECT_VALUE = 0, EXPECT_ANY = 1, EXPECT_ANY_OF = 2;
@@ -884,6 +1164,8 @@ export const EXPECT_VALUE = 0, EXPECT_ANY = 1, EXPECT_ANY_OF = 2;
 export function parseVector(text, options = {}) {
     const source = options.source ?? '<vector>';
     const caseMode = !!options.case;
+    const budget = new Budget(options.memoryCap, source);
+    budget.take(options.heldBytes ?? 0, '$', "the file's text");
     const root = parseJson(text, source);
     const fail = (path, msg) => { throw new VectorError(`${source}: ${path}: ${msg}`, path); };
     const guard = (path, f) => {
@@ -910,7 +1192,7 @@ export function parseVector(text, options = {}) {
     if (root.format === FORMAT_WITH_VARIANTS && !has(root, 'variants'))
         fail('$.variants', `missing: a "${FORMAT_WITH_VARIANTS}" vector states its variants`);
 
-    const v = {source, format: root.format, caseMode};
+    const v = {source, format: root.format, caseMode, budget};
     v.name = str(root.name, '$.name', 'name');
     if (!NAME_RE.test(v.name)) fail('$.name', `name ${describe(v.name)} must be 1 to 200 characters of a-z 0-9 _ - . /`);
     v.operator = str(root.operator, '$.operator', 'operator');
@@ -1061,10 +1343,9 @@ export function parseVector(text, options = {}) {
             if (hasData && hasGen) fail(path, 'both "data" and "generator": give one');
             if (!hasData && !hasGen && !v.expectError) fail(path, 'an input needs "data" or "generator"');
             if (hasData) t.data = parseData(obj.data, t, `${path}.data`);
-            if (hasGen) {
-                t.generator = parseGenerator(obj.generator, t, `${path}.generator`);
-                checkGeneratedSharing(t, `${path}.generator`);
-            }
+            if (hasGen) t.generator = parseGenerator(obj.generator, t, `${path}.generator`);
+            /* refuses elements that share an address and differ */
+            if (hasData || hasGen) placeInput(t, path, budget, source, !!v.expectError);
         } else {
             const hasExp = has(obj, 'expected'), hasXxh = has(obj, 'xxh3');
             if (v.expectError && (hasExp || hasXxh))
@@ -1111,32 +1392,7 @@ export function parseVector(text, options = {}) {
         for (let i = 0; i < arr.length; i++) {
             try { bits[i] = decodeElement(t.dtype, arr[i]); } catch (e) { fail(`${path}[${i}]`, e.message); }
         }
-        const {sizes, strides} = layoutOf(t);
-        const conflict = findSharedConflict(sizes, strides, bits);
-        if (conflict) {
-            const [a, b] = conflict;
-            fail(`${path}[${b}]`, `elements ${a} [${coordinateOf(sizes, a).join(', ')}] and ${b} ` +
-                 `[${coordinateOf(sizes, b).join(', ')}] share an address (strides [${strides.join(', ')}]) ` +
-                 `but differ: ${bitsHex(t.dtype, bits[a])} and ${bitsHex(t.dtype, bits[b])}`);
-        }
         return bits;
-    }
-
-    /* FORMAT.md refuses a data array whose elements that share an address
-       differ; a generator's elements are held to the same rule (as dmlref's
-       reader does), where the layout is not provably one-to-one and the
-       tensor is small enough to generate here. */
-    function checkGeneratedSharing(t, path) {
-        const strides = t.strides || packedStrides(t.sizes);
-        if (t.count > GENERATE_AT_PARSE_MAX || provablyInjective(t.sizes, strides)) return;
-        const bits = generate(t.dtype, t.generator, Number(t.count));
-        const conflict = findSharedConflict(t.sizes, strides, bits);
-        if (conflict) {
-            const [a, b] = conflict;
-            fail(path, `generated elements ${a} [${coordinateOf(t.sizes, a).join(', ')}] and ${b} ` +
-                 `[${coordinateOf(t.sizes, b).join(', ')}] share an address (strides [${strides.join(', ')}]) ` +
-                 `but differ: ${bitsHex(t.dtype, bits[a])} and ${bitsHex(t.dtype, bits[b])}`);
-        }
     }
 
     function parseGenerator(g, t, path) {
@@ -1211,11 +1467,11 @@ export function parseVector(text, options = {}) {
     }
 }
 
-/** Reads and parses a vector file; options as parseVector. */
+/** Reads and parses a vector file: a regular file of at most MAX_FILE_BYTES
+ *  (readRegularFile); options as parseVector. */
 export function loadVector(path, options = {}) {
-    let bytes;
-    try { bytes = readFileSync(path); } catch (e) { throw new VectorError(`${path}: ${e.message}`); }
-    return parseVector(bytes, {source: path, ...options});
+    const bytes = readRegularFile(path);
+    return parseVector(bytes, {source: path, heldBytes: bytes.length, ...options});
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1229,15 +1485,68 @@ function tensorOf(vector, which) {
     return which;
 }
 
-/** A tensor's logical elements (bits array, row-major) from data or generator. */
+/** Checks that `bytes` more fit the vector's memory cap, without holding them
+ *  (what is made is the caller's once returned). */
+function checkCap(vector, t, bytes, what) {
+    const budget = vector.budget || new Budget(null, vector.source);
+    budget.take(bytes, `$.tensors.${t.name}`, what);
+    budget.giveBack(Number(bytes));
+}
+
+/** A tensor's logical elements (bits array, row-major) from data or
+ *  generator: expanded, so counted against the memory cap (2^32 elements
+ *  broadcast from 4 bytes are refused; logicalView reads them on demand). */
 export function logicalElements(vector, which) {
     const t = tensorOf(vector, which);
     if (t.data) return t.data;
     if (t.generator) {
-        const {count} = layoutOf(t);
-        return generate(t.dtype, t.generator, count);
+        const {sizes, strides, count} = layoutOf(t);
+        checkCap(vector, t, t.count * BigInt(t.esize),
+                 `its ${count} logical elements expanded (logicalView reads them on demand)`);
+        if (!t.buffer) return generate(t.dtype, t.generator, count);
+        const out = newBitsArray(t.dtype, count);
+        const view = new DataView(t.buffer.buffer);
+        forEachOffset(sizes, strides, count, (off, i) => { out[i] = readElement(view, t.esize, off * t.esize); });
+        return out;
     }
     throw new VectorError(`${vector.source}: ${t.name} has no data and no generator`);
+}
+
+/**
+ * An input's logical elements read on demand from its buffer through its
+ * strides: {length, sizes, at(i), [Symbol.iterator]}, elements as bits
+ * (Number, or BigInt for 64-bit dtypes). 2^32 elements broadcast from a few
+ * bytes take those bytes.
+ */
+export function logicalView(vector, which) {
+    const t = tensorOf(vector, which);
+    if (!t.buffer) {
+        const bits = logicalElements(vector, t);
+        return {length: bits.length, sizes: t.sizes, at: (i) => bits[i], [Symbol.iterator]: () => bits[Symbol.iterator]()};
+    }
+    const {sizes, strides, count} = layoutOf(t);
+    const view = new DataView(t.buffer.buffer);
+    const at = (i) => {
+        if (!Number.isInteger(i) || i < 0 || i >= count) throw new RangeError(`element ${i} of ${count}`);
+        const c = coordinateOf(sizes, i);
+        const off = c.reduce((o, x, d) => o + x * strides[d], 0);
+        return readElement(view, t.esize, off * t.esize);
+    };
+    return {
+        length: count, sizes, at,
+        * [Symbol.iterator]() {
+            const rank = sizes.length, c = new Array(rank).fill(0);
+            let off = 0;
+            for (let i = 0; i < count; i++) {
+                yield readElement(view, t.esize, off * t.esize);
+                for (let d = rank - 1; d >= 0; d--) {
+                    if (++c[d] < sizes[d]) { off += strides[d]; break; }
+                    off -= (sizes[d] - 1) * strides[d];
+                    c[d] = 0;
+                }
+            }
+        },
+    };
 }
 
 function writeElement(view, esize, byte, bits) {
@@ -1287,9 +1596,17 @@ export function layOut(vector, which, bits) {
     return buf;
 }
 
-/** The buffer of one input (by name or tensor), total_bytes long. */
+/** The buffer of one input (by name or tensor), total_bytes long: a copy of
+ *  the one its elements were placed into when the vector was read. */
 export function buildInputBuffer(vector, which) {
-    return layOut(vector, which, logicalElements(vector, which));
+    const t = tensorOf(vector, which);
+    if (!t.buffer) return layOut(vector, which, logicalElements(vector, which));
+    const {sizes, strides, count} = layoutOf(t);
+    const last = maxOffset(sizes, strides);
+    if (count && (last + 1n) * BigInt(t.esize) > t.totalBytes)
+        throw new VectorError(`${vector.source}: ${t.name}: element offset ${last} lies outside total_bytes ${t.totalBytes}`);
+    checkCap(vector, t, t.totalBytes, 'a copy of its buffer');
+    return t.buffer.slice(0, Number(t.totalBytes));
 }
 
 /** Every input buffer, in binding order. */
@@ -1324,6 +1641,7 @@ export function readElements(vector, which, buffer) {
     if (count && (maxOffset(sizes, strides) + 1n) * BigInt(t.esize) > BigInt(bytes.length))
         throw new VectorError(`${t.name}: buffer of ${bytes.length} bytes is too small for the layout`);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    checkCap(vector, t, t.count * BigInt(t.esize), `reading its ${count} logical elements`);
     const out = newBitsArray(t.dtype, count);
     forEachOffset(sizes, strides, count, (off, i) => { out[i] = readElement(view, t.esize, off * t.esize); });
     return out;

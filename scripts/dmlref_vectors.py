@@ -57,6 +57,7 @@ import json
 import math
 import os
 import re
+import stat
 import struct
 import sys
 
@@ -81,9 +82,96 @@ FORMATS = (FORMAT, FORMAT_WITH_VARIANTS)
 VARIANT_RULES = {"subnormals_flushed": "R-NZ-10"}
 U64 = (1 << 64) - 1
 
+# The C reader's caps (vectors/FORMAT.md, "Files, memory and alignment"):
+# a vector file is a regular file of at most MAX_FILE_BYTES
+# (DMLREF_VECTOR_MAX_FILE_BYTES), and what one case makes the reader allocate
+# (the file's text, the input buffers, the scratch of placing them, logical
+# elements expanded on request) stays under a memory cap, DEFAULT_MEMORY_CAP
+# unless load()/loads() are given memory_cap.
+MAX_FILE_BYTES = 1 << 30
+DEFAULT_MEMORY_CAP = 4 << 30
+MAX_TENSOR_ELEMENTS = (1 << 32) - 1  # R-TD-13
+_CHUNK = 1 << 20  # logical elements generated and placed at a time
+
 
 class VectorError(ValueError):
-    """A vector file that does not follow vectors/FORMAT.md."""
+    """A vector file that does not follow vectors/FORMAT.md, or one that passes
+    the reader's caps: the message is one line naming the file, the JSON path
+    where there is one, and the rule."""
+
+
+def _file_kind(mode):
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a directory"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "of another kind"
+
+
+def read_regular_file(path, limit=MAX_FILE_BYTES, what="vectors", prefix=False):
+    """The bytes of `path`, which must be a regular file of at most `limit`
+    bytes (with prefix=True: its first `limit` bytes, however long).  Anything else (a FIFO, a device, a directory, a socket) is
+    refused before it is opened and again after (the path may change in
+    between), without blocking or reading from it; a VectorError says why in
+    one line, as dmlref's own reader does."""
+    def refuse(mode):
+        raise VectorError("%s: not a regular file (%s): %s are read from regular files only"
+                          % (path, _file_kind(mode), what))
+
+    def too_large():
+        raise VectorError("%s: larger than %d bytes" % (path, limit))
+
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            refuse(mode)
+        flags = os.O_RDONLY
+        for name in ("O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC", "O_BINARY"):
+            flags |= getattr(os, name, 0)
+        fd = os.open(path, flags)
+    except OSError as e:
+        raise VectorError("%s: cannot open: %s" % (path, e.strerror or e)) from None
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        try:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                refuse(st.st_mode)
+            if prefix:
+                return f.read(limit)
+            if st.st_size > limit:
+                too_large()
+            # the size the file gave and one byte more; a file that grows
+            # meanwhile is read on, up to the limit
+            parts = [f.read(st.st_size + 1)]
+            read = len(parts[0])
+            while read <= limit and len(parts[-1]):
+                parts.append(f.read(limit + 1 - read))
+                read += len(parts[-1])
+        except OSError as e:
+            raise VectorError("%s: cannot read: %s" % (path, e.strerror or e)) from None
+    if read > limit:
+        too_large()
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+class _Budget:
+    """One case's memory cap: every large allocation is counted before it is
+    made (vectors/FORMAT.md, "One memory cap per case")."""
+
+    def __init__(self, cap, source):
+        self.cap, self.used, self.source = cap or DEFAULT_MEMORY_CAP, 0, source
+
+    def take(self, nbytes, path, what):
+        if nbytes > self.cap - self.used:
+            raise VectorError(
+                "%s: %s: the case needs more than the memory cap of %d bytes: %d bytes for %s, "
+                "%d in all (memory_cap sets the cap)"
+                % (self.source, path, self.cap, nbytes, what, self.used + nbytes))
+        self.used += nbytes
+
+    def give_back(self, nbytes):
+        self.used -= nbytes
 
 
 # ---------------------------------------------------------------------------
@@ -194,30 +282,48 @@ class _Float:
 
 
 def _reject_constant(name):
-    raise VectorError("%s is not JSON (write non-finite floats as strings)" % name)
+    raise VectorError("$: %s is not JSON (write non-finite floats as strings)" % name)
 
 
 def _no_duplicates(pairs):
     obj = {}
     for key, value in pairs:
         if key in obj:
-            raise VectorError("key %s appears twice in one object" % json.dumps(key))
+            raise VectorError("$: key %s appears twice in one object" % json.dumps(key))
         obj[key] = value
     return obj
 
 
 _BAD_CHAR_RE = re.compile("[\x00\ud800-\udfff]")
+# The number token -0 outside strings (FORMAT.md, "Elements"): some JSON
+# readers read it as +0, losing a float element's sign.
+_MINUS_ZERO_RE = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![0-9eE.+-])(-0)(?![0-9.eE])')
+
+
+def _minus_zero_at(text):
+    """(line, column) of the first number token -0 in `text`, or None."""
+    if "-0" not in text:
+        return None
+    for m in _MINUS_ZERO_RE.finditer(text):
+        if m.group(1):
+            at = m.start(1)
+            return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    return None
 
 
 def parse_json(text):
     """json.loads, strictly: no duplicate keys, no NaN/Infinity literals, no
-    U+0000 or lone surrogate (from \\u escapes) in a string, and numbers kept
-    exact (integers as int, others as their text)."""
+    number token -0, no U+0000 or lone surrogate (from \\u escapes) in a
+    string, and numbers kept exact (integers as int, others as their text)."""
+    minus_zero = _minus_zero_at(text)
+    if minus_zero:
+        raise VectorError("$: line %d, column %d: the number -0 is ambiguous in JSON readers: "
+                          "write -0.0 (negative zero) or 0" % minus_zero)
     try:
         doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_parse_int,
                          parse_float=_Float, parse_constant=_reject_constant)
     except RecursionError:
-        raise VectorError("nested too deeply") from None
+        raise VectorError("$: nested too deeply") from None
     stack = [doc]
     while stack:
         x = stack.pop()
@@ -227,7 +333,7 @@ def parse_json(text):
         elif isinstance(x, list):
             stack.extend(x)
         elif isinstance(x, str) and _BAD_CHAR_RE.search(x):
-            raise VectorError("the string %s holds U+0000 or a lone surrogate" % ascii(x)[:60])
+            raise VectorError("$: the string %s holds U+0000 or a lone surrogate" % ascii(x)[:60])
     return doc
 
 
@@ -359,51 +465,57 @@ def splitmix64(seed, i):
     return z ^ (z >> 31)
 
 
-def _splitmix64_np(seed, n):
-    """r(0..n-1) as a numpy uint64 array (the arithmetic wraps modulo 2^64)."""
+def _splitmix64_np(seed, n, start=0):
+    """r(start..start+n-1) as a numpy uint64 array (the arithmetic wraps modulo 2^64)."""
     u = np.uint64
-    z = u(seed) + (np.arange(n, dtype=np.uint64) + u(1)) * u(_GOLDEN)
+    z = u(seed) + (np.arange(start, start + n, dtype=np.uint64) + u(1)) * u(_GOLDEN)
     z = (z ^ (z >> u(30))) * u(_MIX1)
     z = (z ^ (z >> u(27))) * u(_MIX2)
     return z ^ (z >> u(31))
 
 
-def generate(dtype, spec, n, use_numpy=None):
-    """The n logical elements (bits) a validated generator object makes: a
-    numpy array of dtype.np_uint when numpy is used, else a list of ints."""
+def _generate_one(dtype, spec, i):
+    """Element i (bits) of a validated generator, in pure Python."""
+    r = splitmix64(spec["seed"], i)
+    kind = spec["kind"]
+    if kind == "bits":
+        v = r
+    elif kind == "sparse":
+        v = (_ONE[dtype.esize] if dtype.is_float else 1) if r % 1000000 < spec["density"] else 0
+    else:
+        j = i % len(spec["low"])
+        v = spec["low"][j] + r % (spec["high"][j] - spec["low"][j] + 1)
+    return v & dtype.mask
+
+
+def generate(dtype, spec, n, use_numpy=None, start=0):
+    """The logical elements start..start+n-1 (bits) a validated generator
+    object makes: a numpy array of dtype.np_uint when numpy is used, else a
+    list of ints."""
     use_numpy = np is not None if use_numpy is None else use_numpy
     kind, seed = spec["kind"], spec["seed"]
-    if use_numpy:
-        r = _splitmix64_np(seed, n)
-        if kind == "bits":
-            out = r  # astype below keeps the low esize bytes
-        elif kind == "sparse":
-            one = _ONE[dtype.esize] if dtype.is_float else 1
-            out = np.where(r % np.uint64(1000000) < np.uint64(spec["density"]),
-                           np.uint64(one), np.uint64(0))
-        else:  # index: low[j] + r mod (high[j] - low[j] + 1), j = i mod len(low)
-            low, high = spec["low"], spec["high"]
-            out = np.empty(n, dtype=np.uint64)
-            for j in range(len(low)):
-                span = high[j] - low[j] + 1  # up to 2^64: then r mod span = r
-                part = r[j::len(low)]
-                if span <= U64:
-                    part = part % np.uint64(span)
-                # two's complement: the low bits of low + v are those of the value
-                out[j::len(low)] = part + np.uint64(low[j] & U64)
-        return out.astype(dtype.np_uint)
-    out = []
-    for i in range(n):
-        r = splitmix64(seed, i)
-        if kind == "bits":
-            v = r
-        elif kind == "sparse":
-            v = (_ONE[dtype.esize] if dtype.is_float else 1) if r % 1000000 < spec["density"] else 0
-        else:
-            j = i % len(spec["low"])
-            v = spec["low"][j] + r % (spec["high"][j] - spec["low"][j] + 1)
-        out.append(v & dtype.mask)
-    return out
+    if not use_numpy:
+        return [_generate_one(dtype, spec, i) for i in range(start, start + n)]
+    r = _splitmix64_np(seed, n, start)
+    if kind == "bits":
+        out = r  # astype below keeps the low esize bytes
+    elif kind == "sparse":
+        one = _ONE[dtype.esize] if dtype.is_float else 1
+        out = np.where(r % np.uint64(1000000) < np.uint64(spec["density"]),
+                       np.uint64(one), np.uint64(0))
+    else:  # index: low[j] + r mod (high[j] - low[j] + 1), j = i mod len(low)
+        low, high = spec["low"], spec["high"]
+        j_of = np.arange(start, start + n, dtype=np.uint64) % np.uint64(len(low))
+        out = np.empty(n, dtype=np.uint64)
+        for j in range(len(low)):
+            span = high[j] - low[j] + 1  # up to 2^64: then r mod span = r
+            sel = j_of == np.uint64(j)
+            part = r[sel]
+            if span <= U64:
+                part = part % np.uint64(span)
+            # two's complement: the low bits of low + v are those of the value
+            out[sel] = part + np.uint64(low[j] & U64)
+    return out.astype(dtype.np_uint)
 
 
 # ---------------------------------------------------------------------------
@@ -577,6 +689,120 @@ def unravel(index, sizes):
     return tuple(reversed(coord))
 
 
+def _reach(dims):
+    """The element offsets sum(c[d] * strides[d]) that the (size, stride)
+    dims reach, as an int whose bit x is set when offset x is, and their
+    span.  One dimension at a time, in log2(size) shifted ORs of the offsets
+    reached so far (read.c, mark_reachable): the work is the span, not the
+    element count, so 2^32 elements over a few bytes cost a few bytes."""
+    reach, span = 1, 0
+    for n, s in dims:
+        if n <= 1 or s == 0:
+            continue
+        out, shift, window, width, left = 0, 0, reach, 1, n
+        while True:  # window: reach shifted by 0 .. width-1 strides
+            if left & 1:
+                out |= window << (shift * s)
+                shift += width
+            left >>= 1
+            if not left:
+                break
+            window |= window << (width * s)
+            width *= 2
+        reach, span = out, span + s * (n - 1)
+    return reach, span
+
+
+def _set_bits(number):
+    """The positions of the set bits of a non-negative int, ascending."""
+    data = number.to_bytes((number.bit_length() + 7) // 8, "little")
+    for i, byte in enumerate(data):
+        while byte:
+            low = byte & -byte
+            yield 8 * i + low.bit_length() - 1
+            byte ^= low
+
+
+class LogicalElements:
+    """An input's logical elements (bits), row-major, read on demand from its
+    buffer through its strides: what Tensor.bits() gives without numpy, so
+    that 2^32 elements broadcast from a few bytes take a few bytes.  A
+    sequence: len(), [i] (negative too), slices (lists), iteration."""
+
+    def __init__(self, tensor):
+        self._t = tensor
+        self._count = tensor.element_count
+
+    def __len__(self):
+        return self._count
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._count))]
+        if i < 0:
+            i += self._count
+        if not 0 <= i < self._count:
+            raise IndexError("element %d of %d" % (i, self._count))
+        t = self._t
+        off = sum(c * s for c, s in zip(unravel(i, t.sizes), t.element_strides))
+        return struct.unpack_from(_STRUCT_UINT[t.dtype.esize], t._buffer, off * t.dtype.esize)[0]
+
+    def __iter__(self):
+        t = self._t
+        fmt, esize, buf = _STRUCT_UINT[t.dtype.esize], t.dtype.esize, t._buffer
+        for off in _walk_offsets(t.sizes, t.element_strides, 0, self._count):
+            yield struct.unpack_from(fmt, buf, off * esize)[0]
+
+    def __eq__(self, other):
+        try:
+            return len(other) == self._count and all(a == b for a, b in zip(self, other))
+        except TypeError:
+            return NotImplemented
+
+    def __repr__(self):
+        return "<LogicalElements of %s: %d>" % (self._t.name, self._count)
+
+
+def _walk_offsets(sizes, strides, start, stop):
+    """The element offsets of logical elements start..stop-1, row-major (an
+    odometer, as read.c's walker)."""
+    if start >= stop:
+        return
+    coord = list(unravel(start, sizes))
+    off = sum(c * s for c, s in zip(coord, strides))
+    rank = len(sizes)
+    for _ in range(start, stop):
+        yield off
+        for d in range(rank - 1, -1, -1):
+            coord[d] += 1
+            if coord[d] < sizes[d]:
+                off += strides[d]
+                break
+            off -= (sizes[d] - 1) * strides[d]
+            coord[d] = 0
+
+
+def _offsets_np(sizes, strides, start, stop):
+    """The element offsets of logical elements start..stop-1 (numpy uint64)."""
+    rest = np.arange(start, stop, dtype=np.uint64)
+    off = np.zeros(stop - start, dtype=np.uint64)
+    for n, s in zip(reversed(sizes), reversed(strides)):
+        off += (rest % np.uint64(n)) * np.uint64(s)
+        rest //= np.uint64(n)
+    return off
+
+
+def _provably_injective(sizes, strides):
+    """True when no two coordinates share an element offset (a sufficient
+    proof: each stride, in increasing order, passes the span before it)."""
+    span = 0
+    for n, s in sorted(((n, s) for n, s in zip(sizes, strides) if n > 1), key=lambda d: d[1]):
+        if s <= span:
+            return False
+        span += (n - 1) * s
+    return True
+
+
 class Tensor:
     """One tensor of a vector.
 
@@ -585,7 +811,13 @@ class Tensor:
     ``strides`` (None: packed), ``total_bytes`` (given or the default),
     ``flags``, ``alignment``, ``generator`` (the validated object or None),
     ``expected`` (None, or one entry per logical element: int bits, None for
-    "any value", or a tuple of bits for any_of) and ``xxh3`` (int or None)."""
+    "any value", or a tuple of bits for any_of) and ``xxh3`` (int or None).
+
+    An input's elements are placed into its buffer when the vector is read
+    (as dmlref's reader does, so that elements sharing an address are
+    checked then), never expanded to its logical elements unless asked:
+    :meth:`array` is a read-only strided view of the buffer, and without
+    numpy :meth:`bits` reads the buffer on demand (:class:`LogicalElements`)."""
 
     def __init__(self, name, is_output):
         self.name, self.is_output = name, is_output
@@ -595,9 +827,12 @@ class Tensor:
         self.total_bytes_given = False
         self.flags = self.alignment = 0
         self._data = None  # list of bits from "data", or None
-        self._bits = None  # cache: the logical elements (list or numpy array)
+        self._bits = None  # cache: the logical elements expanded
+        self._buffer = None  # the placed input: numpy array of slots, or bytearray
         self._offsets = None
         self._src = "?"
+        self._budget = _Budget(DEFAULT_MEMORY_CAP, "?")
+        self._path = None
 
     # -- shape and layout --------------------------------------------------
     @property
@@ -617,21 +852,25 @@ class Tensor:
     def min_bytes(self):
         return calc_buffer_tensor_size(self.dtype, self.sizes, self.strides)
 
+    def _at(self, key=None):
+        path = "$.tensors." + self.name
+        return path + "." + key if key else path
+
+    def _take(self, nbytes, what, key=None):
+        self._budget.take(nbytes, self._at(key), what)
+
     def offsets(self):
         """The element offset (in elements, not bytes) of every logical
-        element, in row-major order: Σ c[i]·strides[i]."""
+        element, in row-major order: sum(c[i] * strides[i]).  8 bytes per
+        logical element, counted against the memory cap."""
         if self._offsets is None:
+            count = self.element_count
+            self._take(8 * count, "the offsets of its %d logical elements" % count)
             strides = self.element_strides
             if np is not None:
-                off = np.zeros((), dtype=np.uint64)
-                for s, t in zip(self.sizes, strides):
-                    off = (off[..., None] + np.arange(s, dtype=np.uint64) * np.uint64(t))
-                self._offsets = off.reshape(-1)
+                self._offsets = _offsets_np(self.sizes, strides, 0, count)
             else:
-                off = [0]
-                for s, t in zip(self.sizes, strides):
-                    off = [o + c * t for o in off for c in range(s)]
-                self._offsets = off
+                self._offsets = list(_walk_offsets(self.sizes, strides, 0, count))
         return self._offsets
 
     def _span_bytes(self):
@@ -647,49 +886,210 @@ class Tensor:
         return self._data is not None or self.generator is not None
 
     def bits(self):
-        """The logical input elements as bit patterns, row-major: a numpy
-        array of dtype.np_uint when numpy is available, else a list."""
-        if self._bits is None:
-            if self._data is not None:
-                bits = np.array(self._data, dtype=self.dtype.np_uint) if np is not None else self._data
-            elif self.generator is not None:
-                bits = generate(self.dtype, self.generator, self.element_count)
-            else:
-                raise VectorError("%s: %s has no data" % (self._src, self.name))
-            self._check_shared_addresses(bits)
-            self._bits = bits
+        """The logical input elements as bit patterns, row-major.  With
+        numpy, an array of dtype.np_uint (a view of the buffer where the
+        layout is packed, else a copy, counted against the memory cap: 2^32
+        elements broadcast from 4 bytes are refused there; :meth:`array` is
+        the view that needs no copy).  Without numpy, a
+        :class:`LogicalElements` that reads them from the buffer on demand."""
+        if self._bits is not None:
+            return self._bits
+        if not self.has_data:
+            raise VectorError("%s: %s: %s has no data" % (self._src, self._at(), self.name))
+        count = self.element_count
+        if self._buffer is not None:
+            if np is None:
+                return LogicalElements(self)
+            view = self.array()
+            if view.flags.c_contiguous:
+                return view.reshape(-1)
+            self._take(count * self.dtype.esize, "its %d logical elements expanded from its "
+                       "buffer (array() is a strided view that needs none)" % count)
+            self._bits = np.ascontiguousarray(view).reshape(-1)
+        elif self._data is not None:
+            self._bits = np.array(self._data, dtype=self.dtype.np_uint) if np is not None else self._data
+        else:  # a generator whose elements could not be placed (expect_error)
+            self._take(count * (8 if np is not None else self.dtype.esize + 32),
+                       "its %d generated logical elements" % count, "generator")
+            self._bits = generate(self.dtype, self.generator, count)
         return self._bits
 
     def array(self):
         """The logical elements as a numpy array of shape `sizes` holding the
-        bits (uint8/16/32/64).  Needs numpy."""
-        return np.asarray(self.bits(), dtype=self.dtype.np_uint).reshape(self.sizes)
+        bits (uint8/16/32/64): a read-only strided view of the input's buffer
+        (elements that share an address are one element there).  Needs numpy."""
+        if self._buffer is None:
+            return np.asarray(self.bits(), dtype=self.dtype.np_uint).reshape(self.sizes)
+        esize = self.dtype.esize
+        return np.lib.stride_tricks.as_strided(
+            self._buffer, shape=tuple(self.sizes),
+            strides=tuple(esize * s for s in self.element_strides), writeable=False)
 
-    def _check_shared_addresses(self, bits):
-        """FORMAT.md: elements that share an address must be equal, bit for
-        bit, since the layout can hold only one of them."""
-        if self.strides is None:
+    # -- placing an input's elements into its buffer ---------------------
+    def _place(self, expect_error):
+        """Places the input's elements (data or generator) into a new
+        buffer, as dmlref's reader does (read.c, fill_input): elements that
+        share an address must agree bit for bit.  A case that must be
+        refused gets no buffer where its elements cannot be placed (more
+        than 2^32-1 of them, a layout past total_bytes, or past the memory
+        cap); a valid one is refused then."""
+        count, esize = self.element_count, self.dtype.esize
+        key = "data" if self._data is not None else "generator"
+        if count > MAX_TENSOR_ELEMENTS:
+            if expect_error:
+                return
+            raise VectorError("%s: %s: %d elements: a tensor has at most 2^32-1 (R-TD-13)"
+                              % (self._src, self._at("sizes"), count))
+        span_bytes = self._span_bytes()
+        slots = max(-(-self.total_bytes // esize), span_bytes // esize)
+        if span_bytes > self.total_bytes and not expect_error:
+            raise VectorError("%s: %s: %d bytes, below the %d that the elements span (R-TD-9)"
+                              % (self._src, self._at("total_bytes"), self.total_bytes, span_bytes))
+        if expect_error and (span_bytes > self.total_bytes or
+                             slots * esize > self._budget.cap - self._budget.used):
             return
-        offsets = self.offsets()
+        self._take(slots * esize, "its buffer")
+        buf = np.zeros(slots, dtype=self.dtype.np_uint) if np is not None else bytearray(slots * esize)
+        if count:
+            if self.generator is not None and self.strides is not None and self._period():
+                self._place_periodic(buf)
+            else:
+                self._place_elementwise(buf, key)
+        self._buffer = buf
+
+    def _period(self):
+        """(values, period) when the generator's elements are one value, or
+        one per last coordinate: element e is values[e % period] (read.c,
+        generator_period); None when they look random."""
+        g, dt = self.generator, self.dtype
+        if g["kind"] == "sparse" and g["density"] in (0, 1000000):
+            return [_generate_one(dt, g, 0)], 1
+        if g["kind"] != "index" or any(lo != hi for lo, hi in zip(g["low"], g["high"])):
+            return None
+        values = [_generate_one(dt, g, j) for j in range(len(g["low"]))]
+        period = 1 if all(x == values[0] for x in values) else len(values)
+        return (values, period) if period == 1 or self.sizes[-1] == period else None
+
+    def _place_periodic(self, buf):
+        """A generator with a period: each element offset the layout reaches
+        gets its value, found from the reachable offsets, not by walking the
+        logical elements (read.c, fill_periodic)."""
+        values, period = self._period()
+        sizes, strides = self.sizes, self.element_strides
+        outer = len(sizes) - 1 if period > 1 else len(sizes)
+        last_size = sizes[-1] if period > 1 else 1
+        last_stride = strides[-1] if period > 1 else 0
+        reach, span = _reach(list(zip(sizes[:outer], strides[:outer])))
+        scratch = 2 * (span + 1) + (span + 8) // 4
+        self._take(scratch, "marking the element offsets it fills", "generator")
+        esize = self.dtype.esize
         if np is not None:
-            order = np.argsort(offsets, kind="stable")
-            off, val = np.asarray(offsets)[order], np.asarray(bits)[order]
-            bad = np.nonzero((off[1:] == off[:-1]) & (val[1:] != val[:-1]))[0]
-            if len(bad):
-                a, b = int(order[bad[0]]), int(order[bad[0] + 1])
-                self._shared_error(a, b, int(val[bad[0]]), int(val[bad[0] + 1]))
-            return
-        seen = {}
-        for i, (o, v) in enumerate(zip(offsets, bits)):
-            if o in seen and seen[o][1] != v:
-                self._shared_error(seen[o][0], i, seen[o][1], v)
-            seen.setdefault(o, (i, v))
+            raw = np.frombuffer(reach.to_bytes((span + 8) // 8, "little"), dtype=np.uint8)
+            mask = np.unpackbits(raw, bitorder="little")[:span + 1].view(bool)
+            written = np.zeros(len(buf), dtype=bool) if last_size > 1 else None
+        else:
+            offsets = list(_set_bits(reach))
+            written = bytearray(len(buf) // esize) if last_size > 1 else None
+        for c in range(last_size):
+            v, base = values[c % period], c * last_stride
+            if np is not None:
+                region = buf[base:base + span + 1]
+                if written is not None:
+                    done = written[base:base + span + 1]
+                    clash = np.flatnonzero(mask & done & (region != v))
+                    if len(clash):
+                        self._periodic_clash(c, base + int(clash[0]), values, period, last_stride,
+                                             reach, span)
+                    done |= mask
+                region[mask] = v
+                continue
+            fmt = _STRUCT_UINT[esize]
+            for x in offsets:
+                off = base + x
+                if written is not None:
+                    if written[off]:
+                        if struct.unpack_from(fmt, buf, off * esize)[0] != v:
+                            self._periodic_clash(c, off, values, period, last_stride, reach, span)
+                        continue
+                    written[off] = 1
+                struct.pack_into(fmt, buf, off * esize, v)
+        self._budget.give_back(scratch)
 
-    def _shared_error(self, a, b, va, vb):
+    def _periodic_clash(self, c, off, values, period, last_stride, reach, span):
+        earlier = next(e for e in range(c) if values[e % period] != values[c % period] and
+                       off >= e * last_stride and off - e * last_stride <= span and
+                       reach >> (off - e * last_stride) & 1)
         raise VectorError(
-            "%s: $.tensors.%s: elements %s and %s share an address but differ (%s, %s)"
-            % (self._src, self.name, list(unravel(a, self.sizes)), list(unravel(b, self.sizes)),
-               describe_bits(self.dtype, va), describe_bits(self.dtype, vb)))
+            "%s: %s: an element of last coordinate %d differs from an element of last "
+            "coordinate %d stored at the same address (element offset %d): a broadcast "
+            "layout holds one value there" % (self._src, self._at("generator"), c, earlier, off))
+
+    def _place_elementwise(self, buf, key):
+        """Places the logical elements one chunk at a time through the
+        strides (read.c, fill_elementwise): a data array is as long as the
+        text; a generator's elements are generated a chunk at a time, never
+        all at once, and where the layout is not one to one the first two
+        that differ at one address stop the walk."""
+        sizes, strides, count = self.sizes, self.element_strides, self.element_count
+        esize = self.dtype.esize
+        check = self.strides is not None and not _provably_injective(sizes, strides)
+        if check:
+            self._take(len(buf) if np is not None else len(buf) // esize,
+                       "marking the element offsets it fills", key)
+        data = None
+        if self._data is not None:
+            data = np.array(self._data, dtype=self.dtype.np_uint) if np is not None else self._data
+        if np is None:
+            self._place_elementwise_pure(buf, key, data, check)
+        else:
+            written = np.zeros(len(buf), dtype=bool) if check else None
+            for start in range(0, count, _CHUNK):
+                stop = min(count, start + _CHUNK)
+                vals = (data[start:stop] if data is not None else
+                        generate(self.dtype, self.generator, stop - start, start=start))
+                off = _offsets_np(sizes, strides, start, stop).astype(np.int64)
+                if written is not None:
+                    order = np.argsort(off, kind="stable")
+                    so, sv = off[order], vals[order]
+                    first = np.ones(len(so), dtype=bool)
+                    first[1:] = so[1:] != so[:-1]
+                    ref = sv[np.maximum.accumulate(np.where(first, np.arange(len(so)), 0))]
+                    before = written[so]
+                    ref = np.where(before, buf[so], ref)
+                    bad = np.flatnonzero(sv != ref)
+                    if len(bad):
+                        e = start + int(order[bad].min())
+                        self._elementwise_clash(key, e, int(off[e - start]))
+                    written[so] = True
+                buf[off] = vals
+        if check:
+            self._budget.give_back(len(buf) if np is not None else len(buf) // esize)
+
+    def _place_elementwise_pure(self, buf, key, data, check):
+        esize, fmt = self.dtype.esize, _STRUCT_UINT[self.dtype.esize]
+        written = bytearray(len(buf) // esize) if check else None
+        gen, dt = self.generator, self.dtype
+        for e, off in enumerate(_walk_offsets(self.sizes, self.element_strides, 0,
+                                              self.element_count)):
+            v = data[e] if data is not None else _generate_one(dt, gen, e)
+            if written is not None:
+                if written[off]:
+                    if struct.unpack_from(fmt, buf, off * esize)[0] != v:
+                        self._elementwise_clash(key, e, off)
+                    continue
+                written[off] = 1
+            struct.pack_into(fmt, buf, off * esize, v)
+
+    def _elementwise_clash(self, key, e, off):
+        if key == "data":
+            raise VectorError(
+                "%s: %s[%d]: differs from an earlier element stored at the same address (element "
+                "offset %d): a broadcast layout holds one value there"
+                % (self._src, self._at("data"), e, off))
+        raise VectorError(
+            "%s: %s: element %d differs from an earlier element stored at the same address "
+            "(element offset %d): a broadcast layout holds one value there"
+            % (self._src, self._at("generator"), e, off))
 
     # -- buffers ----------------------------------------------------------
     def pack(self, elements):
@@ -702,6 +1102,9 @@ class Tensor:
         if self._span_bytes() > self.total_bytes:
             raise ValueError("%s: the elements span %d bytes, total_bytes is %d"
                              % (self.name, self._span_bytes(), self.total_bytes))
+        # a check, not a hold: the buffer is the caller's once returned
+        self._take(self.total_bytes, "a buffer of total_bytes")
+        self._budget.give_back(self.total_bytes)
         if np is not None and isinstance(elements, np.ndarray) and elements.dtype.kind == "u":
             bits = elements.reshape(-1).astype(dt.np_uint)
         else:
@@ -710,7 +1113,7 @@ class Tensor:
             n_slots = -(-self.total_bytes // dt.esize)
             buf = np.zeros(n_slots, dtype=dt.np_uint)
             buf[np.asarray(self.offsets(), dtype=np.int64)] = np.asarray(bits, dtype=dt.np_uint)
-            return buf.tobytes()[: self.total_bytes]
+            return buf.view(np.uint8)[:self.total_bytes].tobytes()
         buf = bytearray(self.total_bytes)
         fmt = _STRUCT_UINT[dt.esize]
         for o, v in zip(self.offsets(), bits):
@@ -719,21 +1122,38 @@ class Tensor:
 
     def buffer(self):
         """The input's buffer (total_bytes long, padding zero)."""
-        return self.pack(self.bits())
+        if self._span_bytes() > self.total_bytes:
+            raise VectorError("%s: %s: %d bytes, below the %d that the elements span (R-TD-9): "
+                              "the elements cannot be laid out"
+                              % (self._src, self._at("total_bytes"), self.total_bytes, self._span_bytes()))
+        if self._buffer is None:
+            return self.pack(self.bits())
+        raw = self._buffer.view(np.uint8) if np is not None else memoryview(self._buffer)
+        return bytes(raw[:self.total_bytes])
 
     def read(self, buffer):
         """The logical elements (bits) stored in an output buffer laid out as
-        this tensor: numpy array or list, like bits()."""
+        this tensor: numpy array or list, like bits().  The copy is counted
+        against the memory cap."""
         dt = self.dtype
         if len(buffer) < self._span_bytes():
             raise ValueError("%s: buffer of %d bytes, the elements need %d"
                              % (self.name, len(buffer), self._span_bytes()))
-        if np is not None:
-            usable = len(buffer) // dt.esize * dt.esize
-            flat = np.frombuffer(bytes(buffer[:usable]), dtype=dt.np_uint)
-            return flat[np.asarray(self.offsets(), dtype=np.int64)]
-        fmt = _STRUCT_UINT[dt.esize]
-        return [struct.unpack_from(fmt, buffer, o * dt.esize)[0] for o in self.offsets()]
+        count = self.element_count
+        self._take(count * dt.esize, "reading its %d logical elements" % count)
+        try:
+            if np is not None:
+                usable = self._span_bytes() // dt.esize
+                flat = np.frombuffer(buffer, dtype=dt.np_uint, count=usable)
+                view = np.lib.stride_tricks.as_strided(
+                    flat, shape=tuple(self.sizes),
+                    strides=tuple(dt.esize * s for s in self.element_strides), writeable=False)
+                return np.ascontiguousarray(view).reshape(-1)
+            fmt = _STRUCT_UINT[dt.esize]
+            return [struct.unpack_from(fmt, buffer, o * dt.esize)[0]
+                    for o in _walk_offsets(self.sizes, self.element_strides, 0, count)]
+        finally:
+            self._budget.give_back(count * dt.esize)
 
     def digest(self, bits):
         """XXH3-64 of logical elements (bits), little-endian, row-major."""
@@ -976,33 +1396,50 @@ def _wrong_elements(t, got):
 
 # -- loading -----------------------------------------------------------------
 
-def load(path, case=False):
-    """Reads and checks a vector file.  case=True reads a case meant for
-    `dmlref eval`: outputs may lack expected, xxh3 and sizes."""
-    with open(path, "rb") as f:
-        raw = f.read()
-    return loads(raw, source=str(path), case=case)
+def load(path, case=False, memory_cap=None):
+    """Reads and checks a vector file: a regular file of at most
+    MAX_FILE_BYTES (read_regular_file).  case=True reads a case meant for
+    `dmlref eval`: outputs may lack expected, xxh3 and sizes.  memory_cap:
+    bytes the case may make the reader allocate (DEFAULT_MEMORY_CAP)."""
+    raw = read_regular_file(str(path))
+    return loads(raw, source=str(path), case=case, memory_cap=memory_cap, _held=len(raw))
 
 
-def loads(text, source="<string>", case=False):
-    """Parses and checks a vector from JSON text (str or UTF-8 bytes)."""
+def loads(text, source="<string>", case=False, memory_cap=None, _held=0):
+    """Parses and checks a vector from JSON text (str or UTF-8 bytes).
+    Every failure is a VectorError naming the source, the JSON path and the
+    rule."""
+    budget = _Budget(memory_cap, source)
+    budget.take(_held, "$", "the file's text")
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as e:
-            raise VectorError("%s: not UTF-8: %s" % (source, e)) from None
+            raise VectorError("%s: $: not UTF-8: %s" % (source, e)) from None
+    if not isinstance(text, str):
+        raise TypeError("a vector's text is str or bytes, not %s" % type(text).__name__)
     try:
         doc = parse_json(text)
     except VectorError as e:
         raise VectorError("%s: %s" % (source, e)) from None
     except ValueError as e:  # json.JSONDecodeError
-        raise VectorError("%s: not JSON: %s" % (source, e)) from None
-    return _Reader(source, case).vector(doc)
+        raise VectorError("%s: $: not JSON: %s" % (source, e)) from None
+    try:
+        return _Reader(source, case, budget).vector(doc)
+    except VectorError:
+        raise
+    except MemoryError:
+        raise VectorError("%s: $: out of memory (memory_cap %d bytes)" % (source, budget.cap)) from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError,
+            RecursionError) as e:
+        # a shape this reader does not foresee is still the file's fault
+        raise VectorError("%s: $: cannot be read: %s: %s" % (source, type(e).__name__, e)) from None
 
 
 class _Reader:
-    def __init__(self, source, case):
+    def __init__(self, source, case, budget=None):
         self.source, self.case = source, case
+        self.budget = budget or _Budget(None, source)
 
     def fail(self, path, message):
         raise VectorError("%s: %s: %s" % (self.source, path, message))
@@ -1139,6 +1576,7 @@ class _Reader:
         path = "$.tensors." + name
         t = Tensor(name, is_output)
         t._src = self.source
+        t._budget = self.budget
         required = ("dtype",) if (is_output and self.case) else ("dtype", "sizes")
         self.obj(x, path, _TENSOR_KEYS, required)
         t.dtype = DTYPES.get(self.string(x["dtype"], path + ".dtype"))
@@ -1196,9 +1634,10 @@ class _Reader:
                 self.fail(path + ".data", "%d elements for sizes %s (%d)"
                           % (len(data), t.sizes, t.element_count))
             t._data = [self.element(t.dtype, e, "%s.data[%d]" % (path, i)) for i, e in enumerate(data)]
-            t.bits()  # refuses elements that share an address and differ
         if "generator" in x:
             t.generator = self.generator(x["generator"], path + ".generator", t, v)
+        if t.has_data:  # refuses elements that share an address and differ
+            t._place(v.expect_error is not None)
         return t
 
     def check_digest(self, t, v, path, tensors=None):
@@ -1259,6 +1698,8 @@ class _Reader:
 
     def generator(self, x, path, t, v):
         kind = self.obj(x, path, {"kind", "seed", "low", "high", "density"}, ("kind", "seed")).get("kind")
+        if not isinstance(kind, str):
+            self.fail(path + ".kind", "expected a string, got %s" % _show(kind))
         keys = {"bits": {"kind", "seed"}, "index": {"kind", "seed", "low", "high"},
                 "sparse": {"kind", "seed", "density"}}.get(kind)
         if keys is None:
@@ -1400,7 +1841,7 @@ def selftest(verbose=False):
     expect(splitmix64(0, 0) == 0xE220A8397B1DCDAF, "SplitMix64(seed 0) first output")
     # Float16 decoding: exact values pass, inexact ones are refused.
     f16 = DTYPES["FLOAT16"]
-    expect(decode_element(f16, _parse_int("-0")) == 0x8000, "-0 as FLOAT16")
+    expect(decode_element(f16, _Float("-0.0")) == 0x8000, "-0.0 as FLOAT16")
     expect(decode_element(f16, _Float("65504.0")) == 0x7BFF, "65504 as FLOAT16")
     expect(decode_element(f16, _Float("5.960464477539063e-08")) == 0x0001, "smallest subnormal")
     for bad in ("0.1", "65520.0", "1e-9"):
@@ -1494,10 +1935,11 @@ def main(argv):
         return 1 if selftest() else 0
     if len(argv) >= 3 and argv[1] == "check":
         v = load(argv[2])
-        buffers = []
-        for p in argv[3:]:
-            with open(p, "rb") as f:
-                buffers.append(f.read())
+        # an output buffer past total_bytes holds nothing that is compared
+        limits = [min(t.total_bytes, DEFAULT_MEMORY_CAP) for t in v.outputs]
+        limits += [DEFAULT_MEMORY_CAP] * len(argv)
+        buffers = [read_regular_file(p, limit, "output buffers", prefix=True)
+                   for p, limit in zip(argv[3:], limits)]
         match = v.match_outputs(buffers)
         print("%s: %s" % (v.name, match))
         return 0 if match.ok else 1

@@ -20,8 +20,10 @@
  * file into a project where npm installed the package and sets it to the
  * package's name, 'dmlref-vectors'.
  */
-import {readFileSync, readdirSync, statSync, existsSync} from 'node:fs';
-import {join, relative} from 'node:path';
+import {readFileSync, readdirSync, statSync, existsSync, mkdtempSync, writeFileSync, rmSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
+import {tmpdir} from 'node:os';
+import {dirname, join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
 const moduleUrl = import.meta.resolve(process.env.DMLREF_VECTORS_MODULE
@@ -563,19 +565,19 @@ function leBytes(dtype, bits) {
     arraysEqual('broadcast strides {0,1}: 12 bytes holding one row', u8(bb), [1, 2, 3].flatMap(f));
     const e = throws('broadcast data whose shared elements differ is refused', () => geVector({
         input: {dtype: 'FLOAT32', sizes: [2, 3], strides: [0, 1], data: [1, 2, 3, 1, 2, 4]}, indices: idx23, output: out23}),
-        /share an address/, /\$\.tensors\.InputTensor\.data\[5\]/, /0x40400000 and 0x40800000/);
-    check('the broadcast message names both coordinates', e && /\[0, 2\]/.test(e.message) && /\[1, 2\]/.test(e.message), e && e.message);
+        /differs from an earlier element stored at the same address/, /\$\.tensors\.InputTensor\.data\[5\]: /);
+    check('the broadcast message names the shared address', e && /\(element offset 2\)/.test(e.message), e && e.message);
     throws('-0.0 and 0 sharing an address differ bit for bit', () => geVector({
         input: {dtype: 'FLOAT32', sizes: [2, 1], strides: [0, 1], data: [0, new M.RawJson('-0.0')]},
         indices: {dtype: 'UINT32', sizes: [2, 1], data: [0, 0]}, output: {dtype: 'FLOAT32', sizes: [2, 1], expected: [0, 0]}}),
-        /share an address/);
+        /differs from an earlier element stored at the same address/);
     noThrow('equal NaN payloads may share an address', () => geVector({
         input: {dtype: 'FLOAT32', sizes: [2, 1], strides: [0, 1], data: ['0x7fc00001', '0x7fc00001']},
         indices: {dtype: 'UINT32', sizes: [2, 1], data: [0, 0]}, output: {dtype: 'FLOAT32', sizes: [2, 1], expected: [0, 0]}}));
     throws('overlapping strides {1,1} with differing data', () => geVector({
         input: {dtype: 'UINT8', sizes: [2, 2], strides: [1, 1], data: [1, 2, 3, 4]},
         indices: {dtype: 'UINT32', sizes: [2, 2], data: [0, 0, 0, 0]}, output: {dtype: 'UINT8', sizes: [2, 2], expected: [1, 2, 1, 2]}}),
-        /share an address/);
+        /differs from an earlier element stored at the same address/);
     const vo = geVector({input: {dtype: 'UINT8', sizes: [2, 2], strides: [1, 1], data: [1, 2, 2, 3]},
                          indices: {dtype: 'UINT32', sizes: [2, 2], data: [0, 0, 0, 0]},
                          output: {dtype: 'UINT8', sizes: [2, 2], expected: [1, 2, 1, 2]}});
@@ -595,9 +597,10 @@ function leBytes(dtype, bits) {
     const dv = new DataView(bx.buffer);
     arraysEqual('INT64 strides {1,3}: [i,j] at i + 3j', [0, 3, 1, 4].map((o) => dv.getBigUint64(8 * o, true)),
                 [2n ** 63n, 2n ** 64n - 1n, 18n, 2n ** 63n - 1n]);
-    const vsmall = geVector({input: {dtype: 'FLOAT32', sizes: [2, 3], total_bytes: 20, data: [1, 2, 3, 4, 5, 6]},
+    const vsmall = () => geVector({input: {dtype: 'FLOAT32', sizes: [2, 3], total_bytes: 20, data: [1, 2, 3, 4, 5, 6]},
                              indices: idx23, output: out23});
-    throws('an element outside total_bytes cannot be laid out', () => M.buildInputBuffer(vsmall, 'InputTensor'), /outside total_bytes/);
+    throws('a total_bytes below what the elements span is refused (R-TD-9)', vsmall,
+           /\$\.tensors\.InputTensor\.total_bytes: 20 bytes, below the 24 that the elements span \(R-TD-9\)/);
 
     const vg = genVector('UINT16', [3, 2], {kind: 'bits', seed: 9}, {strides: [1, 4]});
     const bg = M.buildInputBuffer(vg, 'InputTensor');
@@ -609,7 +612,7 @@ function leBytes(dtype, bits) {
     arraysEqual('a broadcast generator input whose shared elements agree', u8(M.buildInputBuffer(vgb, 'InputTensor')), [1, 1, 1, 0]);
     throws('a broadcast generator input whose shared elements differ is refused',
            () => genVector('UINT8', [2, 3], {kind: 'bits', seed: 1}, {strides: [0, 1]}),
-           /\$\.tensors\.InputTensor\.generator: generated elements 0 \[0, 0\] and 3 \[1, 0\] share an address/);
+           /\$\.tensors\.InputTensor\.generator: element 3 differs from an earlier element stored at the same address \(element offset 0\)/);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1200,6 +1203,151 @@ function testFolder(dir) {
         }
         check('MANIFEST digests match the files', badDigest === 0, `${badDigest} differ`);
     }
+}
+
+/* ------------------------------------------------------------------------ */
+section('hostile files and vectors');
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BROADCAST = join(ROOT, 'tests', 'loader', 'broadcast_4294967295_elements.json');
+const CLI = fileURLToPath(moduleUrl);
+/* The acceptance is a second and 100 MB; the time asserted leaves room for
+   a loaded machine, and both are printed. */
+const SECONDS = 3, MEGABYTES = 100;
+
+/* A vector broadcasting one float32 to 65535 x 65537 logical elements: a
+   child process loads it, builds its inputs, judges outputs and reads an
+   element on demand, and reports its own time and peak resident size. */
+if (existsSync(BROADCAST)) {
+    const script = `
+        const M = await import(${JSON.stringify(moduleUrl)});
+        const start = performance.now();
+        const v = M.loadVector(${JSON.stringify(BROADCAST)});
+        const inputs = M.buildInputBuffers(v);
+        const good = M.checkOutputs(v, M.expectedOutputBuffers(v)).ok;
+        const out = M.expectedOutputBuffers(v);
+        out[0][4] ^= 1;
+        const bad = !M.checkOutputs(v, out).ok;
+        const view = M.logicalView(v, 'InputTensor');
+        const last = view.at(view.length - 1);
+        let refused = '';
+        try { M.logicalElements(v, 'InputTensor'); } catch (e) { refused = e.message; }
+        const seconds = (performance.now() - start) / 1000;
+        console.log(JSON.stringify({size: inputs[0].length, good, bad, last, length: view.length, refused, seconds,
+                                    mib: process.resourceUsage().maxRSS / 1024}));`;
+    const r = spawnSync(process.execPath, ['--max-old-space-size=200', '--input-type=module', '-e', script],
+                        {encoding: 'utf8', timeout: 60000});
+    let m = null;
+    try { m = JSON.parse(r.stdout); } catch (e) { /* reported below */ }
+    check('broadcast of 2^32-1 elements: the child reports', m !== null, `${r.stderr || r.stdout}`.slice(-300));
+    if (m) {
+        console.log(`# broadcast of 2^32-1 elements: loaded and checked in ${m.seconds.toFixed(3)} s, peak ${Math.round(m.mib)} MiB`);
+        check('broadcast: a 4-byte buffer, outputs judged, the last element read on demand',
+              m.size === 4 && m.good && m.bad && m.last === 0x3f800000 && m.length === 2 ** 32 - 1, JSON.stringify(m));
+        check('broadcast: expanding its logical elements is refused under the memory cap',
+              /\$\.tensors\.InputTensor: the case needs more than the memory cap of 4294967296 bytes/.test(m.refused), m.refused);
+        check(`broadcast: under ${SECONDS} s`, m.seconds < SECONDS, `${m.seconds} s`);
+        check(`broadcast: under ${MEGABYTES} MB`, m.mib < MEGABYTES, `${m.mib} MiB`);
+    }
+}
+
+/* What is not a regular file is refused at once, by loadVector and by the
+   command line (run under timeout, so that a hang fails instead of hanging). */
+{
+    const tmp = mkdtempSync(join(tmpdir(), 'dmlref-loader-'));
+    const fifo = join(tmp, 'fifo');
+    const made = spawnSync('mkfifo', [fifo]);
+    const cases = [['/dev/zero', 'a character device'], [tmp, 'a directory']];
+    if (made.status === 0) cases.unshift([fifo, 'a FIFO']);
+    else check('mkfifo makes a FIFO', false, String(made.stderr));
+    for (const [path, kind] of cases) {
+        throws(`loadVector(${kind}) is refused at once`, () => M.loadVector(path),
+               new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a regular file \\(${kind}\\): vectors are read from regular files only$`));
+        const r = spawnSync('timeout', ['20', process.execPath, CLI, path], {encoding: 'utf8'});
+        const lines = r.stdout.trim().split('\n');
+        check(`the command line on ${kind}: exit 1, one line`, r.status === 1 && lines.length === 1 &&
+              lines[0].includes(`not a regular file (${kind})`), `exit ${r.status}: ${r.stdout}${r.stderr}`);
+    }
+    writeFileSync(join(tmp, 'big.json'), ' '.repeat(101));
+    throws('a file past the limit is refused', () => M.readRegularFile(join(tmp, 'big.json'), 100), /big\.json: larger than 100 bytes$/);
+    rmSync(tmp, {recursive: true, force: true});
+}
+
+/* The number token -0, wherever it is, with dmlref's own message; -0.0,
+   "-0" and 1e-0 are no such token. */
+{
+    const doc = `{"format": "dmlref-vector-1", "name": "gather_elements/float32/2d/doc_example",
+  "operator": "GATHER_ELEMENTS", "attributes": {"Axis": 0}, "tensors": {
+    "InputTensor": {"dtype": "FLOAT32", "sizes": [3, 3], "data": [1, 2, 3, 4, 5, 6, 7, 8, 9]},
+    "IndicesTensor": {"dtype": "UINT32", "sizes": [2, 3], "data": [1, 2, 0, 2, 0, 0]},
+    "OutputTensor": {"dtype": "FLOAT32", "sizes": [2, 3], "expected": [4, 8, 3, 7, 2, 3]}}}`;
+    const edits = [
+        ['an INT32 element', '"dtype": "UINT32", "sizes": [2, 3], "data": [1, 2, 0, 2, 0, 0]',
+         '"dtype": "INT32", "sizes": [2, 3], "data": [1, 2, -0, 2, 0, 0]'],
+        ['a FLOAT32 element', '[1, 2, 3, 4, 5, 6, 7, 8, 9]', '[1, 2, 3, 4, -0, 6, 7, 8, 9]'],
+        ['an attribute', '"Axis": 0', '"Axis": -0'],
+        ['an expected element', '[4, 8, 3, 7, 2, 3]', '[4, 8, 3, 7, 2, -0]'],
+    ];
+    for (const [where, from, to] of edits) {
+        const text = doc.replace(from, to);
+        const at = text.indexOf('-0');
+        const line = text.slice(0, at).split('\n').length;
+        const column = at - text.lastIndexOf('\n', at - 1);
+        const want = `m.json: $: line ${line}, column ${column}: the number -0 is ambiguous in JSON readers: ` +
+                     'write -0.0 (negative zero) or 0';
+        const e = throws(`-0 in ${where} is refused`, () => M.parseVector(text, {source: 'm.json'}), /-0 is ambiguous/);
+        equal(`-0 in ${where}: dmlref's message`, e && e.message, want);
+    }
+    for (const fine of ['-0.0', '-0e0', '1e-0']) {
+        noThrow(`${fine} is no number token -0`, () => M.parseVector(doc.replace('[1, 2, 3, 4, 5,', `[1, 2, 3, 4, ${fine},`)));
+    }
+    throws('"-0" is no -0 token: refused as a string in a FLOAT32 tensor', () =>
+        M.parseVector(doc.replace('[1, 2, 3, 4, 5,', '[1, 2, 3, 4, "-0",')), /^<vector>: \$\.tensors\.InputTensor\.data\[4\]: /);
+}
+
+/* tests/malformed and seeded mutations of vectors: only VectorError escapes,
+   and each names the source and a JSON path. */
+{
+    let seed = 44;
+    const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    const corpus = [];
+    const malformed = join(ROOT, 'tests', 'malformed');
+    if (existsSync(malformed))
+        for (const name of readdirSync(malformed).sort())
+            if (name.endsWith('.json')) corpus.push([name, readFileSync(join(malformed, name))]);
+    const values = ['null', 'true', '"x"', '{}', '[]', '[[1]]', '{"any_of": []}', '1e308', '1e999',
+                    '18446744073709551616', '-9223372036854775809', '4294967296', '0.5', '"0x7fc00000"',
+                    '['.repeat(50) + ']'.repeat(50), '"' + 'a'.repeat(300) + '"', '-1', '1.0', '"inf"', '"nan"'];
+    const seeds = ['vectors/gather_elements/float32/2d/doc_example.json', 'tests/loader/broadcast_4294967295_elements.json',
+                   'vectors/nonzero_coordinates/float32/1d/subnormal.json', 'vectors/scatter_elements/int64/3d/axis1_negative.json',
+                   'vectors/gather_nd1/uint8/3d/error_index_out_of_range.json'].map((p) => join(ROOT, p)).filter(existsSync);
+    for (const file of seeds) {
+        const text = readFileSync(file, 'utf8');
+        for (let i = 0; i < 20; i++) corpus.push([`${file}~cut${i}`, text.slice(0, rand(text.length))]);
+        /* a value token (a number, string or literal after ':' or ',' or '[')
+           replaced by another of another type, or wrapped one level deeper */
+        const tokens = [...text.matchAll(/(?<=[:,[]\s*)(?:-?[0-9][0-9.eE+-]*|"(?:[^"\\]|\\.)*"|true|false|null)/g)];
+        for (let i = 0; i < 40 && tokens.length; i++) {
+            const m = tokens[rand(tokens.length)];
+            const by = rand(4) === 0 ? `[${m[0]}]` : values[rand(values.length)];
+            corpus.push([`${file}~edit${i}`, text.slice(0, m.index) + by + text.slice(m.index + m[0].length)]);
+        }
+    }
+    const leaks = [], unnamed = [];
+    for (const [name, text] of corpus) {
+        try {
+            const v = M.parseVector(text, {source: name, memoryCap: 256 * 2 ** 20});
+            if (!v.expectError) {
+                M.buildInputBuffers(v);
+                if (v.outputs.every((t) => t.expected)) M.checkOutputs(v, M.expectedOutputBuffers(v));
+            }
+        } catch (e) {
+            if (!(e instanceof M.VectorError)) leaks.push(`${name}: ${e.name}: ${e.message}`);
+            else if (!e.message.startsWith(`${name}: $`) && !e.message.startsWith(`${name}:`)) unnamed.push(`${name}: ${e.message}`);
+        }
+    }
+    check(`${corpus.length} hostile vectors: only VectorError escapes`, !leaks.length, leaks.slice(0, 5).join('; '));
+    check(`${corpus.length} hostile vectors: each error names the file`, !unnamed.length, unnamed.slice(0, 5).join('; '));
 }
 
 if (process.argv[2]) testFolder(process.argv[2]);
