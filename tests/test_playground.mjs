@@ -13,13 +13,16 @@
 // and path with `dmlref eval`'s error; an unreadable text with
 // `dmlref explain`'s.  The elements the page highlights must be ones the
 // derivation names.  Then it changes an output element and the derivation
-// in the page, and checks that the comparisons fail.  It edits a
+// in the page, and checks that the comparisons fail.  NonZero offers only
+// the rows of its count.  A vector with a permitted variant (format 2)
+// shows it, labelled, wraps its derivation in the pane, and stays readable
+// through form edits, its variant computed again.  It edits a
 // GATHER_ELEMENTS case through every kind of field of the form (dtypes,
 // sizes, strides, data, an attribute, the policy), comparing after each
 // edit.  Last, every example of the guides and every vector of the suite,
-// chosen from its list, must show what its vector states.  --screenshots
-// DIR keeps a picture of an explained element, of a refused case and of
-// NonZero's rows.
+// chosen from its list, must show what its vector states (its variants
+// too).  --screenshots DIR keeps a picture of an explained element, of a
+// refused case and of NonZero's rows.
 //
 // Each check prints one line; the last is "N passed, N failed".  Exit 0 when
 // all pass, 1 when one fails, 2 when the browser or the page cannot start.
@@ -156,10 +159,12 @@ function command(text, verb, ...options) {
 
 // The elements of `"expected": [...]` of each output of eval's vector, as the
 // file writes them (quotes dropped, null kept): the page must show the same text.
-function expectedOf(vectorText) {
+// The outputs are the lines indented by `indent` (a variant's by 6).
+function expectedOf(vectorText, indent = 4) {
     const outputs = {};
+    const heading = new RegExp(`^ {${indent}}"([A-Za-z]+)": \\{`);
     for (const line of vectorText.split('\n')) {
-        const name = /^ {4}"([A-Za-z]+)": \{/.exec(line);
+        const name = heading.exec(line);
         const at = line.indexOf('"expected": [');
         if (!name || at < 0) continue;
         const tokens = [];
@@ -193,6 +198,39 @@ function expectedOf(vectorText) {
         });
     }
     return outputs;
+}
+
+// The permitted variants a vector states: {name: its outputs' elements, as
+// expectedOf gives them}.
+function variantsOf(vectorText) {
+    const at = vectorText.indexOf('\n  "variants": [');
+    const variants = {};
+    if (at < 0) return variants;
+    for (const chunk of vectorText.slice(at).split('\n    {"name": ').slice(1))
+        variants[/^"([a-z_]+)"/.exec(chunk)[1]] = expectedOf(chunk, 6);
+    return variants;
+}
+
+// What the page shows of each permitted variant: {name: {output: cells}}.
+const pageVariants = () => script(`
+    const variants = {};
+    for (const box of document.querySelectorAll('#tensors .tensor.variant'))
+        (variants[box.dataset.variant] ??= {})[box.dataset.variantOf] = [...box.querySelectorAll('td[data-at]')]
+            .map((td) => td.classList.contains('undefined') ? null : td.textContent);
+    return variants;`);
+
+// The variants shown against those stated: the same names, and in each the
+// elements of every output the vector lists (the first `limit`).
+function variantDifferences(shown, stated, limit = Infinity) {
+    const found = [];
+    const names = (o) => Object.keys(o).sort().join(' ') || '(none)';
+    if (names(shown) !== names(stated)) return [`the page shows the variants ${names(shown)}, the vector ${names(stated)}`];
+    for (const [name, outputs] of Object.entries(stated)) {
+        for (const output of Object.keys(outputs)) outputs[output] = outputs[output].slice(0, limit);
+        if (Object.keys(outputs).length)
+            found.push(...differences(shown[name], outputs).map((d) => `variant ${name}: ${d}`));
+    }
+    return found;
 }
 
 // What the page shows of each output: its cells in row-major order, null
@@ -266,9 +304,12 @@ async function compareWithCommand(what) {
     await compareLevels(what, text);
     const evaluated = command(text, 'eval');
     if (evaluated.status === 0) {
-        const found = box.status === 'DMLREF_OK' ? differences(await pageOutputs(), expectedOf(evaluated.out))
-                                                 : [`the page refuses it: ${box.status} ${box.rule}`];
-        check(found.length === 0, `${what}: every output element is dmlref eval's`, found.slice(0, 5).join('; '));
+        const found = box.status === 'DMLREF_OK'
+            ? differences(await pageOutputs(), expectedOf(evaluated.out))
+                .concat(variantDifferences(await pageVariants(), variantsOf(evaluated.out)))
+            : [`the page refuses it: ${box.status} ${box.rule}`];
+        check(found.length === 0, `${what}: every output element, and every permitted variant's, is dmlref eval's`,
+              found.slice(0, 5).join('; '));
         return;
     }
     const [, where, why] = /^case\.json: (\$[^:]*): (.*)$/.exec(evaluated.err.trim()) || [];
@@ -517,7 +558,11 @@ async function suiteVectors() {
                     for (const box of document.querySelectorAll('#tensors .tensor.output'))
                         outputs[box.dataset.tensor] = [...box.querySelectorAll('td[data-at]')]
                             .map((td) => td.classList.contains('undefined') ? null : td.textContent);
-                    seen[name] = { status: r.dataset.status, rule: r.dataset.rule, outputs,
+                    const variants = {};
+                    for (const box of document.querySelectorAll('#tensors .tensor.variant'))
+                        (variants[box.dataset.variant] ??= {})[box.dataset.variantOf] = [...box.querySelectorAll('td[data-at]')]
+                            .map((td) => td.classList.contains('undefined') ? null : td.textContent);
+                    seen[name] = { status: r.dataset.status, rule: r.dataset.rule, outputs, variants,
                                    holds: document.getElementById('case').value };
                 }
                 return seen;
@@ -547,6 +592,7 @@ async function suiteVectors() {
                 const found = listed ? differences(page.outputs, expected) : [];
                 if (!listed && Object.values(page.outputs).some((o) => o.length === 0))
                     found.push('an output shows no elements');
+                found.push(...variantDifferences(page.variants, variantsOf(vector), 4096));
                 if (found.length) wrong.push(`${name}: ${found.slice(0, 2).join('; ')}`);
             }
         }
@@ -587,6 +633,122 @@ async function nonzero() {
           'NONZERO_COORDINATES: the coordinates are laid out as rows', rows.join(' '));
     await explainElement('NONZERO_COORDINATES', 'OutputCoordinatesTensor[2,1]');
     await screenshot('nonzero.png');
+    await nonzeroOffersOnlyItsRows();
+}
+
+const explainCommand = () => script("return document.getElementById('explain-command').textContent");
+
+// NonZero's rows at or past the count are no element of the answer: the
+// page offers only the rows the count gives, a click on another selects
+// nothing, and an edit that moves the count below the selected row drops
+// the selection.
+async function nonzeroOffersOnlyItsRows() {
+    const count = Number(expectedOf(command(await caseNow(), 'eval').out).OutputCountTensor[0]);
+    const offered = await script(`return [...document.querySelectorAll(
+        '#tensors td[data-tensor="OutputCoordinatesTensor"]')]
+        .filter((td) => getComputedStyle(td).cursor === 'pointer').map((td) => td.dataset.at)`);
+    const beyond = offered.filter((at) => Number(at.split(',')[0]) >= count);
+    check(offered.length === count * 2 && beyond.length === 0,
+          `NONZERO_COORDINATES: only the ${count} rows of the count are offered to explain`,
+          `offered: ${offered.join(' ')}`);
+    await click('#tensors td[data-tensor="OutputCoordinatesTensor"][data-at="4,0"]');
+    await idle();
+    const after = await explainCommand();
+    check(after.endsWith("--element 'OutputCoordinatesTensor[2,1]'"),
+          'NONZERO_COORDINATES: a click on a row past the count selects nothing', after);
+    // 2.5 and NaN: a count of 2, and row 2, selected, is undefined
+    await type('#form input[data-tensor="InputTensor"][data-field="data"]', '-0.0, 0, 2.5, nan, 0, 0');
+    await idle();
+    const dropped = await explainCommand();
+    const explained = command(await caseNow(), 'explain');
+    const shown = await script("return document.getElementById('explain').textContent");
+    check(!dropped.includes('--element') && shown === explained.out &&
+          !(await script("return !!document.querySelector('#tensors td.selected')")),
+          'NONZERO_COORDINATES: an edit that leaves the selected row past the count drops it: the whole case is explained',
+          `${dropped}\n${shown}`);
+}
+
+const SUBNORMAL_EXAMPLE = 'nonzero_coordinates/float32/3d/n2_negative_zero_nan_subnormal';
+
+// A vector with a permitted variant (format 2), the NonZero guide's example
+// 2: its variant shown in the arrays, labelled; the explain pane wrapping
+// its long lines; and edits through the form, which make it a case whose
+// variant the library computes again.
+async function formatTwo() {
+    if ((await script("return document.getElementById('operator').value")) !== 'NONZERO_COORDINATES') {
+        await click('#operator option[value="NONZERO_COORDINATES"]');
+        await idle();
+    }
+    await click(`#example option[value="${SUBNORMAL_EXAMPLE}"]`);
+    await idle();
+    const vector = fs.readFileSync(path.join(root, 'vectors', `${SUBNORMAL_EXAMPLE}.json`), 'utf8');
+    const stated = variantsOf(vector);
+    const shown = await pageVariants();
+    const wrong = variantDifferences(shown, stated);
+    check(Object.keys(stated).length === 1 && wrong.length === 0,
+          'format 2: the permitted variant the vector states is shown in the arrays', wrong.slice(0, 3).join('; '));
+    const labels = await script(`return [...document.querySelectorAll(
+        '#tensors .tensor.variant .variant-label, #tensors .variant-heading')].map((l) => l.textContent)`);
+    check(labels.length === 3 && labels.every((l) => /permitted variant subnormals_flushed \(R-NZ-10\)/i.test(l)),
+          'format 2: the variant is labelled as a permitted alternative, with its rule', labels.join(' | '));
+    const picks = await script(`return [...document.querySelectorAll('#tensors .tensor.variant td')]
+        .filter((td) => getComputedStyle(td).cursor === 'pointer').length`);
+    check(picks === 0, 'format 2: the variant offers no element to explain (explain derives the golden answer)',
+          `${picks} offered`);
+
+    // the whole case explained: its notes are one long line
+    const pane = await script(`const p = document.getElementById('explain');
+        return { lines: p.textContent.split('\\n').reduce((n, l) => Math.max(n, l.length), 0),
+                 scroll: p.scrollWidth, width: p.clientWidth, height: p.clientHeight,
+                 page: document.documentElement.scrollWidth, window: window.innerWidth }`);
+    check(pane.lines > 200 && pane.scroll <= pane.width && pane.page <= pane.window,
+          `the explain pane wraps its long lines (${pane.lines} characters) within the page`,
+          JSON.stringify(pane));
+
+    const note = await script("const n = document.getElementById('form-note'); return n ? n.textContent : ''");
+    check(/makes it a case/.test(note) && /variants again/.test(note),
+          'format 2: the page says what an edit through the form does to the stated answer and variants', note);
+
+    // the form shows the data as the file has it: -0.0 is not 0
+    const data = '#form input[data-tensor="InputTensor"][data-field="data"]';
+    const field = await script('return document.querySelector(arguments[0]).value', data);
+    check(field === '1.5, -0.0, nan, 0, 1.401298464324817e-45, -2',
+          'format 2: the form shows the input data as the vector writes it, -0.0 kept', field);
+
+    // an edit that keeps the subnormal: the variant is computed again
+    await type(data, '1.5, -0.0, nan, 0, 1.401298464324817e-45, 7');
+    await idle();
+    const edited = JSON.parse(await caseNow());
+    const result = await script("const r = document.getElementById('result'); return [r.className, r.dataset.status]");
+    check(edited.format === 'dmlref-vector-1' && !('variants' in edited) && result.join(' ') === 'valid DMLREF_OK',
+          'format 2, form: an edit makes the vector a case of format 1 that the page reads',
+          `${edited.format} ${'variants' in edited} ${result.join(' ')}`);
+    await compareWithCommand('format 2, form: after an edit that keeps the subnormal');
+    const evaluated = command(await caseNow(), 'eval').out;
+    const again = variantDifferences(await pageVariants(), variantsOf(evaluated));
+    check(evaluated.includes('"format": "dmlref-vector-2"') && Object.keys(variantsOf(evaluated)).length === 1 &&
+          again.length === 0, 'format 2, form: the variant is computed again and shown as dmlref eval writes it',
+          again.join('; '));
+    await checkDownload('format 2, form');
+
+    // an edit that removes the subnormal: no variant applies
+    await type(data, '1.5, -0.0, nan, 0, 0, 7');
+    await idle();
+    await compareWithCommand('format 2, form: after an edit that removes the subnormal');
+    check(Object.keys(await pageVariants()).length === 0,
+          'format 2, form: with no subnormal left, no variant is shown');
+
+    // a feature level's chip edits the vector too, opened again from the suite's list
+    await click(`#suite option[value="${SUBNORMAL_EXAMPLE}"]`);
+    await idle();
+    check((await caseNow()) === vector, 'format 2: the vector opened from the suite list is the file');
+    await click('#levels .level[data-level="5_0"]');
+    await idle();
+    const moved = JSON.parse(await caseNow());
+    check(moved.feature_level === '5_0' && moved.format === 'dmlref-vector-1' && !('variants' in moved),
+          'format 2: a feature level chip moves the vector to that level as a case of format 1',
+          JSON.stringify(moved).slice(0, 200));
+    await compareWithCommand('format 2: after a chip');
 }
 
 const guard = setTimeout(() => {
@@ -604,6 +766,7 @@ try {
     check(true, `the page starts from disk, offline (${page})`);
     await gatherNd1();
     await nonzero();
+    await formatTwo();
     await formEdits();
     await guideExamples();
     await suiteVectors();

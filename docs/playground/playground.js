@@ -200,7 +200,7 @@ const dmlrefPlayground = (() => {
             const data = row.insertCell();
             if (Array.isArray(t.data)) {
                 data.append(input({ 'data-tensor': name, 'data-field': 'data' },
-                                  t.data.map(String).join(', '),
+                                  t.data.map((x) => (Object.is(x, -0) ? '-0.0' : String(x))).join(', '),
                                   set('data', (v) => splitList(v).map(elementValue))));
             } else if (t.generator) {
                 data.textContent = 'generator (edit it in the text)';
@@ -209,6 +209,19 @@ const dmlrefPlayground = (() => {
             }
         }
         form.append(table);
+        if (statesAnswer(model))
+            form.append(note('This text is a vector: it states its answer (expected outputs' +
+                             (model.variants ? ', permitted variants' : '') + '). An edit ' +
+                             'through the form makes it a case (format dmlref-vector-1) and ' +
+                             'drops what it stated; dmlref computes the answer and its ' +
+                             'variants again, the arrays show them, and the download writes ' +
+                             'them.', 'form-note'));
+    }
+
+    function statesAnswer(c) {
+        return STALE_KEYS.some((k) => k in c) ||
+               Object.values(c.tensors || {}).some((t) => t && typeof t === 'object' &&
+                                                          STALE_TENSOR_KEYS.some((k) => k in t));
     }
 
     function labelled(text, control) {
@@ -224,6 +237,9 @@ const dmlrefPlayground = (() => {
         for (const k of STALE_KEYS) delete model[k];
         for (const t of Object.values(model.tensors || {}))
             for (const k of STALE_TENSOR_KEYS) if (t && typeof t === 'object') delete t[k];
+        // a case states no variants, so it is version 1 (FORMAT.md); the
+        // library computes the variants again, and the download writes them
+        if (model.format === 'dmlref-vector-2') model.format = 'dmlref-vector-1';
         $('case').value = caseText(model);
         source = 'case.json';
         schedule();
@@ -257,8 +273,11 @@ const dmlrefPlayground = (() => {
         timer = null;
         try {
             result = ask($('case').value, source, element);
-            // an element of a case that no longer has it, or that is refused: explain it all
-            if (element && (result.explain_error || result.result?.status !== 'DMLREF_OK')) {
+            // an element of a case that no longer has it, that is refused, or
+            // that an edit made undefined (NonZero's rows at or past the count):
+            // explain it all
+            if (element && (result.explain_error || result.result?.status !== 'DMLREF_OK' ||
+                            undefinedElement(element))) {
                 element = '';
                 result = ask($('case').value, source, element);
             }
@@ -267,6 +286,16 @@ const dmlrefPlayground = (() => {
             fail(e);
         }
         settle();
+    }
+
+    // Whether the answer shows `name[at]` as undefined: no element of the
+    // answer, so not one to explain (the page offers only those that exist).
+    function undefinedElement(name) {
+        const [tensor, at] = name.replace(/\]$/, '').split('[');
+        const t = (result.tensors || []).find((x) => x.name === tensor && x.role === 'output');
+        if (!t || !t.values || at === undefined) return false;
+        const p = at.split(',').reduce((n, c, d) => n * (t.sizes[d] ?? 0) + Number(c), 0);
+        return p < t.values.length && t.values[p] === null;
     }
 
     function render() {
@@ -363,15 +392,30 @@ const dmlrefPlayground = (() => {
     }
 
     // A tensor as 2-D tables: the last dimension across, the one before it
-    // down, one table per coordinate of the dimensions before those.
-    function renderTensor(t) {
+    // down, one table per coordinate of the dimensions before those.  A
+    // permitted variant's output (`variant`: its name and rule) is laid out
+    // the same, labelled, and offers no element to explain: explain derives
+    // the golden answer.
+    function renderTensor(t, variant) {
         const box = document.createElement('div');
-        box.className = `tensor ${t.role}`;
-        box.dataset.tensor = t.name;
+        box.className = variant ? 'tensor variant' : `tensor ${t.role}`;
+        box.dataset[variant ? 'variantOf' : 'tensor'] = t.name;
+        if (variant) box.dataset.variant = variant.name;
         const title = document.createElement('div');
         title.className = 'tensor-title';
-        title.innerHTML = `<b>${t.name}</b> <span class="dims">${t.dtype} ` +
-                          `[${t.sizes.join(', ')}]${t.strides ? `, strides [${t.strides.join(', ')}]` : ''}</span>`;
+        const b = document.createElement('b');
+        b.textContent = t.name;
+        const dims = document.createElement('span');
+        dims.className = 'dims';
+        dims.textContent = `${t.dtype} [${t.sizes.join(', ')}]` +
+                           (t.strides ? `, strides [${t.strides.join(', ')}]` : '');
+        title.append(b, ' ', dims);
+        if (variant) {
+            const label = document.createElement('span');
+            label.className = 'variant-label';
+            label.textContent = `permitted variant ${variant.name} (${variant.rule})`;
+            title.append(' ', label);
+        }
         box.append(title);
         if (!t.values) {
             box.append(note(t.role === 'output' ? 'no values: the case is refused' : 'no values'));
@@ -414,7 +458,7 @@ const dmlrefPlayground = (() => {
                 tr.append(th);
             }
             const cell = table.rows[table.rows.length - 1].insertCell();
-            cell.dataset.tensor = t.name;
+            if (!variant) cell.dataset.tensor = t.name;
             cell.dataset.at = at.join(',');
             if (value === null) {
                 cell.className = 'undefined';
@@ -426,7 +470,10 @@ const dmlrefPlayground = (() => {
             } else {
                 cell.textContent = value;
             }
-            if (t.role === 'output') {
+            // an undefined element (NonZero's rows at or past the count) is
+            // none of the answer: only the elements that exist are offered
+            if (t.role === 'output' && !variant && value !== null) {
+                cell.classList.add('pick');
                 cell.addEventListener('click', () => {
                     element = `${t.name}[${cell.dataset.at}]`;
                     run();
@@ -438,9 +485,10 @@ const dmlrefPlayground = (() => {
         return box;
     }
 
-    function note(text) {
+    function note(text, id) {
         const p = document.createElement('p');
         p.className = 'note';
+        if (id) p.id = id;
         p.textContent = text;
         return p;
     }
@@ -450,6 +498,16 @@ const dmlrefPlayground = (() => {
         box.textContent = '';
         if (!result.read) return;
         for (const t of result.tensors) box.append(renderTensor(t));
+        for (const v of result.variants || []) {
+            const heading = document.createElement('p');
+            heading.className = 'variant-heading';
+            heading.dataset.variant = v.name;
+            heading.textContent = `Permitted variant ${v.name} (${v.rule}): another whole answer ` +
+                                  'DirectML allows; a conforming implementation may write these ' +
+                                  'outputs instead of those above.';
+            box.append(heading);
+            for (const t of v.outputs) box.append(renderTensor(t, v));
+        }
         if (element) {
             const selected = box.querySelector(`td[data-tensor="${element.split('[')[0]}"]` +
                                                `[data-at="${element.split('[')[1].slice(0, -1)}"]`);

@@ -119,26 +119,45 @@ static json_t *values_of(const vtensor *x, uint64_t count)
     return values;
 }
 
+static json_t *tensor_of(const vtensor *x)
+{
+    layout l;
+    uint64_t count;
+    layout_from_desc(&x->desc, &l);
+    count = layout_element_count(&l);
+    return json_pack(
+        "{s:s, s:s, s:s, s:o, s:o, s:I, s:o}", "name", x->name, "role",
+        x->is_output ? "output" : "input", "dtype", dmlref_data_type_name(x->desc.DataType),
+        "sizes", numbers(x->desc.Sizes, x->desc.DimensionCount), "strides",
+        x->desc.Strides ? numbers(x->desc.Strides, x->desc.DimensionCount) : json_null(), "count",
+        (json_int_t)count, "values", values_of(x, count));
+}
+
 static json_t *tensors_of(const dmlref_vector *v)
 {
     json_t *tensors = json_array();
     size_t i;
-    for (i = 0; i < v->input_count + v->output_count; ++i) {
-        const vtensor *x = &v->tensors[i];
-        layout l;
-        uint64_t count;
-        layout_from_desc(&x->desc, &l);
-        count = layout_element_count(&l);
-        json_array_append_new(
-            tensors, json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:o}", "name", x->name, "role",
-                               x->is_output ? "output" : "input", "dtype",
-                               dmlref_data_type_name(x->desc.DataType), "sizes",
-                               numbers(x->desc.Sizes, x->desc.DimensionCount), "strides",
-                               x->desc.Strides ? numbers(x->desc.Strides, x->desc.DimensionCount)
-                                               : json_null(),
-                               "count", (json_int_t)count, "values", values_of(x, count)));
-    }
+    for (i = 0; i < v->input_count + v->output_count; ++i)
+        json_array_append_new(tensors, tensor_of(&v->tensors[i]));
     return tensors;
+}
+
+/* The permitted variants of an evaluated case, as eval computed them: what
+   the text stated is not shown, since an edit may have made it stale. */
+static json_t *variants_of(const dmlref_vector *v, int evaluated)
+{
+    json_t *variants = json_array();
+    size_t k, o;
+    for (k = 0; evaluated && k < v->variant_count; ++k) {
+        const variant *w = &v->variants[k];
+        json_t *outputs = json_array();
+        for (o = 0; o < v->output_count; ++o)
+            json_array_append_new(outputs, tensor_of(&w->outputs[o]));
+        json_array_append_new(variants,
+                              json_pack("{s:s, s:s, s:o}", "name", variant_kind_name(w->kind),
+                                        "rule", variant_kind_rule(w->kind), "outputs", outputs));
+    }
+    return variants;
 }
 
 static json_t *text_or_null(char *text)
@@ -235,6 +254,7 @@ static json_t *run(const char *text, const char *source, const char *element)
     json_object_set_new(result, "path", json_string(path));
     json_object_set_new(r, "result", result);
     json_object_set_new(r, "tensors", tensors_of(v));
+    json_object_set_new(r, "variants", variants_of(v, evaluated));
     explain_into(r, v, element, evaluated);
     json_object_set_new(r, "vector",
                         evaluated || refusal != DMLREF_OK ? vector_text(v, refusal, &refusal_error)

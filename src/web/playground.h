@@ -20,7 +20,7 @@
  *   {"read": false, "status": S, "rule": R, "message": M}   it cannot be read
  *
  * or {"read": true, and
- *   "name", "operator", "feature_level", "oob_policy",
+ *   "name", "operator", "feature_level", "oob",
  *   "levels": [{"level": "1_0", "status": "OK" or S, "rule": R, "message": M}...]
  *             dmlref_validate() at every feature level;
  *   "result": {"status": "OK" or S, "rule", "message", "path"}: the case at
@@ -32,6 +32,11 @@
  *                row-major order, as `dmlref show` writes them; an output's
  *                null where any value passes, ["a", "b"] where any one of
  *                these does; null for a tensor without values}];
+ *   "variants": [{"name": "subnormals_flushed", "rule": "R-NZ-10",
+ *                 "outputs": [each output as in "tensors", its values the
+ *                 variant's]}...]: the permitted variants (vectors/FORMAT.md)
+ *             `dmlref eval` computes for the case, whatever the text
+ *             states; [] when it has none or was not evaluated;
  *   "vector": the vector `dmlref eval` writes (a refused case: with the
  *             expect_error it is refused with), or null;
  *   "show": `dmlref show`'s text; "explain": `dmlref explain`'s, of
