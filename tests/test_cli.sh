@@ -11,6 +11,10 @@
 #   - verify names the first wrong element of a vector, with both values;
 #   - verify of a suite folder: a good one passes; an altered MANIFEST digest,
 #     an unlisted .json file and a deleted listed file each fail (exit 1);
+#     a MANIFEST line that is not exactly as gen writes it (" 0x" for the
+#     digest, upper case, a tab, three spaces, a control character, a NUL, no
+#     final newline, ...) is a FAIL naming the file, the line and the rule
+#     (exit 2);
 #   - verify of an empty folder or of a suite whose MANIFEST is empty, and
 #     show of an empty folder: exit 2, "no vector under the paths";
 #   - verify of the committed suite, vectors/, passes;
@@ -224,12 +228,33 @@ if expect_rc suite_deleted 1 verify "$tmp/suite_deleted"; then
     has suite_deleted out "$((suite_count - 1)) passed, 1 failed, 0 skipped"
 fi
 
-# a MANIFEST line that is not "<16 hex digits>  <path>": bad input
-make_suite "$tmp/suite_badline"
-echo "not a manifest line" >>"$tmp/suite_badline/MANIFEST"
-if expect_rc suite_badline 2 verify "$tmp/suite_badline"; then
-    has suite_badline err "expected \"<16 hex digits>  <path>\""
-fi
+# A MANIFEST line is exactly what gen writes: each row appends one line that
+# is not (printf's format; %s is the digest of a listed file, in lowercase)
+# and names the rule the FAIL line must give, with the file and the line.
+# Every row is bad input (exit 2), never an entry read some other way.
+manifest_line=$((suite_count + 1))
+first_digest=$(head -n 1 "$tmp/suite/MANIFEST" | cut -c1-16)
+upper_digest=$(printf '%s' "$first_digest" | tr 'a-f' 'A-F')
+while IFS='|' read -r row format digest rule; do
+    make_suite "$tmp/manifest_$row"
+    # shellcheck disable=SC2059 # the format is the row's
+    printf "$format" "$digest" >>"$tmp/manifest_$row/MANIFEST"
+    if expect_rc "manifest_$row" 2 verify "$tmp/manifest_$row"; then
+        has "manifest_$row" err "FAIL $tmp/manifest_$row/MANIFEST: line $manifest_line: $rule"
+    fi
+done <<ROWS
+not_an_entry|not a manifest line %s\\n|x|must start with the digest, 16 lowercase hex digits
+space_and_0x| 0x%.13s  missing.json\\n|$first_digest|must start with the digest, 16 lowercase hex digits
+uppercase_digest|%s  missing.json\\n|$upper_digest|must start with the digest, 16 lowercase hex digits
+one_space|%s missing.json\\n|$first_digest|the digest must be followed by two spaces
+tab|%s\\tmissing.json\\n|$first_digest|the digest must be followed by two spaces
+three_spaces|%s   missing.json\\n|$first_digest|the path starts with a space
+no_path|%s  \\n|$first_digest|the path is missing
+empty_line|%.0s\\n|x|an empty line
+control_character|%s  missing\\033.json\\n|$first_digest|the path holds a control character
+nul_byte|%s  missing.json\\000x\\n|$first_digest|the path holds a control character
+no_final_newline|%s  missing.json|$first_digest|does not end in a newline
+ROWS
 
 # a folder without MANIFEST: every *.json below it
 mkdir -p "$tmp/plain/a"

@@ -3,7 +3,9 @@
 #
 # dmlref explain end to end, each check able to fail:
 #   - help and usage errors (exit 3); a missing file, malformed JSON and an
-#     element that does not exist (exit 2, one line naming the file);
+#     element that does not exist (exit 2, one line naming the file): a
+#     coordinate past 2^64 quoted as written, nine coordinates counted,
+#     control and non-UTF-8 bytes of the argument escaped;
 #   - a case without "expected" is explained exactly as its vector;
 #   - one element, by name, and its derivation;
 #   - refusals: a vector that expects an error, a case whose index is out of
@@ -51,6 +53,38 @@ expect_rc no_element 2 explain --element 'OutputTensor[2, 0]' "$ge" &&
     has no_element err "coordinate 0 is 2, but OutputTensor.Sizes[0] = 2"
 expect_rc input_element 2 explain --element 'InputTensor[0, 0]' "$ge" &&
     has input_element err "name an output element"
+
+# --element's messages, one row each: the argument (printf's format), and
+# what the one-line message must say.  A coordinate past 2^64 is quoted as
+# written and said to be out of range; more coordinates than MAX_RANK are
+# counted; bytes that are not UTF-8 or that a terminal acts on are escaped.
+while IFS='|' read -r row format message; do
+    # shellcheck disable=SC2059 # the format is the row's
+    argument=$(printf "$format")
+    if expect_rc "element_$row" 2 explain --element "$argument" "$ge"; then
+        has "element_$row" err "$ge: --element '"
+        has "element_$row" err "$message"
+        if [ "$(wc -l <"$tmp/element_$row.err")" -eq 1 ]; then
+            ok
+        else
+            bad "element_$row: the message is not one line" "$tmp/element_$row.err"
+        fi
+        if LC_ALL=C grep -q "$(printf '[\033\007\377]')" "$tmp/element_$row.err"; then
+            bad "element_$row: the message holds a raw control or non-UTF-8 byte" "$tmp/element_$row.err"
+        else
+            ok
+        fi
+    fi
+done <<'ROWS'
+overflow|OutputTensor[1, 99999999999999999999999]|coordinate 1 is 99999999999999999999999, but OutputTensor.Sizes[1] = 3: out of range
+max_uint64|OutputTensor[18446744073709551615, 0]|coordinate 0 is 18446744073709551615, but OutputTensor.Sizes[0] = 2: out of range
+above_uint32|OutputTensor[0, 4294967296]|coordinate 1 is 4294967296, but OutputTensor.Sizes[1] = 3: out of range
+nine_coordinates|OutputTensor[0, 0, 0, 0, 0, 0, 0, 0, 0]|OutputTensor has 2 dimensions, not 9
+twelve_coordinates|OutputTensor[0,0,0,0,0,0,0,0,0,0,0,0]|OutputTensor has 2 dimensions, not 12
+not_utf8_name|Output\377Tensor[0, 0]|'Output\xffTensor[0, 0]': name an output element
+escape_in_coordinates|OutputTensor[0, \033[31m]|'OutputTensor[0, \x1b[31m]': write it as OutputTensor[c0, c1, ...]
+bell_after|OutputTensor[0, 0]\007|(OutputTensor has 2)
+ROWS
 
 # ---- a case is explained as its vector --------------------------------------------
 edit "$ge" "$tmp/case.json" 'd["tensors"]["OutputTensor"].pop("expected"); d["tensors"]["OutputTensor"].pop("xxh3"); d["tensors"]["OutputTensor"].pop("sizes")'

@@ -20,7 +20,14 @@
 #     cannot be looked at: each named with the reason, exit 2, never taken
 #     for an empty folder (root drops its capabilities with setpriv);
 #   - MANIFEST entries: a path outside the suite (.., absolute), a duplicate
-#     and a line longer than 4096 bytes are each a FAIL naming the line, exit 2.
+#     and a line longer than 4096 bytes are each a FAIL naming the line, exit 2;
+#   - every reader of a named file (eval, verify, show, explain, check, a
+#     MANIFEST and the files it lists) refuses a FIFO and /dev/zero at once,
+#     and a MANIFEST past 64 MiB or a listed file past 1 GiB is refused;
+#   - verify, show and check of a folder 2,100 deep, or of a path past
+#     PATH_MAX: one line naming the limit, exit 2, never a crash;
+#   - gen into an empty mount point (which rename cannot replace): the suite
+#     lands whole (skipped, and said, where no tmpfs can be mounted).
 # The full disks are small tmpfs mounts (root, or `unshare -rm` otherwise; when
 # neither works those checks fail, saying why).  Every command runs under
 # `timeout`, so a hang is a failure, not a stuck test.  Uses python3 for a
@@ -337,6 +344,126 @@ fi
 if run check_fifo_named 20 check --list "$tmp/named.json"; then
     check check_fifo_named 2 'has check_fifo_named "named.json: cannot open: not a regular file" err' \
         "check --list FIFO: exit 2, not a hang"
+fi
+
+# Every reader of a file the user names refuses what is not a regular file,
+# at once: each command, with a FIFO and with /dev/zero (and what links to
+# them), never waits or reads on.
+ln -s /dev/zero "$tmp/zero.json"
+for command in eval verify show explain "check --list"; do
+    for what in fifo zero; do
+        name=$(echo "reader_${command}_$what" | tr ' -' '__')
+        if [ "$what" = fifo ]; then target=$tmp/named.json; else target=/dev/zero; fi
+        # shellcheck disable=SC2086 # $command: the command and its options
+        if run "$name" 20 $command "$target"; then
+            check "$name" 2 'has "$name" "not a regular file" err' \
+                "$command $target: refused as not a regular file, exit 2, not a hang"
+        fi
+    done
+done
+if run reader_show_zero_link 20 show "$tmp/zero.json"; then
+    check reader_show_zero_link 2 'has reader_show_zero_link "zero.json: cannot open: not a regular file" err' \
+        "show of a *.json link to /dev/zero: refused, exit 2"
+fi
+make_suite "$tmp/zero_manifest"
+rm -f "$tmp/zero_manifest/MANIFEST"
+ln -s /dev/zero "$tmp/zero_manifest/MANIFEST"
+if run verify_zero_manifest 20 verify "$tmp/zero_manifest"; then
+    check verify_zero_manifest 2 'has verify_zero_manifest "MANIFEST: cannot open: not a regular file" err' \
+        "verify of a suite whose MANIFEST is /dev/zero: refused, exit 2, not read on"
+fi
+make_suite "$tmp/zero_listed"
+ln -s /dev/zero "$tmp/zero_listed/zero.json"
+echo "0123456789abcdef  zero.json" >>"$tmp/zero_listed/MANIFEST"
+if run verify_zero_listed 20 verify "$tmp/zero_listed"; then
+    check verify_zero_listed 2 'has verify_zero_listed "zero.json: cannot read: not a regular file" err' \
+        "verify of a suite listing /dev/zero: exit 2, named, not read on"
+fi
+# files larger than any reader takes: a MANIFEST past 64 MiB, a listed vector
+# past 1 GiB (sparse files: nothing is written to the disk)
+make_suite "$tmp/huge_manifest"
+if truncate -s 65M "$tmp/huge_manifest/MANIFEST" 2>/dev/null; then
+    if run verify_huge_manifest 30 verify "$tmp/huge_manifest"; then
+        check verify_huge_manifest 2 'has verify_huge_manifest "MANIFEST: larger than 67108864 bytes: not read" err' \
+            "verify of a suite whose MANIFEST is 65 MiB: refused, exit 2"
+    fi
+fi
+make_suite "$tmp/huge_listed"
+if truncate -s 1100M "$tmp/huge_listed/huge.json" 2>/dev/null; then
+    echo "0123456789abcdef  huge.json" >>"$tmp/huge_listed/MANIFEST"
+    if run verify_huge_listed 60 verify "$tmp/huge_listed"; then
+        check verify_huge_listed 2 'has verify_huge_listed "huge.json: cannot read: File too large" err' \
+            "verify of a suite listing a 1.1 GB file: refused, exit 2"
+    fi
+fi
+
+# ---- deep folders ----------------------------------------------------------------------------
+
+# A walk keeps its own stack: a folder 2,100 deep (a path past PATH_MAX) is
+# a failure that names the depth limit, not a crash; the vector above it is
+# still found.
+#
+# deep_tree DIR COUNT NAME: COUNT nested folders NAME below DIR, a copy of
+# the vector at the bottom; made one level at a time by moving down, as no
+# one path to the bottom fits PATH_MAX (nor does the shell's cd take one)
+deep_tree() {
+    "$python" - "$1" "$2" "$3" "$vector" <<'PY'
+import os, shutil, sys
+top, count, name, vector = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+os.makedirs(top, exist_ok=True)
+shutil.copy(vector, top)
+with open(vector, "rb") as f:
+    text = f.read()
+os.chdir(top)
+for _ in range(count):
+    os.mkdir(name)
+    os.chdir(name)
+with open("bottom.json", "wb") as f:
+    f.write(text)
+PY
+}
+deep_tree "$tmp/deep" 2100 a || bad "cannot make a folder 2,100 deep"
+deep_why="not walked: deeper than 256 folders below $tmp/deep"
+for command in verify show "check --list"; do
+    name=$(echo "deep_$command" | tr ' -' '__')
+    # shellcheck disable=SC2086 # $command: the command and its options
+    if run "$name" 60 $command "$tmp/deep"; then
+        check "$name" 2 'has "$name" "$deep_why" err && [ "$(grep -c "" "$tmp/$name.err")" -eq 1 ]' \
+            "$command of a folder 2,100 deep: one line naming the depth limit, exit 2, no crash"
+    fi
+done
+if run deep_verify_count 60 verify "$tmp/deep"; then
+    check deep_verify_count 2 'has deep_verify_count "1 passed, 1 failed, 0 skipped" out' \
+        "verify of a folder 2,100 deep: the vector above the limit is verified"
+fi
+# names of 250 bytes: 18 folders make a path past PATH_MAX well within the
+# depth limit
+deep_tree "$tmp/long_names" 18 "$(printf 'b%.0s' $(seq 250))" || bad "cannot make a path longer than PATH_MAX"
+if run long_names_verify 60 verify "$tmp/long_names"; then
+    check long_names_verify 2 'has long_names_verify "the path is longer than the system takes (PATH_MAX): not walked" err' \
+        "verify of a folder whose path passes PATH_MAX: named with the limit, exit 2"
+fi
+
+# ---- gen into a mount point ----------------------------------------------------------------
+
+# An empty mount point cannot be renamed onto (EBUSY): gen fills it from a
+# hidden folder inside it.  Mounting needs root or a user namespace: where
+# neither is permitted the check is skipped, said, and counted neither way.
+mkdir -p "$tmp/mount_point"
+if mount -t tmpfs -o size=64m tmpfs "$tmp/mount_point" 2>"$tmp/mount.err"; then
+    mounts="$tmp/mount_point $mounts"
+    if run gen_mount_point 180 gen --out "$tmp/mount_point"; then
+        check gen_mount_point 0 'cmp -s "$vectors/MANIFEST" "$tmp/mount_point/MANIFEST" &&
+             [ -z "$(cd "$tmp/mount_point" && ls -A | grep "^\.")" ] && [ -z "$(cd "$tmp" && ls -A | grep "^\.mount_point")" ]' \
+            "gen into an empty mount point: the suite lands whole, nothing left beside or hidden"
+    fi
+    if run gen_mount_point_verify 120 verify "$tmp/mount_point"; then
+        check gen_mount_point_verify 0 'has gen_mount_point_verify ", 0 failed, 0 skipped" out' \
+            "the suite gen wrote into a mount point verifies"
+    fi
+    umount "$tmp/mount_point"
+else
+    echo "skip gen into a mount point: cannot mount a tmpfs: $(head -n 1 "$tmp/mount.err")"
 fi
 
 # ---- folders that cannot be read --------------------------------------------------------

@@ -15,7 +15,15 @@
 #     vector is invalid: shown, with the reason, exit 0;
 #   - several paths (files and a folder), one blank line between vectors;
 #   - malformed and missing files: exit 2, the message names the file, the
-#     other files are still shown; usage errors exit 3; help show;
+#     other files are still shown (a missing operand first too); usage
+#     errors exit 3; help show;
+#   - a vector the reader refuses at its own level (a feature level, Axis,
+#     dtype, alignment or flags it breaks) that carries expected values:
+#     shown with the reason, never a crash (explain too); a header never
+#     claims values the vector does not give, and a digest or values that
+#     contradict what dmlref computes are said, as verify says them;
+#   - notes with control characters, C1 and bidirectional controls are
+#     printed escaped by show and explain;
 #   - every vector under vectors/ in one run: exit 0, nothing on stderr, a
 #     header per vector in the order of the files, no vector's text above
 #     64 KiB, the same text on 1 thread and on 3.
@@ -453,6 +461,99 @@ if expect_rc level_valid 0 show --level 3_0 "$doc"; then
     lacks level_valid out "validation:"
 fi
 
+# ---- cases the reader refuses, with expected values ---------------------------------------
+
+# edit NAME PYTHON: $tmp/NAME.json, doc_example changed by the Python
+# statement (v: the vector as a dict)
+edit() {
+    python3 - "$doc" "$tmp/$1.json" "$2" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(v, open(sys.argv[2], "w"))
+PY
+}
+
+# A vector that dmlref refuses at its own feature level is read without its
+# expected values: each row is doc_example, which carries them, broken one
+# way, and the rule the header must name.  Shown with the inputs and the
+# reason, exit 0, nothing on stderr; never a crash.
+while IFS='|' read -r row change rule; do
+    edit "refused_$row" "$change"
+    if expect_rc "refused_$row" 0 show "$tmp/refused_$row.json"; then
+        quiet "refused_$row"
+        has "refused_$row" out "  outputs:         none shown: dmlref refuses the case, and does not read the expected"
+        has "refused_$row" out "($rule)"
+        has "refused_$row" out "   [7, 8, 9]]"
+        lacks "refused_$row" out "[[4, 8, 3],"
+    fi
+    if expect_rc "explain_refused_$row" 0 explain "$tmp/refused_$row.json"; then
+        has "explain_refused_$row" out "refused: "
+    fi
+done <<'ROWS'
+feature_level|v["feature_level"] = "2_1"|R-GE-5
+axis|v["attributes"]["Axis"] = 5|R-GE-2
+dtype|v["tensors"]["InputTensor"]["dtype"] = "INT32"|R-GE-4
+index_dtype|v["tensors"]["IndicesTensor"]["dtype"] = "INT8"|R-IX-1
+alignment|v["tensors"]["InputTensor"]["alignment"] = 3|R-TD-14
+flags|v["tensors"]["OutputTensor"]["flags"] = 2|R-TD-15
+expected_only|v["feature_level"] = "2_1"; del v["tensors"]["OutputTensor"]["xxh3"]|R-GE-5
+ROWS
+
+# --level to where the case is valid: the values are computed, and the header
+# says why the vector's own are not shown
+if expect_rc refused_then_valid 0 show --level 6_4 "$tmp/refused_feature_level.json"; then
+    has refused_then_valid out "computed by dmlref: it does not read the expected values of a case it"
+    has refused_then_valid out "[[4, 8, 3],"
+    lacks refused_then_valid out "by its digest only"
+fi
+
+# no expected values, and inputs too large to place: the header says there
+# are none, not "the expected values the vector gives"
+edit no_values 'v["feature_level"] = "2_1"; t = v["tensors"]; del t["OutputTensor"]["expected"]; del t["OutputTensor"]["xxh3"]; del t["InputTensor"]["data"]; t["InputTensor"]["sizes"] = [100000, 100000, 100000]; t["InputTensor"]["generator"] = {"kind": "bits", "seed": 1}'
+if expect_rc no_values 0 show "$tmp/no_values.json"; then
+    quiet no_values
+    has no_values out "  outputs:         none: dmlref refuses to execute the case: GATHER_ELEMENTS:"
+    lacks no_values out "the expected values the vector gives"
+fi
+
+# values and a digest that contradict what dmlref computes: said, as verify
+# says it
+edit given_digest_wrong 'v["tensors"]["OutputTensor"]["xxh3"] = "0123456789abcdef"'
+if expect_rc given_digest_wrong 0 show "$tmp/given_digest_wrong.json"; then
+    has given_digest_wrong out "the expected values the vector gives, which do NOT match what dmlref computes:"
+    has given_digest_wrong out "                   \$.tensors.OutputTensor.xxh3: OutputTensor: expected digest 0123456789abcdef, got"
+fi
+edit given_values_wrong 'v["tensors"]["OutputTensor"]["expected"][4] = 9; del v["tensors"]["OutputTensor"]["xxh3"]'
+if expect_rc given_values_wrong 0 show "$tmp/given_values_wrong.json"; then
+    has given_values_wrong out "which do NOT match what dmlref computes:"
+    has given_values_wrong out "                   \$.tensors.OutputTensor.expected[4]: OutputTensor[1, 1]: expected 9 (0x41100000),"
+fi
+lacks doc_example out "NOT"
+
+# ---- text the vector gives ------------------------------------------------------------------
+
+# notes reach the terminal escaped: no escape sequence, carriage return, bell
+# or bidirectional control of the vector's is printed as it is
+edit notes_controls 'v["notes"] = "red \u001b[31m cr \r bell \u0007 nl \n tab \t rtl \u202e bs \\ caf\u00e9 del \u007f c1 \u009b"'
+if expect_rc notes_controls 0 show "$tmp/notes_controls.json"; then
+    has notes_controls out '  notes:           red \x1b[31m cr \r bell \x07 nl \n tab \t rtl \u202e bs \\ café del \x7f c1'
+    has notes_controls out '                   \u009b'
+    if LC_ALL=C grep -q "$(printf '[\033\r\007\177]')" "$tmp/notes_controls.out"; then
+        bad "show printed a control character of the notes" "$tmp/notes_controls.out"
+    else
+        ok
+    fi
+fi
+if expect_rc explain_notes_controls 0 explain "$tmp/notes_controls.json"; then
+    has explain_notes_controls out '  notes: red \x1b[31m cr \r bell \x07'
+    if LC_ALL=C grep -q "$(printf '[\033\r\007\177]')" "$tmp/explain_notes_controls.out"; then
+        bad "explain printed a control character of the notes" "$tmp/explain_notes_controls.out"
+    else
+        ok
+    fi
+fi
+
 # ---- several paths ---------------------------------------------------------------------------
 
 if expect_rc twice 0 show "$doc" "$doc"; then
@@ -506,6 +607,23 @@ if expect_rc malformed_among 2 show "$doc" "$tmp/truncated.json" "$doc"; then
     fi
 fi
 expect_rc missing 2 show "$tmp/no_such_case.json" && has missing err "$tmp/no_such_case.json: cannot open"
+# an operand that cannot be read, first or between: the others are shown all
+# the same, it is named, exit 2
+for order in first between; do
+    if [ "$order" = first ]; then
+        set -- "$tmp/no_such_case.json" "$doc" "$doc"
+    else
+        set -- "$doc" "$tmp/no_such_case.json" "$doc"
+    fi
+    if expect_rc "missing_$order" 2 show "$@"; then
+        has "missing_$order" err "$tmp/no_such_case.json: cannot open"
+        if cmp -s "$tmp/twice.expected" "$tmp/missing_$order.out"; then
+            ok
+        else
+            bad "show with a missing operand $order: the others are not shown" "$tmp/missing_$order.out"
+        fi
+    fi
+done
 
 expect_rc no_path 3 show && has no_path err "show needs at least one path"
 expect_rc bad_option 3 show --frobnicate "$doc" && has bad_option err "show: unknown option"

@@ -59,13 +59,16 @@ static const char *const k_help_verify =
     "prefilled with one pattern: the same status, rule and message, the same bytes\n"
     "in every output buffer, padding included. A folder holding a MANIFEST is\n"
     "a suite: its listed files are verified, every digest is checked, and a\n"
-    "vector missing from the list is a failure. A MANIFEST line must be\n"
-    "\"<16 hex digits>  <path>\", at most 4096 bytes, its path inside the suite\n"
-    "(relative, no empty, . or .. part) and listed once: any other line is a\n"
-    "failure naming it. Folders are searched for regular files only (a FIFO is\n"
-    "never opened); links are followed, but a folder is entered once: a link\n"
-    "back to a folder on the way (a loop) or to one already searched is skipped\n"
-    "with a note on stderr, not a failure. Prints each failure and ends with\n"
+    "vector missing from the list is a failure. A MANIFEST line must be exactly\n"
+    "as gen writes it: \"<16 lowercase hex digits>  <path>\" and a newline (LF),\n"
+    "at most 4096 bytes, its path inside the suite (relative, no empty, . or ..\n"
+    "part, no leading space, no control character) and listed once: any other\n"
+    "line is a failure naming it and the rule; a MANIFEST over 64 MiB is refused.\n"
+    "Folders are searched for regular files only (a FIFO is never opened), at\n"
+    "most 256 folders deep (a deeper one, or a path longer than the system takes,\n"
+    "is a failure naming it); links are followed, but a folder is entered once: a\n"
+    "link back to a folder on the way (a loop) or to one already searched is\n"
+    "skipped with a note on stderr, not a failure. Prints each failure and ends with\n"
     "\"N passed, N failed, N skipped\". Exit 0, 1 if a vector failed, 2 if one\n"
     "could not be read (or a path is not a regular file or a folder), a MANIFEST\n"
     "line is wrong, or standard output cannot be written.\n";
@@ -79,7 +82,9 @@ static const char *const k_help_gen =
     "DIR must be new or an empty folder; a folder holding anything is refused.\n"
     "The suite is built in a temporary folder beside DIR and renamed into place\n"
     "once complete: on any failure (a full disk) it is removed and DIR is left as\n"
-    "it was, and of two runs into one folder at once, one fails (exit 2).\n"
+    "it was, and of two runs into one folder at once, one fails (exit 2). An empty\n"
+    "DIR that cannot be replaced (a mount point) is filled instead: the suite is\n"
+    "copied into a hidden folder inside DIR, then its entries are moved into DIR.\n"
     "(make vectors regenerates vectors/, which also holds FORMAT.md and\n"
     "schema.json, through a new folder.) Exit 0, 2 on any failure.\n"
     "Profiles: default (the committed suite).\n";
@@ -395,6 +400,9 @@ static void verify_file(const char *path, uint32_t threads, dmlref_kernels kerne
 /* The longest MANIFEST line taken (without its newline); a longer one is a
    failure of its own, never read as two entries. */
 #define MANIFEST_LINE_MAX 4096
+/* The most of a MANIFEST read: 64 MiB, some 600,000 entries; past it the
+   file is refused, not read on into memory. */
+#define MANIFEST_MAX_BYTES (64ul << 20)
 
 /* One MANIFEST entry: "<16 hex digits>  <path relative to the suite>". */
 typedef struct manifest_entry {
@@ -431,17 +439,47 @@ static int compare_entry_names(const void *a, const void *b)
     return order ? order : x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* Why a MANIFEST line (NUL-terminated, its newline taken off; `length`
+   bytes, a NUL among them included) is not an entry as dmlref gen writes
+   it, "<16 lowercase hex digits>  <path>": NULL when it is one. */
+static const char *manifest_line_fault(const char *line, size_t length)
+{
+    size_t i;
+    if (length > 0 && line[length - 1] == '\r')
+        /* the whole suite was converted, most likely: one reason, not "missing" */
+        return "ends in a carriage return (CRLF): the suite must be checked out byte for "
+               "byte (git: .gitattributes, core.autocrlf)";
+    if (length == 0)
+        return "an empty line (every line is \"<16 hex digits>  <path>\")";
+    for (i = 0; i < 16; ++i)
+        if (!((line[i] >= '0' && line[i] <= '9') || (line[i] >= 'a' && line[i] <= 'f')))
+            return "must start with the digest, 16 lowercase hex digits (\"<16 hex digits>  "
+                   "<path>\")";
+    if (line[16] != ' ' || line[17] != ' ')
+        return "the digest must be followed by two spaces (\"<16 hex digits>  <path>\")";
+    if (line[18] == '\0' && length == 18)
+        return "the path is missing (\"<16 hex digits>  <path>\")";
+    if (line[18] == ' ')
+        return "the path starts with a space: two spaces, no more, separate it from the digest";
+    for (i = 18; i < length; ++i)
+        if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
+            return "the path holds a control character (a NUL or another byte below 0x20, or "
+                   "0x7f)";
+    return NULL;
+}
+
 /* Reads a MANIFEST's entries; every line that is not one (malformed, too
-   long, a path outside the suite) is a FAIL line and bad input.  A name
-   listed again gets the line of its first listing in first_line.  0 when
-   the file cannot be read at all. */
+   long, a path outside the suite, no newline at its end) is a FAIL line
+   naming it and the rule, and bad input.  A name listed again gets the line
+   of its first listing in first_line.  0 when the file cannot be read at
+   all, or is larger than MANIFEST_MAX_BYTES. */
 static int read_manifest(const char *manifest, manifest_entry **entries, size_t *count, tally *t)
 {
-    char line[MANIFEST_LINE_MAX + 2], *name;
-    unsigned long number = 0;
+    char line[MANIFEST_LINE_MAX + 1], *name;
+    unsigned long number = 0, total = 0;
     size_t capacity = 0, i;
     manifest_entry **by_name;
-    int reason, ok = 1;
+    int reason, ok = 1, c = 0;
     FILE *f;
 
     *entries = NULL, *count = 0;
@@ -450,33 +488,38 @@ static int read_manifest(const char *manifest, manifest_entry **entries, size_t 
         ++t->failed, t->bad_input = 1;
         return 0;
     }
-    while (ok && fgets(line, sizeof line, f)) {
-        unsigned long long want;
-        size_t length = strlen(line);
+    while (ok && c != EOF) {
+        const char *fault;
+        size_t length = 0;
+        int too_long = 0;
+        /* a line read byte by byte, so that a NUL in it is seen */
+        while ((c = getc(f)) != EOF && c != '\n') {
+            if (++total > MANIFEST_MAX_BYTES)
+                break;
+            if (length < MANIFEST_LINE_MAX)
+                line[length++] = (char)c;
+            else
+                too_long = 1;
+        }
+        if (total > MANIFEST_MAX_BYTES) {
+            fprintf(stderr, "FAIL %s: larger than %lu bytes: not read\n", manifest,
+                    MANIFEST_MAX_BYTES);
+            ok = 0;
+            break;
+        }
+        if (c == EOF && length == 0 && !too_long)
+            break;
+        total += c != EOF; /* the newline */
+        line[length] = '\0';
         ++number;
-        if (length > MANIFEST_LINE_MAX && line[length - 1] != '\n') {
-            int c;
-            while ((c = getc(f)) != EOF && c != '\n')
-                ;
-            fprintf(stderr, "FAIL %s: line %lu: longer than %d bytes\n", manifest, number,
-                    MANIFEST_LINE_MAX);
-            ++t->failed, t->bad_input = 1;
-            continue;
-        }
-        line[strcspn(line, "\n")] = '\0';
-        if (line[0] && line[strlen(line) - 1] == '\r') {
-            /* the whole suite was converted, most likely: one reason, not "missing" */
-            fprintf(stderr,
-                    "FAIL %s: line %lu: ends in a carriage return (CRLF): the suite must be "
-                    "checked out byte for byte (git: .gitattributes, core.autocrlf)\n",
-                    manifest, number);
-            ++t->failed, t->bad_input = 1;
-            continue;
-        }
-        if (strlen(line) < 19 || line[16] != ' ' || line[17] != ' ' ||
-            sscanf(line, "%16llx", &want) != 1) {
-            fprintf(stderr, "FAIL %s: line %lu: expected \"<16 hex digits>  <path>\"\n", manifest,
-                    number);
+        if (too_long)
+            fault = "longer than 4096 bytes";
+        else if (c == EOF)
+            fault = "does not end in a newline (a MANIFEST ends every line with one)";
+        else
+            fault = manifest_line_fault(line, length);
+        if (fault) {
+            fprintf(stderr, "FAIL %s: line %lu: %s\n", manifest, number, fault);
             ++t->failed, t->bad_input = 1;
             continue;
         }
@@ -505,7 +548,7 @@ static int read_manifest(const char *manifest, manifest_entry **entries, size_t 
         strcpy((*entries)[*count].name, name);
         (*entries)[*count].line = number;
         (*entries)[*count].first_line = 0;
-        (*entries)[(*count)++].digest = want;
+        (*entries)[(*count)++].digest = strtoull(line, NULL, 16);
     }
     if (ferror(f)) {
         fprintf(stderr, "FAIL %s: cannot read: %s\n", manifest, strerror(errno));

@@ -21,7 +21,9 @@ const char *const explain_help =
     "that won and those that lost; for NonZero the input element of each row and\n"
     "why each element was or was not counted.  A case that is refused is\n"
     "explained by the rule it breaks and where.  --level runs the case at another\n"
-    "feature level (2_1, 3_0, ...).\n"
+    "feature level (2_1, 3_0, ...).  The vector's notes, and an --element argument\n"
+    "quoted in a message, are printed with control characters and bytes that are\n"
+    "not UTF-8 escaped (\\n, \\xNN, \\uXXXX).\n"
     "Exit 0, 2 when the file cannot be read or the element does not exist, 3 for\n"
     "a usage error.\n";
 
@@ -41,7 +43,12 @@ const char *const show_help =
     "NonZero's count as a number and its coordinates as a numbered matrix whose\n"
     "columns name the input dimensions.  Where a case gives no expected values, or\n"
     "a vector gives an output by its digest alone, dmlref computes them and says\n"
-    "so; a vector's permitted variants are shown last.  Elements are written as\n"
+    "so; values or a digest the vector gives that differ from what dmlref computes\n"
+    "are said in the header, as verify says them.  A vector that dmlref refuses at\n"
+    "its own feature level is shown with the reason and without its expected\n"
+    "values, which are not read.  A vector's permitted variants are shown last.\n"
+    "Notes are printed with control characters and bytes that are not UTF-8\n"
+    "escaped (\\n, \\xNN, \\uXXXX).  Elements are written as\n"
     "vectors/FORMAT.md writes them, without quotes.  --level shows the case at\n"
     "another feature level (2_1, 3_0, ...).\n"
     "Each PATH is a file, or a folder searched for *.json; several vectors are\n"
@@ -95,15 +102,19 @@ static int render(const char *command, const char *path, const teach_options *o,
     }
     dmlref_vector_free(v);
     if (status != DMLREF_OK) {
-        fprintf(stderr, "%s\n", err.message);
+        /* a message may quote the vector's text or the user's: escaped, so
+           that none of it acts on the terminal (a path keeps its \) */
+        char shown[4 * DMLREF_ERROR_MESSAGE_CAPACITY];
+        escape_text(err.message, 0, shown, sizeof shown);
+        fprintf(stderr, "%s\n", shown);
         return EXIT_BAD_INPUT;
     }
     return EXIT_OK;
 }
 
 /* explain: renders its one operand.  show: every vector of its operands,
-   files or folders, one after another; a file that cannot be read is
-   reported and the others are still shown. */
+   files or folders, one after another; an operand or a file that cannot be
+   read is reported and the others are still shown. */
 static int teach_command(const char *command, int argc, char **argv, const struct option *options)
 {
     teach_options o = {NULL, 0, DMLREF_FEATURE_LEVEL_LATEST};
@@ -116,12 +127,12 @@ static int teach_command(const char *command, int argc, char **argv, const struc
         code = usage_error("explain takes one case file");
     if (code == EXIT_OK && show && operands.count == 0)
         code = usage_error("show needs at least one path");
-    for (i = 0; code == EXIT_OK && i < operands.count; ++i) {
+    for (i = 0; (code == EXIT_OK || code == EXIT_BAD_INPUT) && i < operands.count; ++i) {
         if (show ? !collect_vectors(operands.items[i], &files)
                  : !list_add(&files, operands.items[i]))
             code = EXIT_BAD_INPUT;
     }
-    if (code == EXIT_USAGE) {
+    if (code != EXIT_OK && code != EXIT_BAD_INPUT) {
         list_free(&operands);
         return code;
     }
@@ -137,7 +148,7 @@ static int teach_command(const char *command, int argc, char **argv, const struc
             code = EXIT_BAD_INPUT;
         free(text);
     }
-    if (show && code == EXIT_OK && files.count == 0) {
+    if (show && files.count == 0) {
         fprintf(stderr, "dmlref show: no vector under the paths: nothing was shown\n");
         code = EXIT_BAD_INPUT;
     }

@@ -42,8 +42,12 @@ int write_file(const char *path, const char *data, size_t length);
  * `complete` (an empty folder is replaced, in one step on POSIX:
  * platform/files.h's replace_empty_folder; one that a concurrent writer
  * filled meanwhile is not, and that is a failure), and otherwise, or
- * when the rename fails, removes it and everything in it.  Both say why they
- * fail on stderr; finish_new_folder returns 1 when the folder is in place. */
+ * when the rename fails, removes it and everything in it.  An empty target
+ * that cannot be replaced (a mount point: EBUSY, or EXDEV) is filled
+ * instead: the folder is copied into a hidden temporary folder inside the
+ * target, whose entries are then moved out into it one by one (put back
+ * should one move fail).  Both say why they fail on stderr;
+ * finish_new_folder returns 1 when the folder is in place. */
 char *begin_new_folder(const char *target);
 int finish_new_folder(char *temporary, const char *target, int complete);
 
@@ -53,7 +57,8 @@ const char *reason_text(int reason);
 
 /* XXH3-64 of a regular file's bytes into *digest, read without waiting on a
    FIFO (platform/files.h's open_regular_file): 0, or the reason it could not
-   be read (ENOENT when it does not exist, FILE_NOT_REGULAR). */
+   be read (ENOENT when it does not exist, FILE_NOT_REGULAR, EFBIG past
+   DMLREF_VECTOR_MAX_FILE_BYTES, which no vector is). */
 int file_digest(const char *path, uint64_t *digest);
 
 /* Options for reading vectors: `flags`, and the memory cap on what one case
@@ -75,10 +80,16 @@ int compare_strings(const void *a, const void *b);
 /* Sorts l's items from index `first` on. */
 void sort_paths(path_list *l, size_t first);
 
+/* How many folders deep a walk goes below the folder it is given: a deeper
+   folder is not walked, and that is a failure said on stderr (never a
+   crash: the walk keeps its own stack). */
+#define WALK_DEPTH_LIMIT 256
+
 /* Every vector below a folder (as collect_vectors walks it), sorted.  0 when
    any folder below cannot be listed or any entry looked at (a dangling link
-   aside): each said on stderr, never taken for an empty folder, and what the
-   walk found elsewhere still added. */
+   aside), or lies deeper than WALK_DEPTH_LIMIT or at a path longer than the
+   system takes (PATH_MAX): each said on stderr, never taken for an empty
+   folder, and what the walk found elsewhere still added. */
 int walk_vectors(const char *dir, path_list *out);
 
 /* Adds a file, or every vector (*.json but a suite's schema.json) below a

@@ -251,6 +251,129 @@ done:
     return temporary;
 }
 
+static int copy_bytes(FILE *f, const void *context)
+{
+    FILE *from;
+    char chunk[65536];
+    size_t got;
+    int ok;
+    if (open_regular_file((const char *)context, &from) != 0)
+        return 0;
+    while ((got = fread(chunk, 1, sizeof chunk, from)) > 0)
+        if (fwrite(chunk, 1, got, f) != got)
+            break;
+    ok = !ferror(from) && !ferror(f) && feof(from);
+    fclose(from);
+    return ok;
+}
+
+/* Copies the folder `from`, which this process built (files and folders
+   only, a few levels deep), into the folder `to`, made first unless it
+   `exists`: each file whole (write_file_with).  0, having said why, on
+   failure. */
+static int copy_tree(const char *from, const char *to, int exists)
+{
+    folder_listing listing;
+    size_t i;
+    int ok = 1, reason = exists ? 0 : make_folder(to);
+    if (reason || (reason = list_folder(from, &listing)) != 0) {
+        fprintf(stderr, "dmlref: %s: cannot copy into %s: %s\n", from, to, strerror(reason));
+        return 0;
+    }
+    for (i = 0; ok && i < listing.count; ++i) {
+        char *source = joined(from, listing.names[i]), *copy = joined(to, listing.names[i]);
+        file_facts facts;
+        if (!source || !copy)
+            ok = 0;
+        else if ((reason = link_facts(source, &facts)) != 0)
+            fprintf(stderr, "dmlref: %s: cannot copy: %s\n", source, strerror(reason)), ok = 0;
+        else if (facts.kind == FILE_KIND_FOLDER)
+            ok = copy_tree(source, copy, 0);
+        else
+            ok = write_file_with(copy, copy_bytes, source);
+        free(source);
+        free(copy);
+    }
+    free_folder_listing(&listing);
+    return ok;
+}
+
+/* Puts the suite `temporary` into the empty folder `folder` that cannot be
+   replaced (a mount point: rename gives EBUSY, or EXDEV): copies it into a
+   hidden temporary folder inside `folder` (the same file system), then moves
+   its entries out, one by one, into `folder`.  A walk skips the hidden
+   folder, so a reader sees the entries arrive, not half-written files; a
+   move that fails puts back those already moved.  1 when the entries are
+   in place. */
+static int fill_empty_folder(const char *temporary, const char *folder)
+{
+    folder_listing built, present;
+    char *inside = NULL;
+    const char *base;
+    size_t i, moved = 0, root = path_root_length(folder);
+    int reason = 0, ok = 0;
+
+    for (base = folder + strlen(folder); base > folder + root && !is_path_separator(base[-1]);)
+        --base;
+    if (!(inside = malloc(strlen(folder) + strlen(base) + sizeof "/..XXXXXX")))
+        return 0;
+    sprintf(inside, "%s/.%s.XXXXXX", folder, base);
+    if ((reason = make_temporary_folder(inside)) != 0) {
+        fprintf(stderr, "dmlref: %s: cannot create a folder inside it: %s\n", folder,
+                strerror(reason));
+        free(inside);
+        return 0;
+    }
+    if (!copy_tree(temporary, inside, 1) || (reason = list_folder(inside, &built)) != 0) {
+        if (reason)
+            fprintf(stderr, "dmlref: %s: cannot open: %s\n", inside, strerror(reason));
+        remove_tree(inside);
+        free(inside);
+        return 0;
+    }
+    /* another writer may have put something there meanwhile */
+    if ((reason = list_folder(folder, &present)) != 0 || present.count != 1) {
+        if (reason)
+            fprintf(stderr, "dmlref: %s: cannot open: %s\n", folder, strerror(reason));
+        else
+            fprintf(stderr,
+                    "dmlref: %s: the folder is no longer empty (written by another process "
+                    "meanwhile)\n",
+                    folder);
+        if (!reason)
+            free_folder_listing(&present);
+        goto done;
+    }
+    free_folder_listing(&present);
+    for (moved = 0; moved < built.count; ++moved) {
+        char *from = joined(inside, built.names[moved]), *to = joined(folder, built.names[moved]);
+        file_facts facts;
+        reason = !from || !to ? ENOMEM : link_facts(to, &facts) == 0 ? EEXIST : 0;
+        if (!reason)
+            reason = replace_file(from, to);
+        if (reason)
+            fprintf(stderr, "dmlref: %s: cannot move it into %s: %s\n",
+                    from ? from : built.names[moved], folder, strerror(reason));
+        free(from);
+        free(to);
+        if (reason)
+            break;
+    }
+    ok = moved == built.count;
+    for (i = moved; !ok && i-- > 0;) { /* put back what was moved */
+        char *from = joined(inside, built.names[i]), *to = joined(folder, built.names[i]);
+        if (from && to && replace_file(to, from) != 0)
+            remove_tree(to);
+        free(from);
+        free(to);
+    }
+done:
+    free_folder_listing(&built);
+    remove_tree(inside);
+    free(inside);
+    return ok;
+}
+
 int finish_new_folder(char *temporary, const char *target, int complete)
 {
     char *folder = without_trailing_slashes(target);
@@ -261,6 +384,8 @@ int finish_new_folder(char *temporary, const char *target, int complete)
                     strerror(reason));
         else if ((reason = replace_empty_folder(temporary, folder)) == 0)
             in_place = 1;
+        else if (reason == EBUSY || reason == EXDEV)
+            in_place = fill_empty_folder(temporary, folder);
         else if (reason == ENOTEMPTY || reason == EEXIST)
             fprintf(stderr,
                     "dmlref: %s: the folder is no longer empty (written by another "
@@ -270,7 +395,7 @@ int finish_new_folder(char *temporary, const char *target, int complete)
             fprintf(stderr, "dmlref: %s: cannot put the new folder in place: %s\n", folder,
                     strerror(reason));
     }
-    if (!in_place)
+    if (!in_place || reason) /* reason: the suite was copied into place */
         remove_tree(temporary);
     free(temporary);
     free(folder);
@@ -282,6 +407,7 @@ int file_digest(const char *path, uint64_t *digest)
     XXH3_state_t *state;
     unsigned char chunk[65536];
     size_t got;
+    uint64_t total = 0;
     FILE *f;
     int reason = open_regular_file(path, &f);
     if (reason)
@@ -292,9 +418,15 @@ int file_digest(const char *path, uint64_t *digest)
     }
     XXH3_64bits_reset(state);
     errno = 0;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        /* no vector is larger: the file is refused, not read on */
+        if ((total += got) > DMLREF_VECTOR_MAX_FILE_BYTES) {
+            reason = EFBIG;
+            break;
+        }
         XXH3_64bits_update(state, chunk, got);
-    if (ferror(f))
+    }
+    if (!reason && ferror(f))
         reason = errno ? errno : EIO;
     fclose(f);
     *digest = XXH3_64bits_digest(state);
@@ -378,63 +510,151 @@ static int entered_before(walk *w, const file_identity *folder)
     return 0;
 }
 
-/* Every *.json regular file below dir (recursively) into w->out;
-   schema.json at the top of a suite is the format's schema, not a vector.
-   The entries are taken in name order, so that which of two links to one
-   folder is walked does not depend on the file system.  A folder that cannot
-   be listed, or an entry that cannot be looked at (but a dangling link), is
-   said and marks the walk failed; the walk goes on beside it. */
-static void find_vectors(walk *w, const char *dir)
+/* A path for a message: whole, or past PATH_SHOWN bytes its start and its
+   end around "...". */
+#define PATH_SHOWN 240
+static const char *shown_path(const char *path, char *buf)
+{
+    size_t n = strlen(path);
+    if (n <= PATH_SHOWN)
+        return path;
+    memcpy(buf, path, PATH_SHOWN / 2);
+    memcpy(buf + PATH_SHOWN / 2, "...", 3);
+    memcpy(buf + PATH_SHOWN / 2 + 3, path + n - PATH_SHOWN / 2, PATH_SHOWN / 2 + 1);
+    return buf;
+}
+
+/* A folder being walked: its path, its names in order, the next one to
+   look at, and how far below the top folder it lies. */
+typedef struct walk_frame {
+    char *path;
+    path_list names;
+    size_t next;
+    size_t depth;
+} walk_frame;
+
+/* Lists folder `path` (taken over: freed here on failure) into a new frame
+   on top of the stack: its names but the hidden ones, sorted, so that which
+   of two links to one folder is walked does not depend on the file system.
+   A folder that cannot be listed is said and marks the walk failed. */
+static void enter_folder(walk *w, walk_frame **stack, size_t *count, size_t *capacity, char *path,
+                         size_t depth)
 {
     folder_listing listing;
-    path_list names = {NULL, 0, 0};
+    walk_frame *f;
     size_t i;
-    int reason = list_folder(dir, &listing);
+    char buf[PATH_SHOWN + 4];
+    int reason = list_folder(path, &listing);
     if (reason) {
-        fprintf(stderr, "dmlref: %s: cannot open: %s\n", dir, strerror(reason));
+        fprintf(stderr, "dmlref: %s: cannot open: %s\n", shown_path(path, buf), strerror(reason));
         w->failed = 1;
+        free(path);
         return;
     }
+    if (*count == *capacity) {
+        size_t grown_capacity = *capacity ? 2 * *capacity : 16;
+        walk_frame *grown = realloc(*stack, grown_capacity * sizeof *grown);
+        if (!grown) {
+            w->out_of_memory = 1;
+            free_folder_listing(&listing);
+            free(path);
+            return;
+        }
+        *stack = grown;
+        *capacity = grown_capacity;
+    }
+    f = &(*stack)[(*count)++];
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    f->depth = depth;
     for (i = 0; i < listing.count && !w->out_of_memory; ++i)
-        if (listing.names[i][0] != '.' && !list_add(&names, listing.names[i]))
+        if (listing.names[i][0] != '.' && !list_add(&f->names, listing.names[i]))
             w->out_of_memory = 1;
     free_folder_listing(&listing);
-    sort_paths(&names, 0);
-    for (i = 0; i < names.count && !w->out_of_memory; ++i) {
-        char path[4096];
+    sort_paths(&f->names, 0);
+}
+
+/* Every *.json regular file below top into w->out; schema.json at the top
+   of a suite is the format's schema, not a vector.  The walk keeps its
+   folders on a stack of its own, not the program's, and goes at most
+   WALK_DEPTH_LIMIT folders down: a deeper folder, an entry whose path the
+   system refuses (longer than PATH_MAX), a folder that cannot be listed or
+   an entry that cannot be looked at (but a dangling link) is said and marks
+   the walk failed; the walk goes on beside it. */
+static void find_vectors(walk *w, const char *top)
+{
+    walk_frame *stack = NULL;
+    size_t count = 0, capacity = 0;
+    char *first = malloc(strlen(top) + 1), buf[PATH_SHOWN + 4];
+
+    if (!first) {
+        w->out_of_memory = 1;
+        return;
+    }
+    strcpy(first, top);
+    enter_folder(w, &stack, &count, &capacity, first, 0);
+    while (count > 0 && !w->out_of_memory) {
+        walk_frame *f = &stack[count - 1];
+        const char *name;
+        char *path;
         file_facts facts;
-        int seen;
-        if (snprintf(path, sizeof path, "%s/%s", dir, names.items[i]) >= (int)sizeof path) {
-            fprintf(stderr, "dmlref: %s/%s: skipped: the path is too long\n", dir, names.items[i]);
+        int reason, seen;
+        if (f->next == f->names.count) {
+            free(f->path);
+            list_free(&f->names);
+            --count;
             continue;
+        }
+        name = f->names.items[f->next++];
+        if (!(path = joined(f->path, name))) {
+            w->out_of_memory = 1;
+            break;
         }
         if ((reason = path_facts(path, &facts)) != 0) {
             /* a dangling link, or one that leads to itself, names nothing */
-            if (reason != ENOENT && reason != ELOOP) {
-                fprintf(stderr, "dmlref: %s: cannot open: %s\n", path, strerror(reason));
+            if (reason == ENAMETOOLONG) {
+                fprintf(stderr,
+                        "dmlref: %s: cannot open: the path is longer than the system takes "
+                        "(PATH_MAX): not walked\n",
+                        shown_path(path, buf));
+                w->failed = 1;
+            } else if (reason != ENOENT && reason != ELOOP) {
+                fprintf(stderr, "dmlref: %s: cannot open: %s\n", shown_path(path, buf),
+                        strerror(reason));
                 w->failed = 1;
             }
+            free(path);
             continue;
         }
         if (facts.kind == FILE_KIND_FOLDER) {
-            if ((seen = entered_before(w, &facts.identity)) < 0)
+            if ((seen = entered_before(w, &facts.identity)) < 0) {
                 w->out_of_memory = 1;
-            else if (seen)
+            } else if (seen) {
                 fprintf(stderr,
                         "dmlref: %s: skipped: a folder already walked (a link loop, "
                         "or a second link to it)\n",
-                        path);
-            else
-                find_vectors(w, path);
-        } else if (ends_with(names.items[i], ".json") &&
-                   strcmp(path + w->root_length, "schema.json") != 0) {
+                        shown_path(path, buf));
+            } else if (f->depth + 1 > WALK_DEPTH_LIMIT) {
+                fprintf(stderr, "dmlref: %s: not walked: deeper than %d folders below %s\n",
+                        shown_path(path, buf), WALK_DEPTH_LIMIT, top);
+                w->failed = 1;
+            } else {
+                enter_folder(w, &stack, &count, &capacity, path, f->depth + 1);
+                continue; /* the frame took the path */
+            }
+        } else if (ends_with(name, ".json") && strcmp(path + w->root_length, "schema.json") != 0) {
             if (facts.kind != FILE_KIND_REGULAR)
-                fprintf(stderr, "dmlref: %s: skipped: not a regular file\n", path);
+                fprintf(stderr, "dmlref: %s: skipped: not a regular file\n", shown_path(path, buf));
             else if (!list_add(w->out, path))
                 w->out_of_memory = 1;
         }
+        free(path);
     }
-    list_free(&names);
+    while (count > 0) {
+        free(stack[count - 1].path);
+        list_free(&stack[--count].names);
+    }
+    free(stack);
 }
 
 /* find_vectors from a top folder (trailing slashes ignored), sorted. */

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The most of an --element argument, escaped, that a message quotes. */
+#define ELEMENT_ARGUMENT_SHOWN 96
+
 /* ---- words for numbers --------------------------------------------------- */
 
 /* "[1, 0, 2]", as the library's messages write coordinates. */
@@ -138,8 +141,11 @@ static void put_header(text_buffer *t, const case_view *c, int valid)
     size_t i;
     text_put(t, "%s at feature level %s: %s\n", dmlref_operator_name(v->type),
              dmlref_feature_level_name(v->level), v->name);
-    if (v->notes)
-        text_put(t, "  notes: %s\n", v->notes);
+    if (v->notes) {
+        text_put(t, "  notes: ");
+        text_put_escaped(t, v->notes);
+        text_put(t, "\n");
+    }
     switch (v->type) {
     case DMLREF_OPERATOR_GATHER_ELEMENTS:
         text_put(t,
@@ -561,15 +567,19 @@ static dmlref_status explain_refusal(text_buffer *t, const case_view *c)
 
 /* ---- the element asked for --------------------------------------------------------- */
 
-/* "OutputTensor[1, 0, 2]" into the output's index and coordinates. */
+/* "OutputTensor[1, 0, 2]" into the output's index and coordinates.  The
+   text is the user's: messages quote it escaped, and a coordinate as it
+   was written, however long. */
 static dmlref_status parse_element(const case_view *c, const char *text, size_t *output,
                                    uint64_t *at, dmlref_error *err)
 {
-    const char *bracket = strchr(text, '['), *p;
+    const char *bracket = strchr(text, '['), *p, *bad_text = NULL;
     const vtensor *out = NULL;
-    uint32_t count = 0, i;
-    size_t k;
+    uint32_t count = 0, i, bad = 0;
+    size_t k, bad_length = 0;
+    char quoted[ELEMENT_ARGUMENT_SHOWN], coordinate[ELEMENT_ARGUMENT_SHOWN];
 
+    escape_text(text, 1, quoted, sizeof quoted);
     for (k = 0; bracket && k < c->v->output_count; ++k) {
         const char *name = c->tensors[c->input_count + k].name;
         if (strlen(name) == (size_t)(bracket - text) && strncmp(text, name, strlen(name)) == 0)
@@ -577,22 +587,33 @@ static dmlref_status parse_element(const case_view *c, const char *text, size_t 
     }
     if (!out)
         return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                         "%s: --element '%.80s': name an output element, e.g. '%s[0]' (outputs: "
+                         "%s: --element '%s': name an output element, e.g. '%s[0]' (outputs: "
                          "%s%s%s)",
-                         c->v->source, text, c->tensors[c->input_count].name,
+                         c->v->source, quoted, c->tensors[c->input_count].name,
                          c->tensors[c->input_count].name, c->v->output_count > 1 ? ", " : "",
                          c->v->output_count > 1 ? c->tensors[c->input_count + 1].name : "");
     for (p = bracket + 1;;) {
-        char *end;
-        unsigned long long value;
+        const char *digits;
+        uint64_t value = 0;
         while (*p == ' ')
             ++p;
-        if (*p < '0' || *p > '9' || count == MAX_RANK)
+        if (*p < '0' || *p > '9')
             break;
-        value = strtoull(p, &end, 10);
-        at[count++] = value;
-        for (p = end; *p == ' '; ++p)
-            ;
+        /* every coordinate is counted, those past MAX_RANK too, so that the
+           message says how many were given */
+        for (digits = p; *p >= '0' && *p <= '9'; ++p)
+            value = value > (UINT64_MAX - 9) / 10 ? UINT64_MAX : value * 10 + (uint64_t)(*p - '0');
+        if (count < MAX_RANK)
+            at[count] = value;
+        if (!bad_text && (count >= out->desc.DimensionCount || value >= out->desc.Sizes[count])) {
+            bad = count;
+            bad_text = digits;
+            bad_length = (size_t)(p - digits);
+        }
+        if (count < UINT32_MAX)
+            ++count;
+        while (*p == ' ')
+            ++p;
         if (*p == ',') {
             ++p;
             continue;
@@ -600,24 +621,31 @@ static dmlref_status parse_element(const case_view *c, const char *text, size_t 
         if (p[0] == ']' && p[1] == '\0') {
             if (count != out->desc.DimensionCount)
                 return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                                 "%s: --element '%.80s': %s has %u dimensions, not %u",
-                                 c->v->source, text, out->name, out->desc.DimensionCount, count);
-            for (i = 0; i < count; ++i)
-                if (at[i] >= out->desc.Sizes[i])
-                    return set_error(
-                        err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                        "%s: --element '%.80s': coordinate %u is %llu, but %s.Sizes[%u] "
-                        "= %u",
-                        c->v->source, text, i, (unsigned long long)at[i], out->name, i,
-                        out->desc.Sizes[i]);
+                                 "%s: --element '%s': %s has %u dimensions, not %u: one "
+                                 "coordinate per dimension",
+                                 c->v->source, quoted, out->name, out->desc.DimensionCount, count);
+            if (bad_text) {
+                i = bad;
+                if (bad_length >= sizeof coordinate)
+                    bad_length = sizeof coordinate - 4; /* escape_text's "..." */
+                memcpy(coordinate, bad_text, bad_length);
+                coordinate[bad_length] = '\0';
+                if (bad_text[bad_length] >= '0' && bad_text[bad_length] <= '9')
+                    strcat(coordinate, "...");
+                return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                                 "%s: --element '%s': coordinate %u is %s, but %s.Sizes[%u] = "
+                                 "%u: out of range",
+                                 c->v->source, quoted, i, coordinate, out->name, i,
+                                 out->desc.Sizes[i]);
+            }
             return DMLREF_OK;
         }
         break;
     }
     return set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                     "%s: --element '%.80s': write it as %s[c0, c1, ...], one decimal coordinate "
-                     "per dimension",
-                     c->v->source, text, out->name);
+                     "%s: --element '%s': write it as %s[c0, c1, ...], one decimal coordinate "
+                     "per dimension (%s has %u)",
+                     c->v->source, quoted, out->name, out->name, out->desc.DimensionCount);
 }
 
 static void view_case(const dmlref_vector *v, case_view *c)

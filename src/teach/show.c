@@ -124,6 +124,104 @@ void bare_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t
     }
 }
 
+/* ---- text a vector gives ------------------------------------------------------ */
+
+/* A code point a terminal would not show as itself: C1 controls, the line
+   and paragraph separators, the zero-width and byte-order marks, and the
+   bidirectional controls, which reorder the text around them. */
+static int invisible(unsigned long c)
+{
+    return (c >= 0x80 && c <= 0x9f) || c == 0xad || (c >= 0x200b && c <= 0x200f) ||
+           (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x2069) || c == 0xfeff ||
+           (c >= 0xfff9 && c <= 0xfffb);
+}
+
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+   form, no surrogate, nothing past U+10FFFF) and its code point, or 0. */
+static size_t utf8_sequence(const unsigned char *p, unsigned long *code)
+{
+    size_t n, i;
+    unsigned char low = 0x80, high = 0xbf;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf)
+        n = 2, *code = p[0] & 0x1fu;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef)
+        n = 3, *code = p[0] & 0x0fu, low = p[0] == 0xe0 ? 0xa0 : 0x80,
+        high = p[0] == 0xed ? 0x9f : 0xbf;
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+        n = 4, *code = p[0] & 0x07u, low = p[0] == 0xf0 ? 0x90 : 0x80,
+        high = p[0] == 0xf4 ? 0x8f : 0xbf;
+    else
+        return 0;
+    for (i = 1; i < n; ++i) {
+        if (p[i] < (i == 1 ? low : 0x80) || p[i] > (i == 1 ? high : 0xbf))
+            return 0;
+        *code = (*code << 6) | (p[i] & 0x3fu);
+    }
+    return n;
+}
+
+/* The character at p as it is printed into unit (ESCAPE_UNIT_CAPACITY):
+   itself, or an escape; returns the bytes of text it takes. */
+#define ESCAPE_UNIT_CAPACITY 16
+static size_t escape_unit(const unsigned char *p, int backslash, char *unit)
+{
+    unsigned long code;
+    size_t n;
+    if (*p == '\\' && backslash) {
+        strcpy(unit, "\\\\");
+        return 1;
+    }
+    if (*p == '\n' || *p == '\r' || *p == '\t') {
+        sprintf(unit, "\\%c", *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't');
+        return 1;
+    }
+    if (*p >= 0x20 && *p < 0x7f) {
+        unit[0] = (char)*p, unit[1] = '\0';
+        return 1;
+    }
+    if (*p >= 0x80 && (n = utf8_sequence(p, &code)) != 0) {
+        if (invisible(code))
+            sprintf(unit, "\\u%04lx", code);
+        else
+            memcpy(unit, p, n), unit[n] = '\0';
+        return n;
+    }
+    sprintf(unit, "\\x%02x", *p);
+    return 1;
+}
+
+size_t escape_text(const char *text, int backslash, char *out, size_t capacity)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    size_t length = 0;
+    char unit[ESCAPE_UNIT_CAPACITY];
+    if (capacity == 0)
+        return 0;
+    while (*p) {
+        size_t taken = escape_unit(p, backslash, unit), n = strlen(unit);
+        if (length + n + (p[taken] ? 3 : 0) >= capacity) {
+            if (length + 3 < capacity)
+                memcpy(out + length, "...", 3), length += 3;
+            break;
+        }
+        memcpy(out + length, unit, n);
+        length += n;
+        p += taken;
+    }
+    out[length] = '\0';
+    return length;
+}
+
+void text_put_escaped(text_buffer *t, const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    char unit[ESCAPE_UNIT_CAPACITY];
+    while (*p) {
+        p += escape_unit(p, 1, unit);
+        text_put(t, "%s", unit);
+    }
+}
+
 static const any_of_entry *any_of_at(const vtensor *x, uint64_t e)
 {
     size_t low = 0, high = x->any_of_count;
@@ -135,6 +233,13 @@ static const any_of_entry *any_of_at(const vtensor *x, uint64_t e)
             high = mid;
     }
     return low < x->any_of_count && x->any_of[low].element == e ? &x->any_of[low] : NULL;
+}
+
+/* 1 when output t holds the elements the vector gives (a case refused on
+   reading says it has them, but they were not read). */
+static int has_values(const vtensor *t)
+{
+    return t->has_expected && t->expected;
 }
 
 /* What output element e must hold: its value, '?' (any value) or {a|b}. */
@@ -872,7 +977,7 @@ static dmlref_status put_tensor(shower *s, size_t i, int outputs_shown)
         cells = CELLS_BUFFER;
     else if (!t->is_output && t->elements)
         cells = CELLS_ELEMENTS;
-    else if (t->is_output && outputs_shown && t->has_expected)
+    else if (t->is_output && outputs_shown && has_values(t))
         cells = CELLS_EXPECTED;
     view_init(&x, t, cells < 0 ? CELLS_OFFSETS : cells, t);
     layout_facts_of(&x, &f);
@@ -920,12 +1025,41 @@ static dmlref_status put_tensor(shower *s, size_t i, int outputs_shown)
 /* How the outputs came to be shown. */
 typedef struct outputs_state {
     int computed;       /* dmlref evaluated the case */
-    int refused;        /* ... and refused to execute it */
+    int refused;        /* ... and refused to execute it, or could not */
+    int unread;         /* the vector gives values the reader did not keep: it
+                           refused the case at the vector's own feature level */
     size_t digest_only; /* outputs the vector gave by their digest alone */
     int digests_differ; /* ... which the computed values do not match */
+    int given_differ;   /* the values and digests given differ from what dmlref
+                           computes (the mismatch in `differs`) */
     char digest_names[160];
-    dmlref_error refusal;
+    dmlref_error refusal, differs;
 } outputs_state;
+
+/* Judges the values and digests the vector gives as dmlref verify does:
+   executes the case into its output buffers and compares.  A case that
+   dmlref refuses is left to the header's validation line. */
+static dmlref_status check_given(dmlref_vector *v, outputs_state *st)
+{
+    dmlref_execute_options options;
+    dmlref_error why;
+    dmlref_status status;
+    size_t o;
+    memset(&options, 0, sizeof options);
+    options.oob_policy = v->oob;
+    for (o = 0; o < v->output_count; ++o)
+        memset(v->outputs[o].data, 0, (size_t)v->outputs[o].size_in_bytes);
+    status = dmlref_execute_with_options(&v->op, v->level, &options, v->inputs, v->input_count,
+                                         v->outputs, v->output_count, &why);
+    if (status == DMLREF_ERROR_OUT_OF_MEMORY) {
+        st->refusal = why;
+        return status;
+    }
+    if (status == DMLREF_OK &&
+        dmlref_vector_compare(v, v->outputs, v->output_count, NULL, &st->differs) != DMLREF_OK)
+        st->given_differ = 1;
+    return DMLREF_OK;
+}
 
 /* Evaluates the case when an output (or a variant's) lacks its values: a
    case without expectations, or a vector that gives a large output by its
@@ -938,19 +1072,31 @@ static dmlref_status compute_outputs(dmlref_vector *v, outputs_state *st)
     dmlref_status status;
 
     memset(st, 0, sizeof *st);
-    if (v->expects_error || !v->buffers_ready)
+    if (v->expects_error)
         return DMLREF_OK;
     for (o = 0; o < v->output_count; ++o) {
         const vtensor *t = &v->tensors[v->input_count + o];
         had_xxh3[o] = t->has_xxh3;
-        had_values[o] = t->has_expected;
+        had_values[o] = t->has_expected; /* given, whether read or not */
         xxh3[o] = t->xxh3;
-        needed |= !t->has_expected;
+        st->unread |= t->has_expected && !t->expected;
+        needed |= !has_values(t);
         for (k = 0; k < v->variant_count; ++k)
-            needed |= !v->variants[k].outputs[o].has_expected;
+            needed |= !has_values(&v->variants[k].outputs[o]);
+    }
+    if (!v->buffers_ready) {
+        /* only a case that validation refuses lacks buffers: its inputs too
+           large to place, or without data */
+        if (!needed)
+            return DMLREF_OK;
+        st->refused = 1;
+        if (dmlref_validate(&v->op, v->level, &st->refusal) == DMLREF_OK)
+            set_error(&st->refusal, DMLREF_ERROR_VECTOR_SCHEMA, "",
+                      "the case has no input data to execute");
+        return DMLREF_OK;
     }
     if (!needed)
-        return DMLREF_OK;
+        return check_given(v, st);
     st->computed = 1;
     status = dmlref_vector_eval(v, 0, &st->refusal);
     if (status == DMLREF_ERROR_OUT_OF_MEMORY)
@@ -983,6 +1129,17 @@ static const char *message_of(const dmlref_vector *v, const char *message)
     return message;
 }
 
+/* lead, then the message (without its file), wrapped as one text. */
+static void wrapped_message(shower *s, const char *lead, const char *message)
+{
+    text_buffer line = {NULL, 0, 0, 0};
+    text_put(&line, "%s %s", lead, message_of(s->v, message));
+    s->out.failed |= line.failed;
+    wrapped(s, line.data ? line.data : "", KEY_WIDTH);
+    text_put(&s->out, "\n");
+    free(line.data);
+}
+
 static void put_header(shower *s, const outputs_state *st)
 {
     const dmlref_vector *v = s->v;
@@ -1012,9 +1169,13 @@ static void put_header(shower *s, const outputs_state *st)
         text_put(&s->out, "an index out of range is clamped into it (oob: clamp)\n");
     }
     if (v->notes) {
+        text_buffer notes = {NULL, 0, 0, 0};
+        text_put_escaped(&notes, v->notes);
+        s->out.failed |= notes.failed;
         key(s, "notes:");
-        wrapped(s, v->notes, KEY_WIDTH);
+        wrapped(s, notes.data ? notes.data : "", KEY_WIDTH);
         text_put(&s->out, "\n");
+        free(notes.data);
     }
     for (i = 0; i < v->input_count; ++i)
         any_data |= v->tensors[i].has_data;
@@ -1029,9 +1190,11 @@ static void put_header(shower *s, const outputs_state *st)
     }
     key(s, "outputs:");
     if (st->refused) {
-        text_put(&s->out, "none: dmlref refuses to execute the case: ");
-        wrapped(s, message_of(v, st->refusal.message), KEY_WIDTH);
-        text_put(&s->out, "\n");
+        wrapped_message(s,
+                        st->unread ? "none shown: dmlref refuses the case, and does not read the "
+                                     "expected values the vector gives:"
+                                   : "none: dmlref refuses to execute the case:",
+                        st->refusal.message);
     } else if (st->digest_only) {
         snprintf(line, sizeof line, "computed by dmlref: the vector gives %s by %s only, %s",
                  st->digest_names, st->digest_only > 1 ? "their digests" : "its digest",
@@ -1040,7 +1203,14 @@ static void put_header(shower *s, const outputs_state *st)
         wrapped(s, line, KEY_WIDTH);
         text_put(&s->out, "\n");
     } else if (st->computed) {
-        text_put(&s->out, "computed by dmlref: the case gives no expected values\n");
+        text_put(&s->out, st->unread ? "computed by dmlref: it does not read the expected values "
+                                       "of a case it refuses at the vector's feature level\n"
+                                     : "computed by dmlref: the case gives no expected values\n");
+    } else if (st->given_differ) {
+        wrapped_message(s,
+                        "the expected values the vector gives, which do NOT match what dmlref "
+                        "computes:",
+                        st->differs.message);
     } else {
         text_put(&s->out, "the expected values the vector gives\n");
         if (dmlref_validate(&v->op, v->level, &why) != DMLREF_OK) {
@@ -1075,7 +1245,7 @@ static void put_variants(shower *s)
             const vtensor *t = &v->tensors[v->input_count + o];
             tensor_view x;
             text_put(&s->out, "%s:\n", t->name);
-            if (w->outputs[o].has_expected)
+            if (has_values(&w->outputs[o]))
                 put_expected_values(s, v->input_count + o, t, &w->outputs[o], &x);
             else
                 text_put(&s->out, "  its digest only\n");

@@ -83,4 +83,17 @@ dmlref_status show_vector(dmlref_vector *v, char **text, size_t *length, dmlref_
    ELEMENT_TEXT_CAPACITY at least. */
 void bare_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity);
 
+/* Text that a vector or a user gives (notes, an --element argument, a
+   message quoting them), made safe to print: a control character is
+   written \n, \r, \t or \xNN, a byte that is not well-formed UTF-8 \xNN,
+   and a character a terminal would not show as itself (C1 controls, zero
+   widths, line separators, bidirectional controls) \uXXXX; the rest,
+   UTF-8 included, as it is.  With `backslash`, \ itself is written \\, so
+   that an escape cannot be forged.  text_put_escaped() appends it all
+   (backslash escaped); escape_text() writes at most capacity - 1 bytes
+   and a NUL into out, ending a text that does not fit with "..." after a
+   whole character, and returns the length written. */
+void text_put_escaped(text_buffer *t, const char *text);
+size_t escape_text(const char *text, int backslash, char *out, size_t capacity);
+
 #endif /* DMLREF_TEACH_H */

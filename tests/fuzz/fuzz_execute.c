@@ -41,10 +41,11 @@ typedef struct tensor {
    policy, the clamp policy included. */
 static int batches_past_input(const dmlref_gather_nd1_desc *d)
 {
-    uint32_t i;
+    const dmlref_tensor_desc *input = d->InputTensor, *indices = d->IndicesTensor;
+    uint32_t first_input = input->DimensionCount - d->InputDimensionCount,
+             first_index = indices->DimensionCount - d->IndicesDimensionCount, i;
     for (i = 0; i < d->BatchDimensionCount; ++i)
-        if (d->IndicesTensor->Sizes[d->IndicesTensor->DimensionCount - d->IndicesDimensionCount + i] >
-            d->InputTensor->Sizes[d->InputTensor->DimensionCount - d->InputDimensionCount + i])
+        if (indices->Sizes[first_index + i] > input->Sizes[first_input + i])
             return 1;
     return 0;
 }
