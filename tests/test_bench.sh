@@ -15,6 +15,9 @@
 #     the fast kernels' figures are there;
 #   - --threads 0, --reps x, --oob sometimes and an unknown option are usage
 #     errors: exit 3 with one line on standard error;
+#   - a report whose folder is missing, or that names a folder, fails before
+#     any timing (exit 2, one line naming the option); a report is written
+#     whole: the file that was there is replaced, never truncated first;
 #   - --list names at least 60 cases.
 # Needs python3 and gnuplot.  Ends with "bench: N passed, N failed"; exits 1
 # if any check failed.
@@ -150,6 +153,30 @@ usage_case "--size out of range" --size 40 --list
 usage_case "an option without its value" --json
 usage_case "--oob with an unknown policy" --oob sometimes --list
 usage_case "--kernels with an unknown set" --kernels reference --list
+
+# reports that cannot be written fail before the timing, in one line each
+for report in "--json $tmp/no/such/r.json" "--csv $tmp" ; do
+    # shellcheck disable=SC2086 # the option and its path, split on purpose
+    run unwritable bench --filter "$case_name" --size 16 --threads 1 --reps 1 $report
+    if [ "$rc" -eq 2 ] && ! [ -s "$tmp/unwritable.out" ] && [ "$(wc -l <"$tmp/unwritable.err")" -eq 1 ] &&
+        grep -q "^dmlref: bench: ${report%% *} .*: cannot write: " "$tmp/unwritable.err"; then
+        ok
+    else
+        bad "$report: exit 2 before any timing, one line naming the option (got $rc)" \
+            "$tmp/unwritable.out" "$tmp/unwritable.err"
+    fi
+done
+
+# a report is replaced whole: a link to the old file keeps the old bytes
+echo old >"$tmp/whole.json"
+ln "$tmp/whole.json" "$tmp/whole.link"
+run whole bench --filter "$case_name" --size 16 --threads 1 --reps 1 --json "$tmp/whole.json"
+if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/whole.link")" = old ] &&
+    "$python" -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/whole.json" 2>"$tmp/whole.py"; then
+    ok
+else
+    bad "--json replaces the file whole, never truncating the old one (got $rc)" "$tmp/whole.err" "$tmp/whole.py"
+fi
 
 run list bench --list
 n=$(wc -l <"$tmp/list.out")

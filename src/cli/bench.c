@@ -1195,6 +1195,62 @@ static void write_csv(FILE *f, const result *r, size_t count)
     }
 }
 
+/* Whether a report can be written at `path` (none: 1), asked before the
+   timing so that a long run does not end in a folder that is not there;
+   0, having said why. */
+static int output_can_be_written(const char *option, const char *path)
+{
+    file_facts facts;
+    char *folder;
+    size_t end, root;
+    int reason;
+    if (!path)
+        return 1;
+    if (path_facts(path, &facts) == 0) {
+        reason = facts.kind == FILE_KIND_FOLDER ? EISDIR : 0;
+    } else {
+        root = path_root_length(path);
+        for (end = strlen(path); end > root && !is_path_separator(path[end - 1]);)
+            --end;
+        if (!(folder = malloc(end + 2)))
+            return 0;
+        memcpy(folder, path, end);
+        strcpy(folder + end, end ? "" : ".");
+        reason = path_facts(folder, &facts);
+        if (!reason && facts.kind != FILE_KIND_FOLDER)
+            reason = ENOTDIR;
+        free(folder);
+    }
+    if (reason)
+        fprintf(stderr, "dmlref: bench: %s %s: cannot write: %s\n", option, path, strerror(reason));
+    return !reason;
+}
+
+/* The reports, written whole or not at all once the timing is done
+   (common.h's write_file_with), so that a run that fails or is stopped
+   leaves the previous files as they were. */
+typedef struct report {
+    const result *results;
+    size_t count, thread_count;
+    const uint32_t *threads;
+    uint32_t reps;
+    dmlref_oob_policy policy;
+} report;
+
+static int write_json_report(FILE *f, const void *context)
+{
+    const report *r = context;
+    write_json(f, r->results, r->count, r->threads, r->thread_count, r->reps, r->policy);
+    return !ferror(f);
+}
+
+static int write_csv_report(FILE *f, const void *context)
+{
+    const report *r = context;
+    write_csv(f, r->results, r->count);
+    return !ferror(f);
+}
+
 /* A gnuplot single-quoted string: quotes doubled. */
 static void put_gnuplot_string(FILE *f, const char *s)
 {
@@ -1430,7 +1486,6 @@ int command_bench(int argc, char **argv)
     case_list cases = {NULL, 0, 0}, chosen = {NULL, 0, 0};
     result *results;
     copy_buffers copies[MAX_THREAD_LIST];
-    FILE *fjson = NULL, *fcsv = NULL;
     uint32_t largest = 0;
     double worst = -1;
 
@@ -1493,11 +1548,7 @@ int command_bench(int argc, char **argv)
         free(chosen.items);
         return EXIT_BAD_INPUT;
     }
-    if ((json && !(fjson = fopen(json, "wb"))) || (csv && !(fcsv = fopen(csv, "wb")))) {
-        fprintf(stderr, "dmlref: bench: %s: cannot write: %s\n", json && !fjson ? json : csv,
-                strerror(errno));
-        if (fjson)
-            fclose(fjson);
+    if (!output_can_be_written("--json", json) || !output_can_be_written("--csv", csv)) {
         free(chosen.items);
         return EXIT_BAD_INPUT;
     }
@@ -1539,19 +1590,11 @@ done:
         if (results[i].c->size_log2 == largest && is_sequential(results[i].c) &&
             (worst < 0 || results[i].fast.ratio < worst))
             worst = results[i].fast.ratio;
-    if (fjson) {
-        write_json(fjson, results, nresults, threads, nthreads, (uint32_t)reps, policy);
-        if (fclose(fjson) != 0) {
-            fprintf(stderr, "dmlref: bench: %s: cannot write\n", json);
+    if (json || csv) {
+        report written = {results, nresults, nthreads, threads, (uint32_t)reps, policy};
+        if ((json && !write_file_with(json, write_json_report, &written)) ||
+            (csv && !write_file_with(csv, write_csv_report, &written)))
             code = EXIT_BAD_INPUT;
-        }
-    }
-    if (fcsv) {
-        write_csv(fcsv, results, nresults);
-        if (fclose(fcsv) != 0) {
-            fprintf(stderr, "dmlref: bench: %s: cannot write\n", csv);
-            code = EXIT_BAD_INPUT;
-        }
     }
     if (!chosen.count)
         fprintf(stderr, "dmlref: bench: no case matches --filter\n");
