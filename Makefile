@@ -516,6 +516,8 @@ check-conformance: $(BUILD)/dmlref backends $(FAULTY_FAST)/dmlref $(FAULTY_FAST)
 	$(Q)$(SUMMARY) "dmlref check with misbehaving processes" $(BUILD)/check.log \
 	    sh tests/test_check.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "dmlref check with the process backend in C" $(BUILD)/process.log sh tests/test_process_backend.sh $(BUILD)/dmlref $(BUILD)/backends
+	$(Q)$(SUMMARY) "dmlref check contains hostile backends" $(BUILD)/isolation.log \
+	    sh tests/test_isolation.sh $(BUILD)/dmlref $(BUILD)/backends
 	$(Q)$(SUMMARY) "dmlref fuzz" $(BUILD)/fuzz.log \
 	    sh tests/test_fuzz.sh $(BUILD)/dmlref $(BUILD)/backends $(FAULTY_FAST)
 

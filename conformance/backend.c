@@ -3,8 +3,8 @@
  *   - a plug-in (include/dmlref/backend.h), run for each case in a worker
  *     process of its own (src/platform/process.h): its buffers lie in
  *     memory shared with dmlref, each between pages the worker cannot touch
- *     (an access there faults and is reported as such) and with the rest of
- *     its last page checked byte for byte; whatever the case leaves behind
+ *     (an access there faults and is reported as such), and every byte
+ *     between them is checked after the case; whatever the case leaves behind
  *     (a thread, a second reply, a crash in destroy(), a changed working
  *     folder) dies with its process and is charged to it;
  *   - a process speaking JSON Lines (docs/conformance.md): one case per line
@@ -17,8 +17,10 @@
  * passes, or the backend stops reading or writing, the whole child is
  * killed.  Time dmlref spends itself (writing the request's text, reading
  * the reply's) is not charged.  A backend's stdout (plug-in) and stderr go
- * to a file of their own, never into dmlref's report: the last line is
- * quoted when a case ends in an error.
+ * to a capture of their own (src/platform/process.h: its last bytes only),
+ * never into dmlref's report: the last line is quoted when a case ends in
+ * an error.  Not even a plug-in's load-time code runs in dmlref: its name,
+ * version and level come from its first worker.
  */
 #include "conformance/conformance.h"
 #include "conformance/line_reader.h"
@@ -44,6 +46,11 @@
    least, to exit before it is killed. */
 #define EXIT_GRACE_SECONDS 1.0
 
+/* How much a plug-in's worker may grow (MiB of private memory since its
+   first case) before it is started again; DMLREF_PLUGIN_MEMORY_GROWTH_MB
+   sets another. */
+#define PLUGIN_MEMORY_GROWTH_MB 2048
+
 /* The worker's exit status after it reported a touch of a guard page. */
 #define WORKER_FAULT_EXIT 70
 
@@ -59,7 +66,7 @@ static void describe_exit(const child *c, char *buf, size_t capacity)
 }
 
 /* Appends "; <label> ends: <its last line>" to message, if it printed any. */
-static void append_last_line(const capture *c, const char *label, char *message, size_t capacity)
+static void append_last_line(capture *c, const char *label, char *message, size_t capacity)
 {
     char line[256];
     size_t used = strlen(message);
@@ -80,7 +87,8 @@ static void append_last_line(const capture *c, const char *label, char *message,
  * MEMORY_SHARED_ALIGNMENT). */
 
 typedef struct arena_layout {
-    uint64_t base_offset; /* of the aligned base, from the mapping's start */
+    uint64_t alignment;   /* of the base: the largest of the buffers' */
+    uint64_t base_offset; /* of the aligned base, from the mapping's start (set by arena_fill) */
     uint64_t total;       /* bytes from the base, the last guard page included */
     uint64_t page;
     uint32_t count; /* tensors, in binding order */
@@ -138,15 +146,17 @@ static void arena_lay_out(arena_layout *a, const dmlref_vector *v, size_t *mappi
         cursor = align_up((size_t)(a->start[i] + a->size[i]), (size_t)a->page);
     }
     a->total = cursor + a->page;
-    a->base_offset = largest; /* room to align the base however the mapping falls */
-    *mapping_needed = (size_t)a->total + largest;
+    a->alignment = largest;
+    *mapping_needed = (size_t)a->total + largest; /* room to align the base wherever it falls */
 }
 
-/* Fills the buffers (inputs, poisoned outputs, filled slack) in the slot of
-   the mapping that starts at `slot`. */
+/* Fills the buffers (inputs, poisoned outputs) in the slot of the mapping
+   that starts at `slot`, and every byte between them (the guard pages
+   too: a plug-in that lifts their protection and writes there is found by
+   its bytes). */
 static void arena_fill(arena_layout *a, unsigned char *mapping, size_t slot, const dmlref_vector *v)
 {
-    size_t largest = (size_t)a->base_offset, i;
+    size_t largest = (size_t)a->alignment, i, gap_from = 0;
     unsigned char *base = mapping + slot +
                           (align_up((size_t)(uintptr_t)(mapping + slot), largest) -
                            (size_t)(uintptr_t)(mapping + slot));
@@ -155,13 +165,46 @@ static void arena_fill(arena_layout *a, unsigned char *mapping, size_t slot, con
         size_t start = (size_t)a->start[i], size = (size_t)a->size[i];
         if (!size)
             continue;
+        memset(base + gap_from, GUARD_FILL, start - gap_from);
         if (i < dmlref_vector_input_count(v))
             memcpy(base + start, binding_of(v, i)->data, size);
         else
             memset(base + start, OUTPUT_FILL, size);
-        memset(base + start + size, GUARD_FILL,
-               align_up(start + size, (size_t)a->page) - start - size);
+        gap_from = start + size;
     }
+    memset(base + gap_from, GUARD_FILL, (size_t)a->total - gap_from);
+}
+
+/* The first byte between the buffers that is not GUARD_FILL, charged to the
+   nearer buffer: 1 with run->damage set, 0 when all are intact. */
+static int arena_find_guard_damage(const arena_layout *a, const unsigned char *base,
+                                   backend_run *run)
+{
+    size_t i, gap_from = 0, previous = (size_t)-1;
+    for (i = 0; i <= a->count; ++i) {
+        size_t gap_to = i < a->count ? (size_t)a->start[i] : (size_t)a->total, k;
+        if (i < a->count && !a->size[i])
+            continue;
+        for (k = gap_from; k < gap_to && base[k] == GUARD_FILL; ++k)
+            ;
+        if (k < gap_to && previous == (size_t)-1 && i == a->count) {
+            run->damage = DAMAGE_OUTSIDE;
+            return 1;
+        }
+        if (k < gap_to) {
+            int past = previous != (size_t)-1 &&
+                       (i == a->count || k - gap_from < gap_to - k); /* the nearer buffer */
+            run->damage = past ? DAMAGE_PAST_END : DAMAGE_BEFORE_START;
+            run->damaged_tensor = past ? previous : i;
+            run->damage_offset = past ? k - (size_t)a->start[previous] : gap_to - k;
+            return 1;
+        }
+        if (i < a->count) {
+            previous = i;
+            gap_from = (size_t)(a->start[i] + a->size[i]);
+        }
+    }
+    return 0;
 }
 
 /* ---- the plug-in's worker -----------------------------------------------------------
@@ -191,10 +234,11 @@ typedef struct worker_reply {
     uint64_t sequence; /* the request's */
     int32_t kind;      /* REPLY_* */
     int32_t status;
-    int32_t tensor;  /* REPLY_GUARD_FAULT: the tensor whose guard was touched */
-    int32_t before;  /* REPLY_GUARD_FAULT: 1 before its start, 0 past its end */
-    uint64_t offset; /* REPLY_GUARD_FAULT: bytes before its start / from its start */
-    char message[512];
+    int32_t tensor;    /* REPLY_GUARD_FAULT: the tensor whose guard was touched */
+    int32_t before;    /* REPLY_GUARD_FAULT: 1 before its start, 0 past its end */
+    uint64_t offset;   /* REPLY_GUARD_FAULT: bytes before its start / from its start */
+    char message[512]; /* REPLY_READY: the plug-in's name */
+    char version[128]; /* REPLY_READY */
 } worker_reply;
 
 enum {
@@ -203,7 +247,10 @@ enum {
     REPLY_REFUSED = 2,
     REPLY_CREATE_FAILED = 3, /* the plug-in's create() failed: it cannot run at all */
     REPLY_GUARD_FAULT = 4,   /* it touched a guard page */
-    REPLY_LATE_FAULT = 5     /* it touched the case before's buffers: a thread outlived it */
+    REPLY_LATE_FAULT = 5,    /* it touched the case before's buffers: a thread outlived it */
+    /* the worker's first words, unasked: the plug-in is loaded and created
+       (status: its max_feature_level), or REPLY_CREATE_FAILED */
+    REPLY_READY = 6
 };
 
 static void request_encode(worker_request *q, const dmlref_vector *v, dmlref_feature_level level)
@@ -344,7 +391,9 @@ static void protect_buffers(unsigned char *base, const arena_layout *a, memory_a
                            access);
 }
 
-/* The plug-in's table, loaded in this process; NULL with a message. */
+/* The plug-in's table, loaded in this process (a worker: never dmlref
+   itself, whose process its load-time code must not touch); NULL with a
+   message. */
 static const dmlref_backend_v1 *load_plugin(const char *path, char *message, size_t capacity)
 {
     char reason[256];
@@ -352,7 +401,7 @@ static const dmlref_backend_v1 *load_plugin(const char *path, char *message, siz
     dmlref_backend_entry_fn entry;
     const dmlref_backend_v1 *table;
     if (!l) {
-        snprintf(message, capacity, "%s: cannot load: %s", path, reason);
+        snprintf(message, capacity, "cannot load: %s", reason);
         return NULL;
     }
     entry = (dmlref_backend_entry_fn)library_find(l, DMLREF_BACKEND_ENTRY_SYMBOL);
@@ -360,7 +409,7 @@ static const dmlref_backend_v1 *load_plugin(const char *path, char *message, siz
     if (!table || table->abi_version != DMLREF_BACKEND_ABI_VERSION ||
         table->struct_size < sizeof(dmlref_backend_v1) || !table->create || !table->supports ||
         !table->execute || !table->destroy) {
-        snprintf(message, capacity, "%s: no %s for ABI version %u (or an incomplete table)", path,
+        snprintf(message, capacity, "no %s for ABI version %u (or an incomplete table)",
                  DMLREF_BACKEND_ENTRY_SYMBOL, DMLREF_BACKEND_ABI_VERSION);
         return NULL;
     }
@@ -368,8 +417,8 @@ static const dmlref_backend_v1 *load_plugin(const char *path, char *message, siz
 }
 
 /* The worker: loads the plug-in (argv[0]; argv[1] the options, if any),
-   create(), then one reply for each request until dmlref closes the
-   pipe. */
+   create(), says REPLY_READY (or why not), then one reply for each request
+   until dmlref closes the pipe. */
 static int plugin_worker(worker_link *link, int argc, char **argv)
 {
     void *context = NULL;
@@ -383,18 +432,32 @@ static int plugin_worker(worker_link *link, int argc, char **argv)
     fault_link = link;
     fault_mapping = mapping, fault_mapping_size = mapping_size;
     memory_protect(mapping, mapping_size, MEMORY_NO_ACCESS); /* each case opens its buffers */
+    memory_keep_from_children(mapping, mapping_size);        /* a fork of the plug-in's lives on */
     fault_catch_access(on_access_fault);
     table = argc >= 1 ? load_plugin(argv[0], r.message, sizeof r.message) : NULL;
-    if (!table || table->create(argc >= 2 ? argv[1] : NULL, &context, r.message,
-                                sizeof r.message) != DMLREF_OK) {
-        char reason[sizeof r.message];
-        memcpy(reason, r.message, sizeof reason);
-        reason[sizeof reason - 1] = '\0';
+    if (!table) {
         r.kind = REPLY_CREATE_FAILED;
-        snprintf(r.message, sizeof r.message, "the plug-in's create() failed: %.400s", reason);
         worker_link_write(link, &r, sizeof r);
         process_exit_now(0);
     }
+    if (table->create(argc >= 2 ? argv[1] : NULL, &context, r.message, sizeof r.message) !=
+        DMLREF_OK) {
+        char reason[sizeof r.message];
+        memcpy(reason, r.message, sizeof reason);
+        reason[sizeof reason - 1] = '\0';
+        memset(&r, 0, sizeof r);
+        r.kind = REPLY_CREATE_FAILED;
+        snprintf(r.message, sizeof r.message, "the plug-in's create() failed: %.400s",
+                 reason[0] ? reason : "(no message)");
+        worker_link_write(link, &r, sizeof r);
+        process_exit_now(0);
+    }
+    r.kind = REPLY_READY;
+    r.status = (int32_t)table->max_feature_level;
+    snprintf(r.message, sizeof r.message, "%s", table->name ? table->name : argv[0]);
+    snprintf(r.version, sizeof r.version, "%s", table->version ? table->version : "");
+    if (!worker_link_write(link, &r, sizeof r))
+        process_exit_now(0);
     while (worker_link_read(link, &q, sizeof q)) { /* one write each: atomic */
         unsigned char *base = mapping + q.layout.base_offset;
         dmlref_binding bindings[OPERATOR_MAX_TENSORS];
@@ -469,6 +532,12 @@ typedef struct plugin {
     int answered;
     uint64_t left_digest;
     size_t left_from, left_size;
+    /* what the worker said when it started */
+    char name[512], version[128];
+    int32_t max_level;
+    /* the worker's private memory after its first case (0: not yet known) */
+    unsigned long long memory_after_first;
+    unsigned long long memory_growth_limit; /* bytes */
 } plugin;
 
 static void worker_stop(plugin *p)
@@ -500,18 +569,64 @@ static int ensure_mapping(plugin *p, size_t needed)
     return 1;
 }
 
-/* Starts the worker over the mapping there is. */
-static int worker_start(plugin *p)
+/* Starts the worker over the mapping there is and waits, until the
+   deadline, for it to load the plug-in and create() it (what the plug-in
+   does when it is loaded happens there).  0 with a message when it
+   cannot; *fatal then says that create() failed (or the library is not a
+   plug-in): starting again would fail the same way. */
+static int worker_start(plugin *p, const deadline *d, double timeout, char *message,
+                        size_t capacity, int *fatal)
 {
     static const worker_kind kind = {"plugin", plugin_worker};
     const char *arguments[2];
+    worker_reply r;
+    channel_result got;
+    *fatal = 0;
     if (!p->log) /* made here, not at open: each --jobs job has its own */
         p->log = capture_open();
+    capture_clear(p->log);
     arguments[0] = p->library_path, arguments[1] = p->options;
     p->worker = child_start_worker(&kind, p->options ? 2 : 1, arguments, p->memory, p->log,
                                    CHILD_STOP_KILL, &p->to_worker, &p->from_worker);
     p->answered = 0;
-    return p->worker != NULL;
+    p->memory_after_first = 0;
+    if (!p->worker) {
+        snprintf(message, capacity, "dmlref cannot start the plug-in's process: %s",
+                 strerror(errno));
+        return 0;
+    }
+    memset(&r, 0, sizeof r);
+    got = channel_read(p->from_worker, &r, sizeof r, d);
+    r.message[sizeof r.message - 1] = '\0';
+    r.version[sizeof r.version - 1] = '\0';
+    if (got == CHANNEL_DONE && r.kind == REPLY_READY) {
+        snprintf(p->name, sizeof p->name, "%s", r.message);
+        snprintf(p->version, sizeof p->version, "%s", r.version);
+        p->max_level = r.status;
+        return 1;
+    }
+    if (got == CHANNEL_DONE && r.kind == REPLY_CREATE_FAILED) {
+        *fatal = 1;
+        snprintf(message, capacity, "%s", r.message);
+    } else if (got == CHANNEL_TIMED_OUT) {
+        snprintf(message, capacity,
+                 "loading the plug-in and its create() timed out after %g s (--timeout)", timeout);
+    } else if (got == CHANNEL_CLOSED && child_wait(p->worker, EXIT_GRACE_SECONDS)) {
+        char how[160];
+        describe_exit(p->worker, how, sizeof how);
+        snprintf(message, capacity, "while loading the plug-in and calling its create(), %s", how);
+    } else if (got == CHANNEL_CLOSED) {
+        snprintf(message, capacity,
+                 "while loading the plug-in and calling its create(), the backend closed "
+                 "dmlref's pipe and did not exit");
+    } else {
+        snprintf(message, capacity,
+                 "the plug-in's process said something else than that it was ready (kind %d)",
+                 (int)r.kind);
+    }
+    append_last_line(p->log, "its output", message, capacity);
+    worker_stop(p);
+    return 0;
 }
 
 /* What the worker did after its last reply, seen before the next case is
@@ -542,6 +657,21 @@ static void check_worker_quiet(plugin *p, backend_run *run)
     }
 }
 
+/* A worker whose private memory grew by more than the limit since its
+   first case (a leak) is started again before the next case: the growth
+   of one case at most is ever added to it.  (Only where the system tells a
+   process's private memory: Linux, Windows.) */
+static void bound_worker_memory(plugin *p)
+{
+    unsigned long long now;
+    if (!p->worker || !child_private_memory(p->worker, &now))
+        return;
+    if (!p->memory_after_first)
+        p->memory_after_first = now ? now : 1;
+    else if (now > p->memory_after_first + p->memory_growth_limit)
+        worker_stop(p);
+}
+
 /* Remembers what the case just answered left, to see a later write. */
 static void remember_what_was_left(plugin *p, const arena_layout *a)
 {
@@ -555,20 +685,13 @@ static void collect_buffers(const arena_layout *a, const unsigned char *base, dm
                             backend_run *run)
 {
     size_t n_in = dmlref_vector_input_count(v), i;
+    if (arena_find_guard_damage(a, base, run))
+        return;
     for (i = 0; i < a->count; ++i) {
         const unsigned char *start = base + a->start[i];
-        size_t size = (size_t)a->size[i],
-               end = align_up((size_t)(a->start[i] + size), (size_t)a->page) - (size_t)a->start[i],
-               k;
+        size_t size = (size_t)a->size[i];
         if (!size)
             continue;
-        for (k = size; k < end && start[k] == GUARD_FILL; ++k)
-            ;
-        if (k < end) {
-            run->damage = DAMAGE_PAST_END, run->damaged_tensor = i;
-            run->damage_offset = k;
-            return;
-        }
         if (i < n_in && memcmp(start, binding_of(v, i)->data, size) != 0) {
             run->damage = DAMAGE_INPUT_WRITTEN, run->damaged_tensor = i;
             return;
@@ -605,11 +728,10 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
         check_worker_quiet(p, run); /* the case before, up to now */
 
         d = deadline_in(timeout); /* from here on, the backend's time */
-        if (!p->worker && !worker_start(p)) {
-            worker_stop(p);
+        if (!p->worker &&
+            !worker_start(p, &d, timeout, run->message, sizeof run->message, &run->fatal)) {
             run->kind = RUN_ERROR;
-            snprintf(run->message, sizeof run->message,
-                     "dmlref cannot start the plug-in's process: %s", strerror(errno));
+            run->seconds = clock_seconds() - d.start;
             return;
         }
         got = channel_write(p->to_worker, &q, sizeof q, &d);
@@ -673,6 +795,10 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
             remember_what_was_left(p, &q.layout);
         if (run->kind == RUN_OUTPUTS && dmlref_vector_has_data(v))
             collect_buffers(&q.layout, p->mapping + q.layout.base_offset, v, run);
+        if (run->damage != DAMAGE_NONE && run->damage != DAMAGE_INPUT_WRITTEN)
+            worker_stop(p); /* it may have lifted a guard page's protection */
+        else
+            bound_worker_memory(p);
     } else {
         snprintf(run->message, sizeof run->message, "the backend's reply is garbled (kind %d)",
                  (int)r.kind);
@@ -969,21 +1095,38 @@ backend *backend_open(const char *library_path, const char *command, const char 
     b->timeout = timeout;
     b->max_level = DMLREF_FEATURE_LEVEL_LATEST;
     if (library_path) {
-        /* loaded here for its name and level (and kept until exit); each
-           worker loads it again, or finds it loaded */
-        char message[512];
-        const dmlref_backend_v1 *table = load_plugin(library_path, message, sizeof message);
-        if (!table) {
-            fprintf(stderr, "dmlref: %s\n", message);
-            free(b);
+        /* its name and level come from its first worker (kept for the
+           first case): what runs when it is loaded never runs here */
+        char message[sizeof((backend_run *)0)->message];
+        const char *limit = getenv("DMLREF_PLUGIN_MEMORY_GROWTH_MB");
+        int fatal;
+        deadline d = deadline_in(timeout);
+        plugin *p = &b->plug_in;
+        b->is_plugin = 1;
+        p->library_path = library_path;
+        p->options = text_options;
+        p->memory_growth_limit = (unsigned long long)PLUGIN_MEMORY_GROWTH_MB << 20;
+        if (limit && strtoul(limit, NULL, 10) > 0)
+            p->memory_growth_limit = (unsigned long long)strtoul(limit, NULL, 10) << 20;
+        if (!ensure_mapping(p, 0)) {
+            fprintf(stderr, "dmlref: %s: cannot map memory for the plug-in's buffers: %s\n",
+                    library_path, strerror(errno));
+            backend_close(b);
             return NULL;
         }
-        b->is_plugin = 1;
-        b->plug_in.library_path = library_path;
-        b->plug_in.options = text_options;
-        b->name = table->name ? table->name : library_path;
-        b->version = table->version ? table->version : "";
-        b->max_level = table->max_feature_level;
+        if (!worker_start(p, &d, timeout, message, sizeof message, &fatal)) {
+            char clean[sizeof message];
+            size_t i;
+            for (i = 0; message[i] && i + 1 < sizeof clean; ++i) /* one line, whatever it said */
+                clean[i] = (unsigned char)message[i] < 0x20 ? ' ' : message[i];
+            clean[i] = '\0';
+            fprintf(stderr, "dmlref: %s: %s\n", library_path, clean);
+            backend_close(b);
+            return NULL;
+        }
+        b->name = p->name[0] ? p->name : library_path;
+        b->version = p->version;
+        b->max_level = (dmlref_feature_level)p->max_level;
     } else {
         b->p.command = command;
         line_reader_init(&b->p.lines, 1 << 16);

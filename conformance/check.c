@@ -13,18 +13,21 @@
  * must-refuse case for a backend at 2_1.
  *
  * Nothing comes out green by accident: a selection of no case, a run in which
- * every case was skipped, a backend that fails its first cases the same way
- * before answering any, and a report that cannot be written all end with
- * exit 2 and the reason.  Exit 0 when cases were judged and none failed or
- * errored, 1 otherwise, 3 for a usage error.
+ * every case was skipped or passed only by saying "unsupported", a backend
+ * that fails its first cases the same way before answering any, and a report
+ * that cannot be written all end with exit 2 and the reason.  Exit 0 when
+ * cases were judged and none failed or errored, 1 otherwise, 3 for a usage
+ * error.
  */
 #include "conformance/conformance.h"
 #include "base/printf_like.h"
 #include "conformance/line_reader.h"
 #include "platform/console.h"
+#include "platform/files.h"
 #include "platform/process.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,14 +46,17 @@ typedef struct result {
     char op[24]; /* the suite a JUnit report puts it in */
     case_result outcome;
     int bad_input;
+    int unsupported; /* a pass by saying "unsupported" where dmlref refuses so */
     double seconds;
     char message[DMLREF_ERROR_MESSAGE_CAPACITY + 768];
+    char element[128]; /* a failure's first wrong element, "OutputTensor[0,1]", or "" */
 } result;
 
 typedef struct results {
     result *items;
     size_t count, capacity;
     unsigned long passed, failed, skipped, errors;
+    unsigned long passed_unsupported; /* of passed: by an "unsupported" answer alone */
     int bad_input;
 } results;
 
@@ -102,6 +108,7 @@ static void count(results *all, const result *r)
     switch (r->outcome) {
     case CASE_PASS:
         ++all->passed;
+        all->passed_unsupported += r->unsupported != 0;
         break;
     case CASE_FAIL:
         ++all->failed;
@@ -151,11 +158,58 @@ static void progress_show(const progress *p, const results *all)
                 p->done, p->total, all->passed, all->failed + all->errors, all->skipped);
 }
 
-static void print_result(const check_options *o, const result *r)
+/* A shell word: 'text' with every ' written as '\''. */
+static void shell_word(char *out, size_t capacity, const char *text)
 {
+    size_t used = 0;
+    out[used++] = '\'';
+    for (; *text && used + 6 < capacity; ++text) {
+        if (*text == '\'') {
+            memcpy(out + used, "'\\''", 4);
+            used += 4;
+        } else {
+            out[used++] = *text;
+        }
+    }
+    out[used++] = '\'';
+    out[used] = '\0';
+}
+
+/* text as one word of a POSIX shell: as it is when no byte of it means
+   anything to the shell, else shell_word's. */
+static void shell_argument(char *out, size_t capacity, const char *text)
+{
+    const char *c = text;
+    while (*c && (isalnum((unsigned char)*c) || strchr("_./+-:@%,=", *c)))
+        ++c;
+    if (*text && !*c && strlen(text) < capacity)
+        memcpy(out, text, strlen(text) + 1);
+    else
+        shell_word(out, capacity, text);
+}
+
+/* The command that derives a failure's first wrong element:
+   "dmlref explain VECTOR --element 'OutputTensor[0,1]'", or "" when the
+   failure names no element. */
+static void explain_command(const result *r, const char *path, char *out, size_t capacity)
+{
+    char path_word[1024], element_word[sizeof r->element + 8];
+    out[0] = '\0';
+    if (r->outcome != CASE_FAIL || !r->element[0])
+        return;
+    shell_argument(path_word, sizeof path_word, path);
+    shell_word(element_word, sizeof element_word, r->element);
+    snprintf(out, capacity, "dmlref explain %s --element %s", path_word, element_word);
+}
+
+static void print_result(const check_options *o, const result *r, const char *path)
+{
+    char command[1400], clean[1400];
+    explain_command(r, path, command, sizeof command);
+    clean_text(clean, sizeof clean, command);
     if (r->outcome != CASE_PASS || r->message[0] || o->verbose) /* a pass may name a variant */
-        printf("%-5s %s%s%s\n", k_outcome_names[r->outcome], r->name, r->message[0] ? ": " : "",
-               r->message);
+        printf("%-5s %s%s%s%s%s\n", k_outcome_names[r->outcome], r->name, r->message[0] ? ": " : "",
+               r->message, clean[0] ? "; derive it: " : "", clean);
     fflush(stdout);
 }
 
@@ -309,14 +363,107 @@ static int selected(const check_options *o, const char *name)
                                 sizeof *o->rerun_names.items, compare_names) != NULL;
 }
 
+/* A --rerun-failed report is read whole, and parsed into a tree: both are
+   bounded.  A report of the whole suite is under 1 MB. */
+#define RERUN_MAX_BYTES (32ul << 20)
+#define RERUN_MAX_TREE_BYTES (512ul << 20)
+
+/* What jansson may allocate for the parse tree of `text`: its tokens
+   counted, each charged what jansson allocates for one (the vector reader's
+   charges, src/vector/read.c). */
+static double parse_tree_bytes(const char *text, size_t length)
+{
+    double bytes = 1024, string_bytes = 0, longest = 0;
+    size_t i, start = 0;
+    int in_string = 0, in_word = 0;
+    for (i = 0; i < length; ++i) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\') {
+                ++i;
+            } else if (c == '"') {
+                in_string = 0;
+                string_bytes += (double)(i - start);
+                if ((double)(i - start) > longest)
+                    longest = (double)(i - start);
+            }
+            continue;
+        }
+        if (c == '"') {
+            in_string = 1, in_word = 0, start = i + 1;
+            bytes += 128;
+        } else if (isalnum((unsigned char)c) || c == '-' || c == '+' || c == '.') {
+            bytes += in_word ? 0 : 64; /* a number, true, false or null */
+            in_word = 1;
+        } else {
+            in_word = 0;
+            bytes += c == '[' ? 192 : c == '{' ? 320 : c == ':' ? 64 : 0;
+        }
+    }
+    return bytes + string_bytes + 4 * longest;
+}
+
+/* The report's text, read whole (a regular file, at most RERUN_MAX_BYTES);
+   NULL with a message on stderr. */
+static char *read_report(const char *path, size_t *length)
+{
+    FILE *f;
+    char *text;
+    int reason = open_regular_file(path, &f);
+    if (reason) {
+        fprintf(stderr, "dmlref check: %s: cannot read the --rerun-failed report: %s\n", path,
+                reason_text(reason));
+        return NULL;
+    }
+    if (!(text = malloc(RERUN_MAX_BYTES + 1))) {
+        fclose(f);
+        fprintf(stderr, "dmlref check: %s: out of memory\n", path);
+        return NULL;
+    }
+    *length = fread(text, 1, RERUN_MAX_BYTES + 1, f);
+    reason = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    if (reason) {
+        fprintf(stderr, "dmlref check: %s: cannot read the --rerun-failed report: %s\n", path,
+                reason_text(reason));
+    } else if (*length > RERUN_MAX_BYTES) {
+        fprintf(stderr,
+                "dmlref check: %s: more than %lu MiB, more than a --rerun-failed report may "
+                "have (a report of the whole suite is under 1 MiB)\n",
+                path, RERUN_MAX_BYTES >> 20);
+    } else if (parse_tree_bytes(text, *length) > (double)RERUN_MAX_TREE_BYTES) {
+        fprintf(stderr,
+                "dmlref check: %s: $: its %zu bytes of JSON would take %.0f MiB to parse, more "
+                "than the %lu MiB a --rerun-failed report may take\n",
+                path, *length, parse_tree_bytes(text, *length) / (1 << 20),
+                RERUN_MAX_TREE_BYTES >> 20);
+    } else {
+        return text;
+    }
+    free(text);
+    return NULL;
+}
+
 /* The names of the failed and erroring cases of a --json report. */
 static int read_rerun_list(const char *path, path_list *names)
 {
     json_error_t jerr;
-    json_t *root = json_load_file(path, 0, &jerr), *list, *item;
-    size_t i;
+    json_t *root, *list, *item;
+    size_t i, length = 0;
+    char *text = read_report(path, &length);
+    if (!text)
+        return 0;
+    memset(&jerr, 0, sizeof jerr);
+    root = json_loadb(text, length, 0, &jerr);
+    free(text);
+    if (!root && !jerr.text[0]) {
+        fprintf(stderr, "dmlref check: %s: $: out of memory parsing %zu bytes of JSON\n", path,
+                length);
+        return 0;
+    }
     if (!root) {
-        fprintf(stderr, "dmlref check: %s: line %d: %s\n", path, jerr.line, jerr.text);
+        fprintf(stderr, "dmlref check: %s: line %d, column %d: %s\n", path, jerr.line, jerr.column,
+                jerr.text);
         return 0;
     }
     list = json_object_get(root, "results");
@@ -341,6 +488,7 @@ static int read_rerun_list(const char *path, path_list *names)
         if ((strcmp(outcome, "fail") == 0 || strcmp(outcome, "error") == 0) &&
             !list_add(names, name)) {
             json_decref(root);
+            fprintf(stderr, "dmlref check: %s: out of memory\n", path);
             return 0;
         }
     }
@@ -348,6 +496,82 @@ static int read_rerun_list(const char *path, path_list *names)
     if (names->count > 1) /* an empty list's items are NULL, which qsort may not take */
         qsort(names->items, names->count, sizeof *names->items, compare_names);
     return 1;
+}
+
+/* Every name of the --rerun-failed report is a vector's among `files` (all
+   shards): 0, naming the first that is not and how many, when the suite
+   has lost some, which a rerun would otherwise pass over in silence. */
+static int rerun_names_found(const check_options *o, const path_list *files)
+{
+    unsigned char *found = calloc(o->rerun_names.count + 1, 1);
+    size_t i, missing = 0, first = 0;
+    if (!found) {
+        fprintf(stderr, "dmlref check: out of memory\n");
+        return 0;
+    }
+    for (i = 0; i < files->count; ++i) {
+        dmlref_vector *v;
+        dmlref_error err;
+        dmlref_vector_read_options read = read_options(0);
+        const char *name;
+        char **at;
+        if (dmlref_vector_load(files->items[i], &read, &v, &err) != DMLREF_OK)
+            continue; /* the run reports it */
+        name = dmlref_vector_name(v);
+        at = bsearch(&name, o->rerun_names.items, o->rerun_names.count,
+                     sizeof *o->rerun_names.items, compare_names);
+        if (at)
+            found[at - o->rerun_names.items] = 1;
+        dmlref_vector_free(v);
+    }
+    for (i = o->rerun_names.count; i-- > 0;)
+        if (!found[i])
+            ++missing, first = i;
+    if (missing) {
+        char name[256];
+        clean_text(name, sizeof name, o->rerun_names.items[first]);
+        fprintf(stderr,
+                "dmlref check: %s: %zu of its %zu failed cases are not among the vectors given, "
+                "the first: %s (run the whole suite for a new report)\n",
+                o->rerun, missing, o->rerun_names.count, name);
+    }
+    free(found);
+    return missing == 0;
+}
+
+/* The last '/' of a path, or '\\' (a separator on Windows; on POSIX, in
+   a name, it only makes two spellings of one new file look like two). */
+static const char *last_separator(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *backslash = strrchr(path, '\\');
+    if (!slash || (backslash && backslash > slash))
+        return backslash;
+    return slash;
+}
+
+/* Whether two paths name one file: the same text, the same file, or, for
+   files not there yet, the same name in the same folder. */
+static int same_report_file(const char *a, const char *b)
+{
+    file_facts fa, fb;
+    const char *base_a, *base_b;
+    char folder_a[4096], folder_b[4096];
+    int ra, rb;
+    if (strcmp(a, b) == 0)
+        return 1;
+    ra = path_facts(a, &fa), rb = path_facts(b, &fb);
+    if (ra == 0 && rb == 0)
+        return same_file(&fa.identity, &fb.identity);
+    if (ra == 0 || rb == 0)
+        return 0;
+    base_a = last_separator(a), base_b = last_separator(b);
+    snprintf(folder_a, sizeof folder_a, "%.*s", base_a ? (int)(base_a - a + 1) : 1,
+             base_a ? a : ".");
+    snprintf(folder_b, sizeof folder_b, "%.*s", base_b ? (int)(base_b - b + 1) : 1,
+             base_b ? b : ".");
+    base_a = base_a ? base_a + 1 : a, base_b = base_b ? base_b + 1 : b;
+    return strcmp(base_a, base_b) == 0 && path_facts(folder_a, &fa) == 0 &&
+           path_facts(folder_b, &fb) == 0 && same_file(&fa.identity, &fb.identity);
 }
 
 /* ---- one case ------------------------------------------------------------------ */
@@ -478,7 +702,9 @@ static int run_file(runner *rn, const char *path, size_t index, result *r)
     if (run.late)
         charge_late(rn, run.late_message);
     watch_for_a_dead_backend(rn, &run);
-    r->outcome = judge_run(v, &e, &run, o->strict_status, message, sizeof message);
+    r->outcome = judge_run_naming(v, &e, &run, o->strict_status, message, sizeof message,
+                                  r->element, sizeof r->element);
+    r->unsupported = r->outcome == CASE_PASS && run_says_unsupported(&run);
     clean_text(r->message, sizeof r->message, message);
     dmlref_vector_free(v);
     return 1;
@@ -492,6 +718,13 @@ typedef struct run_state {
     int stopped_fatal;
     char fatal_reason[sizeof((runner *)0)->fatal_reason];
     int stopped_at_max;
+    const path_list *files;
+    /* --jobs: what the jobs answered for each file, until the files before
+       it are answered too: results are taken in the files' order, so the
+       report, and where --max-failures stops it, are a serial run's */
+    result **waiting;
+    unsigned char *answered;
+    size_t next; /* the first file not taken yet */
 } run_state;
 
 static int reached_max_failures(const check_options *o, const results *all)
@@ -503,7 +736,7 @@ static int reached_max_failures(const check_options *o, const results *all)
 static int take(run_state *st, const check_options *o, const result *r)
 {
     progress_clear(&st->shown);
-    print_result(o, r);
+    print_result(o, r, st->files->items[r->file]);
     if (!add(&st->all, r))
         return 0;
     progress_show(&st->shown, &st->all);
@@ -526,6 +759,12 @@ static int take_result(void *to, const result *r)
     return take(sink->st, sink->o, r);
 }
 
+/* Whether the result held back (until the next case starts) failed. */
+static unsigned long held_failure(const runner *rn)
+{
+    return rn->holding && (rn->held.outcome == CASE_FAIL || rn->held.outcome == CASE_ERROR);
+}
+
 static void run_serially(run_state *st, const check_options *o, backend *b, const path_list *files)
 {
     runner rn;
@@ -546,7 +785,9 @@ static void run_serially(run_state *st, const check_options *o, backend *b, cons
             st->stopped_fatal = 1;
             snprintf(st->fatal_reason, sizeof st->fatal_reason, "%s", rn.fatal_reason);
         }
-        st->stopped_at_max = reached_max_failures(o, &st->all);
+        /* the held result counts: the run stops right after the failure */
+        st->stopped_at_max = o->max_failures &&
+                             st->all.failed + st->all.errors + held_failure(&rn) >= o->max_failures;
     }
     if (!finish(&rn, take_result, &sink) || !ok) {
         st->stopped_fatal = 1;
@@ -565,12 +806,12 @@ static void run_serially(run_state *st, const check_options *o, backend *b, cons
  * when no file is left.  The job answers with one record a line, fields
  * split by tabs (the text fields are clean_text()'s output, which holds no
  * tab):
- *   R <file> <outcome> <bad_input> <seconds> <name> <op> <message>
+ *   R <file> <outcome> <bad_input> <seconds> <name> <op> <message> <element>
  *   F <reason>          the backend cannot run
- *   N                   a file not selected (for the progress count)
+ *   N <file>            a file not selected
  *   W                   a file done: the job wants another
- * and the parent prints the results as they come and sorts them back into
- * the files' order for the reports. */
+ * and the parent takes the results in the files' order: each waits until
+ * every file before it is answered. */
 
 /* The work sent down a job's link: texts, each a 4-byte length in the
    machine's order (JOB_NO_TEXT for none) and its bytes; numbers as decimal
@@ -698,8 +939,9 @@ static int send_record(worker_link *link, const char *format, ...)
 
 static int send_result(void *to, const result *r)
 {
-    return send_record(to, "R\t%zu\t%d\t%d\t%.6f\t%s\t%s\t%s\n", r->file, (int)r->outcome,
-                       r->bad_input, r->seconds, r->name, r->op, r->message);
+    return send_record(to, "R\t%zu\t%d\t%d\t%d\t%.6f\t%s\t%s\t%s\t%s\n", r->file, (int)r->outcome,
+                       r->bad_input, r->unsupported, r->seconds, r->name, r->op, r->message,
+                       r->element);
 }
 
 /* The job's side: reads the options, then runs the files it is dealt, one
@@ -739,10 +981,11 @@ int check_job_worker(worker_link *link, int argc, char **argv)
            parent has closed the link */
         size_t place = (size_t)take_number(link, &ok);
         free(path);
+        path = NULL; /* freed: the link may end here */
         if (!ok || !(path = take_text(link, &ok)))
             break;
         if (!run_file(&rn, path, place, &r))
-            ok = send_record(link, "N\n");
+            ok = send_record(link, "N\t%zu\n", place);
         else
             ok = pass_on(&rn, &r, send_result, link);
         ok = ok && send_record(link, "W\n");
@@ -764,40 +1007,90 @@ int check_job_worker(worker_link *link, int argc, char **argv)
 
 static const worker_kind k_check_job = {CHECK_JOB_WORKER, check_job_worker};
 
+/* Takes, in the files' order, every answered file not taken yet: 0 when
+   memory ran out. */
+static int take_in_order(run_state *st, const check_options *o)
+{
+    const path_list *files = st->files;
+    for (; st->next < files->count && !st->stopped_at_max; ++st->next) {
+        result *r = st->waiting[st->next];
+        if (!in_shard(o, st->next))
+            continue;
+        if (!st->answered[st->next])
+            break;
+        st->waiting[st->next] = NULL;
+        if (r) {
+            int taken;
+            ++st->shown.done;
+            taken = take(st, o, r);
+            free(r);
+            if (!taken)
+                return 0;
+        } else { /* not selected */
+            ++st->shown.done;
+            progress_show(&st->shown, &st->all);
+        }
+        st->stopped_at_max = reached_max_failures(o, &st->all);
+    }
+    return 1;
+}
+
+/* A job's answer for a file: 0 when it names no file dealt and not yet
+   answered. */
+static int answer(run_state *st, const char *file_text, const result *r, int *out_of_memory)
+{
+    char *end;
+    unsigned long long file = strtoull(file_text, &end, 10);
+    if (!*file_text || *end || file >= st->files->count || st->answered[file])
+        return 0;
+    if (r && !(st->waiting[file] = malloc(sizeof *r))) {
+        *out_of_memory = 1;
+        return 1;
+    }
+    if (r)
+        *st->waiting[file] = *r;
+    st->answered[file] = 1;
+    return 1;
+}
+
 /* One record line of a job; 0 when it is not one. */
 static int parse_record(run_state *st, const check_options *o, char *line)
 {
-    char *field[8], *cursor = line;
-    int n = 0;
+    char *field[10], *cursor = line;
+    int n = 0, out_of_memory = 0, known;
     result r;
-    while (n < 8 && (field[n] = cursor) != NULL) {
+    while (n < 10 && (field[n] = cursor) != NULL) {
         cursor = strchr(cursor, '\t');
         ++n;
         if (cursor)
             *cursor++ = '\0';
-    }
-    if (n == 1 && strcmp(field[0], "N") == 0) {
-        ++st->shown.done;
-        progress_show(&st->shown, &st->all);
-        return 1;
     }
     if (n == 2 && strcmp(field[0], "F") == 0) {
         st->stopped_fatal = 1;
         snprintf(st->fatal_reason, sizeof st->fatal_reason, "%s", field[1]);
         return 1;
     }
-    if (n != 8 || strcmp(field[0], "R") != 0)
+    if (n == 2 && strcmp(field[0], "N") == 0) {
+        known = answer(st, field[1], NULL, &out_of_memory);
+    } else if (n == 10 && strcmp(field[0], "R") == 0) {
+        memset(&r, 0, sizeof r);
+        r.file = (size_t)strtoull(field[1], NULL, 10);
+        r.outcome = (case_result)atoi(field[2]);
+        r.bad_input = atoi(field[3]);
+        r.unsupported = atoi(field[4]);
+        r.seconds = strtod(field[5], NULL);
+        snprintf(r.name, sizeof r.name, "%s", field[6]);
+        snprintf(r.op, sizeof r.op, "%s", field[7]);
+        snprintf(r.message, sizeof r.message, "%s", field[8]);
+        snprintf(r.element, sizeof r.element, "%s", field[9]);
+        known = r.outcome >= CASE_PASS && r.outcome <= CASE_ERROR &&
+                answer(st, field[1], &r, &out_of_memory);
+    } else {
         return 0;
-    memset(&r, 0, sizeof r);
-    r.file = (size_t)strtoull(field[1], NULL, 10);
-    r.outcome = (case_result)atoi(field[2]);
-    r.bad_input = atoi(field[3]);
-    r.seconds = strtod(field[4], NULL);
-    snprintf(r.name, sizeof r.name, "%s", field[5]);
-    snprintf(r.op, sizeof r.op, "%s", field[6]);
-    snprintf(r.message, sizeof r.message, "%s", field[7]);
-    ++st->shown.done;
-    return take(st, o, &r);
+    }
+    if (!known)
+        return 0;
+    return !out_of_memory && take_in_order(st, o);
 }
 
 static int by_file(const void *a, const void *b)
@@ -899,9 +1192,8 @@ static int job_receive(run_state *st, const check_options *o, job *jb, dealer *d
         if (!parse_record(st, o, line)) {
             st->stopped_fatal = 1;
             snprintf(st->fatal_reason, sizeof st->fatal_reason,
-                     "a job sent a record dmlref cannot read");
+                     "a job sent a record dmlref cannot read, or memory ran out");
         }
-        st->stopped_at_max = reached_max_failures(o, &st->all);
     }
     return 1;
 }
@@ -914,9 +1206,18 @@ static void run_in_jobs(run_state *st, const check_options *o, const path_list *
     channel *from[CHECK_MAX_JOBS];
     unsigned long j, open_jobs = 0;
     dealer d;
+    size_t i;
 
     d.files = files, d.next = 0;
     memset(jobs, 0, sizeof jobs);
+    st->waiting = calloc(files->count + 1, sizeof *st->waiting);
+    st->answered = calloc(files->count + 1, 1);
+    if (!st->waiting || !st->answered) {
+        free(st->waiting), free(st->answered);
+        st->stopped_fatal = 1;
+        snprintf(st->fatal_reason, sizeof st->fatal_reason, "out of memory");
+        return;
+    }
     for (j = 0; j < o->jobs; ++j) {
         line_reader_init(&jobs[j].records, 1 << 16);
         if (!job_start(&jobs[j], o, &d, j)) {
@@ -953,6 +1254,18 @@ static void run_in_jobs(run_state *st, const check_options *o, const path_list *
         channel_close(jobs[j].from);
         line_reader_free(&jobs[j].records);
     }
+    /* a run cut short: what was answered after a file that was not is
+       still reported, in order */
+    for (i = st->next; i < files->count; ++i) {
+        if (st->waiting[i] && !st->stopped_at_max && !take(st, o, st->waiting[i]) &&
+            !st->stopped_fatal) {
+            st->stopped_fatal = 1;
+            snprintf(st->fatal_reason, sizeof st->fatal_reason, "out of memory");
+        }
+        free(st->waiting[i]);
+    }
+    free(st->waiting), free(st->answered);
+    st->waiting = NULL, st->answered = NULL;
     if (st->all.count > 1)
         qsort(st->all.items, st->all.count, sizeof *st->all.items, by_file);
 }
@@ -996,23 +1309,6 @@ static void json_text(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* A shell word: 'text' with every ' written as '\''. */
-static void shell_word(char *out, size_t capacity, const char *text)
-{
-    size_t used = 0;
-    out[used++] = '\'';
-    for (; *text && used + 6 < capacity; ++text) {
-        if (*text == '\'') {
-            memcpy(out + used, "'\\''", 4);
-            used += 4;
-        } else {
-            out[used++] = *text;
-        }
-    }
-    out[used++] = '\'';
-    out[used] = '\0';
-}
-
 /* The command that runs one vector again on the same backend. */
 static void reproduce_command(const check_options *o, const char *path, char *out, size_t capacity)
 {
@@ -1054,7 +1350,8 @@ static void tally_suite(const results *all, const char *op, unsigned long *n, un
 }
 
 /* JUnit XML: one <testsuite> per operator, each case with its time; a failure
-   or error names the vector's file and the command that reproduces it. */
+   or error names the vector's file and the command that reproduces it, and a
+   wrong element the command that derives it. */
 static int write_junit(FILE *f, const void *context)
 {
     const report *rep = context;
@@ -1113,6 +1410,12 @@ static int write_junit(FILE *f, const void *context)
             xml_text(f, command);
             fprintf(f, "\nreproduce: ");
             xml_text(f, clean);
+            explain_command(r, path, command, sizeof command);
+            clean_text(clean, sizeof clean, command);
+            if (clean[0]) {
+                fprintf(f, "\nderive it: ");
+                xml_text(f, clean);
+            }
             fprintf(f, "</%s>\n    </testcase>\n", r->outcome == CASE_FAIL ? "failure" : "error");
         }
         fprintf(f, "  </testsuite>\n");
@@ -1238,9 +1541,15 @@ static void say_why_nothing_ran(const check_options *o, const path_list *files, 
                 o->rerun                                ? "--rerun-failed"
                 : o->filters.count || o->excludes.count ? "--filter and --exclude"
                                                         : "--shard");
-    else
+    else if (!all->passed_unsupported)
         fprintf(stderr, "dmlref check: no case was judged: all %lu selected cases were skipped\n",
                 all->skipped);
+    else
+        fprintf(stderr,
+                "dmlref check: no case was judged: of %zu selected cases %lu were skipped and "
+                "%lu passed only by answering that the backend cannot run them (where dmlref "
+                "refuses them so)\n",
+                all->count, all->skipped, all->passed_unsupported);
 }
 
 int check_run(check_options *o, path_list *paths)
@@ -1252,11 +1561,20 @@ int check_run(check_options *o, path_list *paths)
     int code = EXIT_OK, reports_ok = 1;
 
     memset(&st, 0, sizeof st);
-    if (o->rerun && !read_rerun_list(o->rerun, &o->rerun_names))
+    if (o->junit && o->json && same_report_file(o->junit, o->json)) {
+        fprintf(stderr,
+                "dmlref check: --junit %s and --json %s name the same file: one report would "
+                "replace the other\n",
+                o->junit, o->json);
+        code = EXIT_BAD_INPUT;
+    }
+    if (code == EXIT_OK && o->rerun && !read_rerun_list(o->rerun, &o->rerun_names))
         code = EXIT_BAD_INPUT;
     for (i = 0; code == EXIT_OK && i < paths->count; ++i)
         if (!collect_vectors(paths->items[i], &files))
             st.all.bad_input = 1;
+    if (code == EXIT_OK && o->rerun && !rerun_names_found(o, &files))
+        code = EXIT_BAD_INPUT;
     if (code == EXIT_OK && o->list)
         code = st.all.bad_input ? EXIT_BAD_INPUT : list_cases(o, &files);
     else if (code == EXIT_OK &&
@@ -1274,6 +1592,7 @@ int check_run(check_options *o, path_list *paths)
     }
     fflush(stdout);
     st.shown.on = is_terminal(stderr);
+    st.files = &files;
     for (i = 0; i < files.count; ++i)
         if (in_shard(o, i))
             ++st.shown.total;
@@ -1309,7 +1628,7 @@ int check_run(check_options *o, path_list *paths)
         code = EXIT_BAD_INPUT;
     else if (st.all.failed || st.all.errors)
         code = EXIT_DIFFERENCE;
-    else if (!st.all.passed) {
+    else if (st.all.passed == st.all.passed_unsupported) {
         say_why_nothing_ran(o, &files, &st.all);
         code = EXIT_BAD_INPUT;
     }

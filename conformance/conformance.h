@@ -137,9 +137,21 @@ void expectation_at(const dmlref_vector *v, dmlref_feature_level level, expectat
 
 /* What a run of one case comes to, with a one-line message.  With
    strict_status a refusal must name the status the oracle gives (and, if it
-   names a rule, the same rule). */
+   names a rule, the same rule).  An answer that the backend cannot run the
+   case (a process's "unsupported", or a refusal naming
+   DMLREF_ERROR_UNSUPPORTED_*, a plug-in's supports() included) is a skip,
+   except where the oracle refuses the case with that very status: a correct
+   refusal. */
 case_result judge_run(dmlref_vector *v, const expectation *e, const backend_run *run,
                       int strict_status, char *message, size_t capacity);
+/* Whether the backend answered that it cannot run the case (judge_run's
+   "unsupported"): a pass so answered shows nothing it implements. */
+int run_says_unsupported(const backend_run *run);
+/* judge_run, and for a failure that names a wrong element, that element as
+   dmlref explain --element takes it ("OutputTensor[0,1]"); else "". */
+case_result judge_run_naming(dmlref_vector *v, const expectation *e, const backend_run *run,
+                             int strict_status, char *message, size_t capacity, char *element,
+                             size_t element_capacity);
 /* judge_run at the vector's own feature level, statuses not compared. */
 case_result judge_case(dmlref_vector *v, const backend_run *run, char *message, size_t capacity);
 

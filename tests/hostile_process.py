@@ -16,6 +16,12 @@ and every case past the list is answered right (tests/model_backend.py):
   again-with-next  the right reply, and again in one write with the next reply
   forge         writes a forged --jobs record to every descriptor from 3 to 63,
                 then answers "unsupported"
+  setsid        starts a process in a session of its own (out of its process
+                group) that waits 3 s, writes the file COUNTER.escaped and
+                sleeps 1319 s; then the right reply
+  flood         writes 100 MiB to its stderr, then the right reply
+  flood-exit    writes 100 MiB to its stderr, then "last words", and exits
+                with status 3
 """
 import json
 import os
@@ -26,6 +32,15 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model_backend import answer  # noqa: E402
+
+
+# what the setsid child runs: after 3 s a marker, then a long sleep by name
+ESCAPE = (
+    "import os, sys, time\n"
+    "time.sleep(3)\n"
+    "open(sys.argv[1], 'w').close()\n"
+    "os.execvp('sleep', ['sleep', '1319'])\n"
+)
 
 
 def say(text):
@@ -70,6 +85,19 @@ def main(counter, behaviours):
             pending = reply + "\n"
         elif how == "slow":
             time.sleep(1)
+            say(json.dumps(answer(line, True)))
+        elif how == "setsid":
+            subprocess.Popen([sys.executable, "-c", ESCAPE, counter + ".escaped"],
+                             start_new_session=True, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            say(json.dumps(answer(line, True)))
+        elif how in ("flood", "flood-exit"):
+            block = b"stderr flood " * 5041 + b"\n"  # 65534 bytes a line
+            for _ in range(100 * 16):
+                os.write(2, block)
+            if how == "flood-exit":
+                os.write(2, b"last words\n")
+                sys.exit(3)
             say(json.dumps(answer(line, True)))
         elif how == "forge":
             for fd in range(3, 64):

@@ -15,7 +15,11 @@
 #     replies charged to their case, an OpenMP plug-in after a crash;
 #   - reports: valid UTF-8 whatever the backend says, JUnit suites per
 #     operator with durations and a reproducing command, --rerun-failed,
-#     --max-failures, --shard, --jobs, --list, progress, usage errors.
+#     --max-failures, --shard, --jobs, --list, progress, usage errors;
+#   - a backend that implements one operator gets the same verdicts as a
+#     plug-in and as a process; --jobs prints a serial run's report and stops
+#     where it does; --rerun-failed and report paths that cannot be right;
+#     each failure carries the dmlref explain command that derives it.
 #   test_check.sh DMLREF_BINARY [BACKENDS_DIR] (default: the binary's folder's backends/)
 #   CHECK_LIMIT=SECONDS (default 300): how long one run may take before it counts as hung
 set -u
@@ -164,7 +168,10 @@ check "at feature level 3_0, no refusal case is skipped for its level" 1 \
 check "a vector valid at 4_1 must be refused at 3_0" 1 \
     "gather_elements/float64/.*accepted a case that must be refused at feature level 3_0: DMLREF_ERROR_UNSUPPORTED_DATA_TYPE \(R-GE-5\)" -- \
     --exec "$model --no-validation" --feature-level 3_0 --filter 'gather_elements/float64/1d/*' vectors
-check "... and the validating backend refuses it at 3_0" 0 "^[0-9]+ passed, 0 failed, 0 skipped$" -- \
+# every one of those passes is an "unsupported" answer, which a backend that
+# implements nothing gives too: each case passes, and the run judged nothing
+check "... and the validating backend refuses it at 3_0: each passes, nothing judged, exit 2" 2 \
+    "^[0-9]+ passed, 0 failed, 0 skipped$" "no case was judged: .* passed only by answering" -- \
     --exec "$model" --strict-status --feature-level 3_0 --filter 'gather_elements/float64/1d/*' vectors
 check "a plug-in that never validates fails at its level, naming the rules" 1 \
     "accepted a case that must be refused at feature level 3_0: DMLREF_ERROR_UNSUPPORTED_DATA_TYPE \(R-GE-5\)" -- \
@@ -266,10 +273,15 @@ done
 if [ -s "$tmp/whole" ] && sort "$tmp/sharded" | cmp -s - "$tmp/whole" \
     && [ "$(sort "$tmp/sharded" | uniq -d | wc -l)" = 0 ]; then ok "--shard 1/3..3/3: disjoint, the whole run"
 else fails "--shard"; fi
+# (stderr is judged: a job that freed its path twice printed glibc's abort
+# message once per job, and the reports still matched)
 for jobs in 1 2; do
     "$dmlref" check --backend $backends/faulty_off_by_one_axis.so --jobs $jobs \
-        --json "$tmp/jobs$jobs.json" vectors >/dev/null 2>&1
+        --json "$tmp/jobs$jobs.json" vectors >"$tmp/jobs$jobs.out" 2>"$tmp/jobs$jobs.err"
 done
+if [ -s "$tmp/jobs1.err" ] || [ -s "$tmp/jobs2.err" ]; then
+    bad "--jobs 1 and 2 write nothing on stderr" "$tmp/jobs1.err" "$tmp/jobs2.err"
+else ok "--jobs 1 and 2 write nothing on stderr"; fi
 if /usr/bin/python3 -c "
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
@@ -480,5 +492,191 @@ check "check --help" 0 "--rerun-failed REPORT" "--shard K/N" -- --help
 # a plug-in that is not one
 check "not a plug-in" 2 "cannot load" -- --backend /nonexistent.so vectors
 check "usage: both interfaces" 3 "--backend LIB.so or --exec" -- --backend a.so --exec b vectors
+
+# ---- partial backends, --jobs order, --rerun-failed, reports, explain --------
+# A backend that implements one operator: "unsupported" means the same from
+# both interfaces (a skip), except where the oracle refuses the case with
+# that very status; --jobs reports as a serial run does, and stops where it
+# does; --rerun-failed and report paths that cannot be right; each failure
+# line carries the dmlref explain command that derives its element.
+
+# verdicts REPORT.json: "name result" lines, in the report's order
+verdicts() {
+    /usr/bin/python3 -c "
+import json, sys
+for r in json.load(open(sys.argv[1]))['results']:
+    print(r['name'], r['result'])" "$1"
+}
+only_plugin="--backend $backends/reference.so --backend-options only=GATHER_ELEMENTS"
+only_process="$backends/reference_process --only GATHER_ELEMENTS"
+# shellcheck disable=SC2086 # $only_plugin is three words
+"$dmlref" check $only_plugin --json "$tmp/only_plugin.json" vectors \
+    >"$tmp/only_plugin.out" 2>"$tmp/only_plugin.err"
+plugin_rc=$?
+"$dmlref" check --exec "$only_process" --json "$tmp/only_process.json" vectors \
+    >"$tmp/only_process.out" 2>"$tmp/only_process.err"
+process_rc=$?
+verdicts "$tmp/only_plugin.json" >"$tmp/only_plugin.verdicts" 2>>"$tmp/only_plugin.err"
+verdicts "$tmp/only_process.json" >"$tmp/only_process.verdicts" 2>>"$tmp/only_process.err"
+total=$(wc -l <vectors/MANIFEST | tr -d ' ')
+if [ "$plugin_rc" = 0 ] && [ "$process_rc" = 0 ] && [ ! -s "$tmp/only_plugin.err" ] &&
+    [ ! -s "$tmp/only_process.err" ] &&
+    [ "$(wc -l <"$tmp/only_plugin.verdicts" | tr -d ' ')" = "$total" ] &&
+    cmp -s "$tmp/only_plugin.verdicts" "$tmp/only_process.verdicts"; then
+    ok "a GATHER_ELEMENTS-only plug-in and process: the same verdict on all $total cases"
+else
+    diff "$tmp/only_plugin.verdicts" "$tmp/only_process.verdicts" | head -5 >"$tmp/only.diff"
+    bad "a GATHER_ELEMENTS-only plug-in and process: the same verdicts (exit $plugin_rc, $process_rc)" \
+        "$tmp/only.diff" "$tmp/only_plugin.err" "$tmp/only_process.err"
+fi
+# the only passes outside its operator: the cases dmlref refuses with
+# DMLREF_ERROR_UNSUPPORTED_OPERATOR, the very status the plug-in answers
+grep -v '^gather_elements/' "$tmp/only_plugin.verdicts" | grep ' pass$' | sed 's/ pass$//' \
+    >"$tmp/only_passes"
+grep -rl '"DMLREF_ERROR_UNSUPPORTED_OPERATOR"' vectors --include='*.json' |
+    grep -v -e '^vectors/gather_elements/' -e '^vectors/schema.json$' | sed 's#^vectors/##; s#\.json$##' | sort >"$tmp/only_refused"
+if [ -s "$tmp/only_refused" ] && sort "$tmp/only_passes" | cmp -s - "$tmp/only_refused"; then
+    ok "... it passes no other operator's case but those refused with its very status"
+else bad "... it passes other operators' cases" "$tmp/only_passes"; fi
+if grep -qx 'gather_nd1/uint8/3d/error_index_out_of_range skip' "$tmp/only_plugin.verdicts"; then
+    ok "... a must-refuse case of another operator is a skip, not a refusal"
+else fails "... gather_nd1/uint8/3d/error_index_out_of_range is not a skip"; fi
+# shellcheck disable=SC2086
+for strict in "" --strict-status; do
+    check "a GATHER_ELEMENTS-only plug-in on gather_nd/* ${strict:-(default)}: nothing judged, exit 2" 2 \
+        "no case was judged: all [0-9]+ selected cases were skipped" "^0 passed, 0 failed, [0-9]+ skipped$" -- \
+        $only_plugin $strict --filter 'gather_nd/*' vectors
+    check "a GATHER_ELEMENTS-only process on gather_nd/* ${strict:-(default)}: nothing judged, exit 2" 2 \
+        "no case was judged: all [0-9]+ selected cases were skipped" "^0 passed, 0 failed, [0-9]+ skipped$" -- \
+        --exec "$only_process" $strict --filter 'gather_nd/*' vectors
+    # its one pass there, error_at_2_1, is dmlref's own "unsupported": not judged
+    check "a GATHER_ELEMENTS-only plug-in on nonzero_coordinates/* ${strict:-(default)}: nothing judged, exit 2" 2 \
+        "no case was judged: of [0-9]+ selected cases [0-9]+ were skipped and 1 passed only by answering" \
+        "^1 passed, 0 failed, [0-9]+ skipped$" -- $only_plugin $strict --filter 'nonzero_coordinates/*' vectors
+    check "a GATHER_ELEMENTS-only process on nonzero_coordinates/* ${strict:-(default)}: nothing judged, exit 2" 2 \
+        "no case was judged: of [0-9]+ selected cases [0-9]+ were skipped and 1 passed only by answering" \
+        "^1 passed, 0 failed, [0-9]+ skipped$" -- --exec "$only_process" $strict --filter 'nonzero_coordinates/*' vectors
+done
+
+# --jobs: the text report of a serial run, byte for byte, run after run (it
+# printed results as jobs finished them); --max-failures 1 stops at the first
+# failure both ways (serially it stopped at the second)
+faulty=$backends/faulty_off_by_one_axis.so
+"$dmlref" check --backend "$faulty" --filter 'gather_elements/*' vectors \
+    >"$tmp/serial.out" 2>"$tmp/serial.err"
+serial_rc=$?
+for round in 1 2 3; do
+    "$dmlref" check --backend "$faulty" --filter 'gather_elements/*' --jobs 3 vectors \
+        >"$tmp/jobs3.out" 2>"$tmp/jobs3.err"
+    jobs_rc=$?
+    if [ "$serial_rc" = 1 ] && [ "$jobs_rc" = 1 ] && grep -q '^FAIL ' "$tmp/serial.out" &&
+        cmp -s "$tmp/serial.out" "$tmp/jobs3.out" && [ ! -s "$tmp/serial.err" ] &&
+        [ ! -s "$tmp/jobs3.err" ]; then
+        ok "--jobs 3, round $round: the serial run's text report, byte for byte, nothing on stderr"
+    else
+        diff "$tmp/serial.out" "$tmp/jobs3.out" | head -4 >"$tmp/jobs3.diff"
+        bad "--jobs 3, round $round: the serial run's text report (exit $serial_rc, $jobs_rc)" \
+            "$tmp/jobs3.diff" "$tmp/serial.err" "$tmp/jobs3.err"
+    fi
+done
+for jobs in 1 3; do
+    check "--max-failures 1 --jobs $jobs: stops right after the first failure" 1 \
+        "^stopped after 1 failed cases \(--max-failures\)" "^[0-9]+ passed, 1 failed, 0 skipped$" -- \
+        --backend "$faulty" --max-failures 1 --jobs $jobs vectors
+    grep -Ev '^dmlref check ' "$tmp/out" >"$tmp/max$jobs.out"
+done
+if cmp -s "$tmp/max1.out" "$tmp/max3.out"; then ok "--max-failures 1: the same report with --jobs 3"
+else bad "--max-failures 1: the same report with --jobs 3" "$tmp/max1.out" "$tmp/max3.out"; fi
+
+# --rerun-failed: a case the suite no longer has is an error, not a silent pass
+/usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+r['results'] += [{'name': 'gone/first', 'result': 'fail'}, {'name': 'gone/second', 'result': 'error'}]
+json.dump(r, open(sys.argv[2], 'w'))" "$tmp/faulty.json" "$tmp/gone.json"
+check "--rerun-failed naming cases no longer there: exit 2, the first and how many" 2 \
+    "gone.json: 2 of its $((failed_count + 2)) failed cases are not among the vectors given, the first: gone/first" -- \
+    --backend "$faulty" --rerun-failed "$tmp/gone.json" vectors
+if grep -q "passed, " "$tmp/out"; then fails "--rerun-failed naming gone cases runs nothing"
+else ok "--rerun-failed naming gone cases runs nothing"; fi
+mkfifo "$tmp/report.fifo"
+check "--rerun-failed of a FIFO: refused at once, not a hang" 2 \
+    "report.fifo: cannot read the --rerun-failed report: not a regular file" -- \
+    --backend "$faulty" --rerun-failed "$tmp/report.fifo" vectors
+within "--rerun-failed of a FIFO" 10
+head -c 34000000 /dev/zero | tr '\0' ' ' >"$tmp/huge.json"
+check "--rerun-failed of a report over 32 MiB: a clear error" 2 \
+    "huge.json: more than 32 MiB, more than a --rerun-failed report may have" -- \
+    --backend "$faulty" --rerun-failed "$tmp/huge.json" vectors
+# 30 MB of "{}," would make a parse tree of gigabytes: refused before it is
+# parsed, under a limit on memory
+/usr/bin/python3 -c "
+import sys
+with open(sys.argv[1], 'w') as f:
+    f.write('{\"results\": [' + '{},' * 10000000 + '{}]}')" "$tmp/tree.json"
+(
+    # shellcheck disable=SC3045 # dash and bash take -v
+    ulimit -v 1500000 2>/dev/null
+    "$dmlref" check --backend "$faulty" --rerun-failed "$tmp/tree.json" vectors >"$tmp/out" 2>&1
+    echo $? >"$tmp/tree.rc"
+)
+if [ "$(cat "$tmp/tree.rc")" = 2 ] &&
+    grep -q "tree.json: \$: its [0-9]* bytes of JSON would take [0-9]* MiB to parse, more than the 512 MiB" "$tmp/out"; then
+    ok "--rerun-failed of a report whose parse would take gigabytes: refused, named"
+else fails "--rerun-failed of a report whose parse would take gigabytes (exit $(cat "$tmp/tree.rc"))"; fi
+
+# two reports naming one file: refused, nothing written
+for second in "$tmp/one.report" "$tmp/../$(basename "$tmp")/one.report"; do
+    rm -f "$tmp/one.report"
+    check "--junit and --json naming one file ($second): exit 2" 2 \
+        "dmlref check: --junit .*one.report and --json .*one.report name the same file" -- \
+        --backend "$backends/reference.so" --filter "$filter" --junit "$tmp/one.report" \
+        --json "$second" vectors
+    if [ -e "$tmp/one.report" ]; then fails "... and wrote it"; else ok "... and wrote nothing"; fi
+done
+: >"$tmp/one.report"
+ln -s "$tmp/one.report" "$tmp/link.report"
+check "--junit and --json reaching one file through a link: exit 2" 2 "name the same file" -- \
+    --backend "$backends/reference.so" --filter "$filter" --junit "$tmp/one.report" \
+    --json "$tmp/link.report" vectors
+
+# every failure line carries the command that derives its wrong element, and
+# that command, run as printed, explains that very element: each operator's
+# outputs (NonZero's two), a digest-only case, and a path that needs quoting
+mkdir -p "$tmp/it's here"
+cp vectors/gather_elements/float16/2d/axis1_int32_padded.json "$tmp/it's here/"
+for run in "faulty_off_by_one_axis $tmp/it's here" \
+    "faulty_nonzero_count_off_by_one vectors/nonzero_coordinates/float16/1d" \
+    "faulty_nonzero_left_aligned vectors/nonzero_coordinates/float16/4d" \
+    "faulty_scatter_no_input_copy vectors/scatter_elements/float16/1d" \
+    "faulty_gather_nd1_batch_offset vectors/gather_nd1/float16/2d" \
+    "faulty_no_negative_indices vectors/gather_nd/float16/3d" \
+    "faulty_off_by_one_axis vectors/gather_elements/float32/2d/large_1m_random.json"; do
+    plugin=${run%% *} path=${run#* }
+    "$dmlref" check --backend "$backends/$plugin.so" --junit "$tmp/derive.xml" "$path" \
+        >"$tmp/derive.out" 2>"$tmp/derive.err"
+    line=$(grep -m 1 '^FAIL .*; derive it: dmlref explain ' "$tmp/derive.out")
+    command=${line##*; derive it: }
+    element=$(echo "$command" | sed -n "s/.* --element '\([A-Za-z]*\)\[\([0-9,]*\)\]'$/\1[\2]/p")
+    shown=$(echo "$element" | sed 's/,/, /g')
+    # the element the line names first, "OutputTensor[0, 1]: expected", is the one derived
+    if [ -z "$element" ] || ! echo "$line" | grep -qF ": $shown: expected"; then
+        bad "$plugin: a failure line with the explain command of its element" "$tmp/derive.out" "$tmp/derive.err"
+        continue
+    fi
+    sh -c "\"\$0\" ${command#dmlref }" "$dmlref" >"$tmp/explain.out" 2>"$tmp/explain.err"
+    explain_rc=$?
+    if [ "$explain_rc" = 0 ] && [ ! -s "$tmp/explain.err" ] && grep -qF "$shown = " "$tmp/explain.out"; then
+        ok "$plugin: '$command' runs and derives $shown"
+    else
+        bad "$plugin: '$command' derives $shown (exit $explain_rc)" "$tmp/explain.err" "$tmp/explain.out"
+    fi
+    if /usr/bin/python3 -c "
+import sys, xml.etree.ElementTree as ET
+bodies = [f.text for f in ET.parse(sys.argv[1]).getroot().iter('failure')]
+assert any(b.endswith('\nderive it: ' + sys.argv[2]) for b in bodies), bodies[:1]
+" "$tmp/derive.xml" "$command" 2>"$tmp/junit.err"; then ok "$plugin: the JUnit failure body carries it"
+    else bad "$plugin: the JUnit failure body carries the command" "$tmp/junit.err"; fi
+done
 
 finish

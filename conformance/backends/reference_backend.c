@@ -11,7 +11,11 @@
  *             any other error               -> that error (the description
  *                                              is refused as invalid)
  *
- * --backend-options: none; any text is refused by create().
+ * --backend-options: none, or "only=OPERATOR" (GATHER_ELEMENTS, ...): a
+ * backend that implements that operator alone, as a plug-in wired up one
+ * operator at a time is; supports() answers DMLREF_ERROR_UNSUPPORTED_OPERATOR
+ * for every other, whatever the description.  Any other text is refused by
+ * create().
  */
 #include "dmlref/backend.h"
 
@@ -26,7 +30,14 @@ DMLREF_BACKEND_EXPORT const dmlref_backend_v1 *dmlref_backend_entry(uint32_t abi
     "dmlref " TEXT(DMLREF_VERSION_MAJOR) "." TEXT(DMLREF_VERSION_MINOR) "." TEXT(                  \
         DMLREF_VERSION_PATCH) " reference kernels"
 
-static int context_tag; /* the context: its address only, no state */
+/* The context: the one operator it implements, or every one. */
+typedef struct reference_context {
+    int only;
+    dmlref_operator_type op;
+} reference_context;
+
+static reference_context every_operator = {0, DMLREF_OPERATOR_GATHER_ELEMENTS};
+static reference_context one_operator;
 
 static void put_message(char *message, size_t capacity, const char *text)
 {
@@ -46,13 +57,18 @@ static dmlref_status reference_create(const char *options, void **context, char 
         put_message(message, message_capacity, "reference backend: NULL context pointer");
         return DMLREF_ERROR_INVALID_ARGUMENT;
     }
-    if (options && options[0] != '\0') {
+    *context = &every_operator;
+    if (options && strncmp(options, "only=", 5) == 0 &&
+        dmlref_operator_from_name(options + 5, &one_operator.op)) {
+        one_operator.only = 1;
+        *context = &one_operator;
+    } else if (options && options[0] != '\0') {
         char text[256];
-        sprintf(text, "reference backend: takes no options, got \"%.200s\"", options);
+        sprintf(text, "reference backend: takes no options or only=OPERATOR, got \"%.180s\"",
+                options);
         put_message(message, message_capacity, text);
         return DMLREF_ERROR_INVALID_ARGUMENT;
     }
-    *context = &context_tag;
     return DMLREF_OK;
 }
 
@@ -62,7 +78,9 @@ static dmlref_status reference_supports(void *context, const dmlref_operator_des
     /* dmlref's statuses already follow the plug-in contract: UNSUPPORTED_*
        means "cannot run it as described at this level" (skip), every other
        error means the description is invalid (refuse). */
-    (void)context;
+    const reference_context *c = context;
+    if (c->only && op->Type != c->op)
+        return DMLREF_ERROR_UNSUPPORTED_OPERATOR;
     return dmlref_validate(op, feature_level, NULL);
 }
 

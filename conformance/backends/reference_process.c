@@ -5,6 +5,14 @@
  *
  *   reference_process                         answers every case right
  *   reference_process COUNTER BEHAVIOUR...    misbehaves, one way a case
+ *   reference_process --only OPERATOR [...]   implements OPERATOR alone
+ *
+ * With --only (GATHER_ELEMENTS, ...) every case of another operator is
+ * refused, before it is read, with "status": "error" naming
+ * DMLREF_ERROR_UNSUPPORTED_OPERATOR: what the reference plug-in with
+ * --backend-options only=OPERATOR answers from supports(), so that the two
+ * interfaces can be held to the same verdicts; and, like that plug-in, which
+ * is not told a case's "oob", it refuses every out-of-range index.
  *
  * It is two things.  For someone writing a process backend in C, a complete
  * one to read: a request line is read with libdmlref's vector reader, which
@@ -198,6 +206,10 @@ static void append_elements(text *t, const dmlref_tensor_desc *desc, const unsig
 
 /* ---- one case ------------------------------------------------------------------ */
 
+/* --only: the one operator it implements. */
+static int only;
+static dmlref_operator_type only_operator;
+
 /* The reply refusing or failing a case: its status and rule when known. */
 static void append_refusal(text *t, const char *name, const char *message, dmlref_status status,
                            const char *rule)
@@ -260,6 +272,16 @@ static void answer(const char *line, size_t length, int unsupported, int refuse,
     size_t i, n;
 
     memset(&err, 0, sizeof err);
+    if (only) {
+        const char *op_name = json_string_value(json_object_get(request, "operator"));
+        dmlref_operator_type type;
+        if (!op_name || !dmlref_operator_from_name(op_name, &type) || type != only_operator) {
+            append_refusal(reply, name, "reference_process: not the operator of --only",
+                           DMLREF_ERROR_UNSUPPORTED_OPERATOR, NULL);
+            json_decref(request);
+            return;
+        }
+    }
     if (unsupported || refuse) {
         append_text(reply, "{\"name\": ");
         append_json_string(reply, name);
@@ -277,7 +299,8 @@ static void answer(const char *line, size_t length, int unsupported, int refuse,
     }
     op = dmlref_vector_operator(v);
     memset(&run, 0, sizeof run);
-    run.oob_policy = dmlref_vector_oob_policy(v);
+    /* a plug-in is not told a case's "oob": with --only, as the plug-in */
+    run.oob_policy = only ? DMLREF_OOB_ERROR : dmlref_vector_oob_policy(v);
     /* A real backend calls its own implementation here. */
     if (dmlref_validate(op, dmlref_vector_feature_level(v), &err) != DMLREF_OK ||
         dmlref_execute_with_options(op, dmlref_vector_feature_level(v), &run,
@@ -459,6 +482,15 @@ int main(int argc, char **argv)
     _setmode(_fileno(stdin), _O_BINARY); /* "\n", never "\r\n" */
     _setmode(_fileno(stdout), _O_BINARY);
 #endif
+    if (argc > 2 && strcmp(argv[1], "--only") == 0) {
+        if (!dmlref_operator_from_name(argv[2], &only_operator)) {
+            fprintf(stderr, "reference_process: --only: unknown operator '%s'\n", argv[2]);
+            return 3;
+        }
+        only = 1;
+        argv[2] = argv[0];
+        argc -= 2, argv += 2; /* the rest as without it */
+    }
     for (i = 2; i < argc; ++i) {
         if (!known(argv[i])) {
             fprintf(stderr, "reference_process: unknown behaviour '%s'\n", argv[i]);

@@ -20,7 +20,8 @@
    async-signal-safe may be used in it. */
 typedef void (*access_fault_handler)(uintptr_t address);
 
-/* From now on, faults of this process go to `handler` first. */
+/* From now on, faults of this process go to `handler` first (not those of
+   a process it forks: they crash as they would have). */
 void fault_catch_access(access_fault_handler handler);
 
 /* Ends this process at once with `code` (0 to 125): no exit handlers, no

@@ -10,13 +10,15 @@
 #include <unistd.h>
 
 static access_fault_handler the_handler;
+static pid_t the_process; /* the one that asked: a fork of it (a plug-in's) crashes as such */
 static char fault_stack[1 << 16];
 
 static void on_fault(int signal_number, siginfo_t *info, void *unused)
 {
     (void)unused;
-    signal(signal_number, SIG_DFL);       /* if the handler returns, the access crashes again */
-    if (info->si_code > 0 && the_handler) /* raised by the processor, not sent */
+    signal(signal_number, SIG_DFL); /* if the handler returns, the access crashes again */
+    if (info->si_code > 0 && the_handler &&
+        getpid() == the_process) /* raised by the processor, not sent */
         the_handler((uintptr_t)info->si_addr);
 }
 
@@ -27,6 +29,7 @@ void fault_catch_access(access_fault_handler handler)
     stack_t stack;
     size_t i;
     the_handler = handler;
+    the_process = getpid();
     stack.ss_sp = fault_stack;
     stack.ss_size = sizeof fault_stack;
     stack.ss_flags = 0;

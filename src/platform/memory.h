@@ -40,6 +40,15 @@ typedef enum memory_access { MEMORY_NO_ACCESS, MEMORY_READ_WRITE } memory_access
    boundary.  1 done, 0 not. */
 int memory_protect(void *start, size_t size, memory_access access);
 
+/* In a worker: the processes it starts from now on do not share
+   [start, start + size) (Linux: madvise MADV_DONTFORK, so that a fork of a
+   plug-in's that lives on cannot write into later cases' buffers; Windows:
+   a started process shares no memory it is not given).  Elsewhere on POSIX
+   nothing: a fork keeps the mapping, and only the kill of everything the
+   worker started at the end of the run ends such writes.  start is a page
+   boundary. */
+void memory_keep_from_children(void *start, size_t size);
+
 /* Asks for [start, start + size) to be backed by large pages where the
    system leaves that to the program (Linux's transparent huge pages in
    their "madvise" mode), as NumPy asks for its arrays of 4 MiB and more; a

@@ -76,6 +76,16 @@ void *shared_memory_inheritable(const shared_memory *m)
     return NULL; /* fork shares the mapping, at the same address */
 }
 
+void memory_keep_from_children(void *start, size_t size)
+{
+#ifdef MADV_DONTFORK
+    (void)madvise(start, size, MADV_DONTFORK);
+#else
+    (void)start;
+    (void)size;
+#endif
+}
+
 void memory_advise_large_pages(void *start, size_t size)
 {
 #ifdef MADV_HUGEPAGE

@@ -79,6 +79,12 @@ void *shared_memory_inheritable(const shared_memory *m)
     return m->section;
 }
 
+void memory_keep_from_children(void *start, size_t size)
+{
+    (void)start; /* a process started gets no view of it */
+    (void)size;
+}
+
 void memory_advise_large_pages(void *start, size_t size)
 {
     (void)start; /* large pages need a privilege that programs rarely hold */

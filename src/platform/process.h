@@ -11,7 +11,9 @@
  * A child and everything it starts are stopped as one:
  *   POSIX    a process group of its own, killed with SIGKILL (kill(-pgid));
  *            when dmlref dies of SIGINT, SIGTERM or SIGHUP, its children's
- *            groups go first.
+ *            groups go first.  On Linux dmlref is also the child subreaper
+ *            of what it starts, and child_stop kills every descendant and
+ *            every orphan it adopted, in any group or session.
  *   Windows  a Job object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, ended
  *            with TerminateJobObject; when dmlref ends in any way, its
  *            handles close and the jobs' processes end with them.
@@ -37,9 +39,14 @@
 #include <stddef.h>
 
 /* ---- what a child prints ----------------------------------------------------------
- * A temporary file of its own (gone when closed, or when dmlref ends),
- * appended to by the child, read by dmlref without moving the child's
- * writing. */
+ * Only the last bytes are kept, whatever the child prints:
+ *   POSIX    a pipe, drained by every wait of dmlref's (channel_*,
+ *            child_wait) into the last 64 KiB held in memory; a child that
+ *            prints while dmlref is not waiting blocks until it is;
+ *   Windows  a temporary file of its own (gone when closed, or when dmlref
+ *            ends), appended to by the child, read by dmlref without moving
+ *            the child's writing; emptied at each case (capture_clear),
+ *            not capped within one. */
 
 typedef struct capture capture;
 
@@ -50,7 +57,7 @@ capture *capture_open(void);
 void capture_clear(capture *c);
 /* The last line printed (at most capacity - 1 of its last bytes, no line
    end), "" when none. */
-void capture_last_line(const capture *c, char *line, size_t capacity);
+void capture_last_line(capture *c, char *line, size_t capacity);
 void capture_close(capture *c);
 
 /* ---- dmlref's end of a pipe to or from a child ---------------------------------------
@@ -187,8 +194,17 @@ typedef struct child_exit {
 } child_exit;
 void child_exit_of(const child *c, child_exit *e);
 
+/* The child's private memory in bytes (Linux: RssAnon; Windows: its
+   private commit or its working set, whichever is larger): 1, or 0 where
+   the system does not tell. */
+int child_private_memory(const child *c, unsigned long long *bytes);
+
 /* Stops the child and everything it started (as its kind of stop says),
-   waits for it to end, and frees it.  NULL is ignored. */
+   waits for it to end, and frees it.  NULL is ignored.  Everything it
+   started: POSIX its process group; on Linux also every descendant,
+   whatever group or session it joined, and whatever it left behind (dmlref
+   is their subreaper); Windows its Job object, which no process in it can
+   leave (no breakaway is allowed). */
 void child_stop(child *c);
 
 #endif /* DMLREF_PLATFORM_PROCESS_H */

@@ -1,12 +1,20 @@
 /*
  * process_posix.c - process.h on POSIX: fork, a process group per child,
- * non-blocking pipes and poll, an unlinked temporary file for what a child
- * prints.
+ * non-blocking pipes and poll, a pipe drained into the last bytes kept for
+ * what a child prints.
  *
  * The groups of the children alive are kept where a signal handler can
  * reach them: when dmlref dies of SIGINT, SIGTERM or SIGHUP, they die
  * first.  SIGPIPE is ignored once a child has been started: a child that
  * stopped reading is found by the write's error.
+ *
+ * On Linux a process that starts children is their child subreaper
+ * (PR_SET_CHILD_SUBREAPER): what a child started and left behind (a
+ * daemon, a setsid() child of its own session) becomes dmlref's child, not
+ * init's.  Stopping a child kills its descendants too (found through the
+ * PPid of /proc/PID/stat) and every such adopted process, whatever group
+ * or session it joined.  Elsewhere only the child's process group is
+ * killed: a descendant that left it (setsid, setpgid) lives on.
  */
 #define _DEFAULT_SOURCE /* strsignal, F_DUPFD */
 #include "platform/process.h"
@@ -21,6 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #if defined(__linux__)
+#include <sys/prctl.h>   /* PR_SET_CHILD_SUBREAPER */
 #include <sys/syscall.h> /* SYS_close_range */
 #endif
 #include <sys/wait.h>
@@ -29,6 +38,10 @@
 /* After SIGTERM, a CHILD_STOP_TERMINATE_FIRST child gets this long to end
    what it started and itself. */
 #define TERMINATE_GRACE_SECONDS 1.0
+
+/* The captures of this process (below), drained by every wait. */
+#define LIVE_CAPTURES 64
+static capture *live_captures[LIVE_CAPTURES];
 
 /* ---- the groups to kill when dmlref dies -------------------------------------------- */
 
@@ -59,6 +72,9 @@ static void stop_groups_on_fatal_signals(void)
     if (fatal_signals_caught)
         return;
     fatal_signals_caught = 1;
+#if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
+    (void)prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L); /* not inherited: each starter asks */
+#endif
     for (i = 0; i < sizeof signals / sizeof *signals; ++i) {
         struct sigaction now;
         if (sigaction(signals[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
@@ -92,6 +108,46 @@ static void become_group_leader(void)
     for (i = 0; i < GROUP_SLOTS; ++i)
         group_of_slot[i] = 0;
     fatal_signals_caught = 0;
+    for (i = 0; i < LIVE_CAPTURES; ++i) /* its parent's (their ends are closed or kept alike) */
+        live_captures[i] = NULL;
+}
+
+/* ---- what a child prints ----------------------------------------------------------
+ * A pipe: the children write into it (dmlref keeps its writing end, to
+ * give to the next child), and every wait of this file drains it into the
+ * last CAPTURE_KEPT bytes, so that however much a backend prints, dmlref
+ * holds no more than that and writes nothing to disk.  A child that prints
+ * while dmlref is not waiting on it blocks until the next wait. */
+
+#define CAPTURE_KEPT ((size_t)65536)
+#define CAPTURE_READS_PER_DRAIN 16 /* a child that never stops printing cannot hold a wait */
+
+struct capture {
+    int read_fd, write_fd; /* dmlref's end non-blocking; both closed on exec */
+    size_t used;           /* the last bytes printed: kept[0, used) */
+    char kept[CAPTURE_KEPT];
+};
+
+static void capture_drain(capture *c)
+{
+    static char chunk[CAPTURE_KEPT];
+    int reads;
+    for (reads = 0; reads < CAPTURE_READS_PER_DRAIN; ++reads) {
+        ssize_t n = read(c->read_fd, chunk, sizeof chunk);
+        size_t got;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        got = (size_t)n;                    /* at most CAPTURE_KEPT */
+        if (c->used + got > CAPTURE_KEPT) { /* the oldest bytes go */
+            size_t dropped = c->used + got - CAPTURE_KEPT;
+            memmove(c->kept, c->kept + dropped, c->used - dropped);
+            c->used -= dropped;
+        }
+        memcpy(c->kept + c->used, chunk, got);
+        c->used += got;
+    }
 }
 
 static int set_flag(int fd, int get, int set, int flag)
@@ -100,70 +156,104 @@ static int set_flag(int fd, int get, int set, int flag)
     return flags >= 0 && fcntl(fd, set, flags | flag) == 0;
 }
 
-/* ---- what a child prints ---------------------------------------------------------- */
-
-struct capture {
-    int fd; /* appended to by children, read with pread */
-};
-
 capture *capture_open(void)
 {
     capture *c = malloc(sizeof *c);
-    FILE *f = tmpfile();
-    int fd = f ? dup(fileno(f)) : -1;
-    if (f)
-        fclose(f);
-    if (fd >= 0 && (!set_flag(fd, F_GETFL, F_SETFL, O_APPEND) ||
-                    !set_flag(fd, F_GETFD, F_SETFD, FD_CLOEXEC))) {
-        close(fd);
-        fd = -1;
-    }
-    if (!c || fd < 0) {
+    int ends[2] = {-1, -1};
+    size_t slot;
+    for (slot = 0; slot < LIVE_CAPTURES && live_captures[slot]; ++slot)
+        ;
+    if (!c || slot == LIVE_CAPTURES || pipe(ends) != 0 ||
+        !set_flag(ends[0], F_GETFL, F_SETFL, O_NONBLOCK) ||
+        !set_flag(ends[0], F_GETFD, F_SETFD, FD_CLOEXEC) ||
+        !set_flag(ends[1], F_GETFD, F_SETFD, FD_CLOEXEC)) {
         free(c);
-        if (fd >= 0)
-            close(fd);
+        if (ends[0] >= 0)
+            close(ends[0]), close(ends[1]);
         return NULL;
     }
-    c->fd = fd;
+    c->read_fd = ends[0], c->write_fd = ends[1];
+    c->used = 0;
+    live_captures[slot] = c;
     return c;
 }
 
 void capture_clear(capture *c)
 {
-    if (c && ftruncate(c->fd, 0) != 0)
-        return; /* older lines may be quoted */
+    if (!c)
+        return;
+    capture_drain(c);
+    c->used = 0;
 }
 
-void capture_last_line(const capture *c, char *line, size_t capacity)
+void capture_last_line(capture *c, char *line, size_t capacity)
 {
-    char tail[256];
-    struct stat st;
-    off_t from;
-    ssize_t got;
-    size_t n;
+    size_t n, from;
     if (capacity)
         line[0] = '\0';
-    if (!c || !capacity || fstat(c->fd, &st) != 0 || st.st_size <= 0)
+    if (!c || !capacity)
         return;
-    from = st.st_size > (off_t)(sizeof tail - 1) ? st.st_size - (off_t)(sizeof tail - 1) : 0;
-    got = pread(c->fd, tail, sizeof tail - 1, from);
-    if (got <= 0)
-        return;
-    n = (size_t)got;
-    while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == '\r' || tail[n - 1] == ' '))
+    capture_drain(c); /* what it printed before it ended */
+    n = c->used;
+    while (n > 0 && (c->kept[n - 1] == '\n' || c->kept[n - 1] == '\r' || c->kept[n - 1] == ' '))
         --n; /* the last line, without its newline */
-    tail[n] = '\0';
-    while (n > 0 && tail[n - 1] != '\n')
-        --n;
-    snprintf(line, capacity, "%s", tail + n);
+    for (from = n; from > 0 && c->kept[from - 1] != '\n' && n - from < 255; --from)
+        ;
+    snprintf(line, capacity, "%.*s", (int)(n - from), c->kept + from);
 }
 
 void capture_close(capture *c)
 {
+    size_t slot;
     if (!c)
         return;
-    close(c->fd);
+    for (slot = 0; slot < LIVE_CAPTURES; ++slot)
+        if (live_captures[slot] == c)
+            live_captures[slot] = NULL;
+    close(c->read_fd);
+    close(c->write_fd);
     free(c);
+}
+
+static void drain_live_captures(void)
+{
+    size_t i;
+    for (i = 0; i < LIVE_CAPTURES; ++i)
+        if (live_captures[i])
+            capture_drain(live_captures[i]);
+}
+
+/* poll(2) on fds[0, n), draining the live captures meanwhile: the number
+   of fds ready, 0 when the time passed or only a capture had bytes (the
+   caller looks at its deadline and calls again), -1 on an error. */
+static int poll_draining(struct pollfd *fds, nfds_t n, int milliseconds)
+{
+    struct pollfd all[64 + LIVE_CAPTURES];
+    capture *drained[LIVE_CAPTURES];
+    nfds_t count = 0, i, extra = 0;
+    int ready;
+    if (n > 64)
+        return poll(fds, n, milliseconds); /* (no caller waits on more) */
+    for (i = 0; i < n; ++i)
+        all[count++] = fds[i];
+    for (i = 0; i < LIVE_CAPTURES; ++i)
+        if (live_captures[i]) {
+            drained[extra++] = live_captures[i];
+            all[count].fd = live_captures[i]->read_fd;
+            all[count].events = POLLIN, all[count].revents = 0;
+            ++count;
+        }
+    ready = poll(all, count, milliseconds);
+    if (ready <= 0)
+        return ready;
+    for (i = 0; i < extra; ++i)
+        if (all[n + i].revents)
+            capture_drain(drained[i]);
+    for (ready = 0, i = 0; i < n; ++i) {
+        fds[i].revents = all[i].revents;
+        ready += all[i].revents != 0;
+    }
+    return ready;
 }
 
 /* ---- dmlref's end of a pipe ------------------------------------------------------- */
@@ -191,7 +281,7 @@ channel_result channel_write(channel *c, const void *data, size_t size, const de
         if (timed_out(d))
             return CHANNEL_TIMED_OUT;
         pfd.fd = c->fd, pfd.events = POLLOUT, pfd.revents = 0;
-        if (poll(&pfd, 1, poll_timeout(d)) <= 0)
+        if (poll_draining(&pfd, 1, poll_timeout(d)) <= 0)
             continue; /* time, or EINTR: the loop looks again */
         n = write(c->fd, p, size);
         if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
@@ -212,7 +302,7 @@ channel_result channel_read(channel *c, void *data, size_t size, const deadline 
         if (timed_out(d))
             return CHANNEL_TIMED_OUT;
         pfd.fd = c->fd, pfd.events = POLLIN, pfd.revents = 0;
-        if (poll(&pfd, 1, poll_timeout(d)) <= 0)
+        if (poll_draining(&pfd, 1, poll_timeout(d)) <= 0)
             continue;
         n = read(c->fd, p, size);
         if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
@@ -251,7 +341,7 @@ int channel_wait_readable(channel *const *channels, size_t count, const deadline
         int n;
         if (timed_out(d))
             return -1;
-        n = poll(fds, (nfds_t)count, poll_timeout(d));
+        n = poll_draining(fds, (nfds_t)count, poll_timeout(d));
         if (n < 0 && errno != EINTR)
             return -1;
         for (i = 0; n > 0 && i < count; ++i)
@@ -275,7 +365,7 @@ transfer_end channel_transfer(channel *out, const void *data, size_t length, siz
             fds[1].fd = out->fd, fds[1].events = POLLOUT, fds[1].revents = 0;
             n = 2;
         }
-        if (poll(fds, n, poll_timeout(d)) <= 0)
+        if (poll_draining(fds, n, poll_timeout(d)) <= 0)
             continue; /* time, or EINTR: the loop looks again */
         if (n == 2 && fds[1].revents) {
             ssize_t w = write(out->fd, (const char *)data + *written, length - *written);
@@ -402,7 +492,7 @@ child *child_start_command(const char *command, capture *errors, channel **to_ch
         dup2(down, 0);
         dup2(up, 1);
         if (errors)
-            dup2(errors->fd, 2);
+            dup2(errors->write_fd, 2);
         close(down), close(up);
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
@@ -504,8 +594,8 @@ child *child_start_worker(const worker_kind *kind, int argc, const char *const *
         char **arguments = malloc(((size_t)argc + 1) * sizeof *arguments);
         int i;
         if (output) { /* what it prints goes to a file, not into dmlref's report */
-            dup2(output->fd, 1);
-            dup2(output->fd, 2);
+            dup2(output->write_fd, 1);
+            dup2(output->write_fd, 2);
         } else {
             dup2(2, 1);
         }
@@ -550,6 +640,7 @@ int child_wait(child *c, double seconds)
         if (deadline_seconds_left(&d) <= 0)
             return 0;
         clock_sleep(pause);
+        drain_live_captures();
         if (pause < 20e-3)
             pause *= 2;
     }
@@ -569,6 +660,113 @@ void child_exit_of(const child *c, child_exit *e)
     }
 }
 
+int child_private_memory(const child *c, unsigned long long *bytes)
+{
+#if defined(__linux__)
+    char path[64], line[256];
+    FILE *f;
+    int found = 0;
+    snprintf(path, sizeof path, "/proc/%ld/status", (long)c->pid);
+    if (c->reaped || !(f = fopen(path, "r")))
+        return 0;
+    while (!found && fgets(line, sizeof line, f))
+        if (strncmp(line, "RssAnon:", 8) == 0) {
+            *bytes = strtoull(line + 8, NULL, 10) * 1024u; /* "RssAnon:   1234 kB" */
+            found = 1;
+        }
+    fclose(f);
+    return found;
+#else
+    (void)c, (void)bytes;
+    return 0;
+#endif
+}
+
+#if defined(__linux__)
+/* The processes of the system as (pid, parent, is a zombie), from /proc;
+   their number (at most `capacity`), or 0 when /proc cannot be read. */
+static size_t list_processes(pid_t *pids, pid_t *parents, unsigned char *zombie, size_t capacity)
+{
+    DIR *listing = opendir("/proc");
+    struct dirent *entry;
+    size_t n = 0;
+    if (!listing)
+        return 0;
+    while (n < capacity && (entry = readdir(listing)) != NULL) {
+        char path[300], text[512], *end, state;
+        FILE *f;
+        size_t got;
+        long parent;
+        if (entry->d_name[0] < '1' || entry->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/stat", entry->d_name);
+        if (!(f = fopen(path, "r")))
+            continue; /* ended meanwhile */
+        got = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[got] = '\0';
+        /* "PID (COMMAND) STATE PPID ...": COMMAND may hold anything, ')' too */
+        if (!(end = strrchr(text, ')')) || sscanf(end + 1, " %c %ld", &state, &parent) != 2)
+            continue;
+        zombie[n] = state == 'Z';
+        pids[n] = (pid_t)atol(entry->d_name);
+        parents[n] = (pid_t)parent;
+        ++n;
+    }
+    closedir(listing);
+    return n;
+}
+
+/* Whether pid is a child this process started (a slot holds it). */
+static int is_started_child(pid_t pid)
+{
+    size_t i;
+    for (i = 0; i < GROUP_SLOTS; ++i)
+        if ((pid_t)group_of_slot[i] == pid)
+            return 1;
+    return 0;
+}
+
+#define MOST_PROCESSES 32768
+
+/* SIGKILL to every descendant of `root` (not root itself), and to every
+   child of this process that it did not start (an orphan it adopted as
+   subreaper) with its descendants; those orphans are reaped once ended
+   (one that takes long is reaped by a later call).  Rounds until none is
+   left, 50 at most: a process may fork while it is looked for. */
+static void kill_descendants_and_orphans(pid_t root)
+{
+    static pid_t pids[MOST_PROCESSES], parents[MOST_PROCESSES];
+    static unsigned char doomed[MOST_PROCESSES], zombie[MOST_PROCESSES];
+    pid_t self = getpid();
+    int round;
+    for (round = 0; round < 50; ++round) {
+        size_t n = list_processes(pids, parents, zombie, MOST_PROCESSES), i, found = 0;
+        int grew = 1;
+        for (i = 0; i < n; ++i)
+            doomed[i] = (root > 0 && parents[i] == root) ||
+                        (parents[i] == self && pids[i] != root && !is_started_child(pids[i]));
+        while (grew) { /* their descendants, to any depth */
+            size_t k;
+            grew = 0;
+            for (i = 0; i < n; ++i)
+                for (k = 0; !doomed[i] && k < n; ++k)
+                    if (doomed[k] && parents[i] == pids[k])
+                        doomed[i] = 1, grew = 1;
+        }
+        for (i = 0; i < n; ++i)
+            if (doomed[i] && !zombie[i] && kill(pids[i], SIGKILL) == 0)
+                ++found;
+        for (i = 0; i < n; ++i) /* the adopted ones are this process's to reap, if ended */
+            if (doomed[i] && parents[i] == self)
+                (void)waitpid(pids[i], NULL, WNOHANG);
+        if (!found)
+            return;
+        clock_sleep(1e-3); /* SIGKILL takes a moment */
+    }
+}
+#endif
+
 void child_stop(child *c)
 {
     if (!c)
@@ -577,11 +775,19 @@ void child_stop(child *c)
         kill(c->pid, SIGTERM);
         child_wait(c, TERMINATE_GRACE_SECONDS);
     }
+#if defined(__linux__)
+    if (!c->reaped)
+        kill(c->pid, SIGSTOP); /* it starts nothing more while its descendants are found */
+    kill_descendants_and_orphans(c->reaped ? 0 : c->pid);
+#endif
     kill(-c->pid, SIGKILL); /* what it started, too */
     if (!c->reaped)
         while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
             ;
     if (c->slot >= 0)
         group_of_slot[c->slot] = 0;
+#if defined(__linux__)
+    kill_descendants_and_orphans(0); /* its children, adopted now that it is gone */
+#endif
     free(c);
 }

@@ -47,6 +47,8 @@
 #include <string.h>
 #include <windows.h>
 
+#include <psapi.h> /* K32GetProcessMemoryInfo: kernel32 itself since Windows 7 */
+
 #define PIPE_BUFFER_BYTES 65536
 
 /* What every child starts with: no dialog on a crash or a missing file. */
@@ -115,7 +117,7 @@ void capture_clear(capture *c)
         SetEndOfFile(c->file);
 }
 
-void capture_last_line(const capture *c, char *line, size_t capacity)
+void capture_last_line(capture *c, char *line, size_t capacity)
 {
     char tail[256];
     LARGE_INTEGER size;
@@ -801,6 +803,8 @@ int worker_run(int argc, char **argv, const worker_kind *kinds, size_t count)
     /* inherited as inheritable: not for what the worker starts (a --jobs job's backend) */
     make_inheritable(link.from_parent, 0);
     make_inheritable(link.to_parent, 0);
+    make_inheritable((HANDLE)(uintptr_t)section,
+                     0); /* what it starts gets no view of the buffers */
     link.memory = NULL, link.memory_size = 0;
     if (section && size) {
         /* at dmlref's address if it is free here too, else anywhere */
@@ -884,6 +888,22 @@ void child_exit_of(const child *c, child_exit *e)
     } else {
         snprintf(e->what, sizeof e->what, "status %lu", (unsigned long)c->code);
     }
+}
+
+int child_private_memory(const child *c, unsigned long long *bytes)
+{
+    PROCESS_MEMORY_COUNTERS_EX counters;
+    memset(&counters, 0, sizeof counters);
+    counters.cb = sizeof counters;
+    if (c->exited ||
+        !K32GetProcessMemoryInfo(c->process, (PROCESS_MEMORY_COUNTERS *)&counters, sizeof counters))
+        return 0;
+    /* the larger: wine reports no private commit (its PrivateUsage is the
+       swap used) */
+    *bytes = (unsigned long long)(counters.PrivateUsage > counters.WorkingSetSize
+                                      ? counters.PrivateUsage
+                                      : counters.WorkingSetSize);
+    return 1;
 }
 
 void child_stop(child *c)
