@@ -790,7 +790,6 @@ static void run_plugin(plugin *p, double timeout, dmlref_vector *v, dmlref_featu
                     : r.kind == REPLY_UNSUPPORTED ? RUN_UNSUPPORTED
                                                   : RUN_REFUSED;
         run->status = (dmlref_status)r.status;
-        run->from_supports = strncmp(r.message, "supports: ", 10) == 0;
         if (p->worker) /* first: a write from here on is a late one */
             remember_what_was_left(p, &q.layout);
         if (run->kind == RUN_OUTPUTS && dmlref_vector_has_data(v))

@@ -79,7 +79,6 @@ typedef struct backend_run {
     run_kind kind;
     dmlref_status status; /* RUN_REFUSED: the status the backend named, or DMLREF_OK */
     char rule[DMLREF_ERROR_RULE_CAPACITY]; /* RUN_REFUSED: the rule it named, or "" */
-    int from_supports;      /* a plug-in's supports() declined: a refusal at creation */
     int fatal;              /* RUN_ERROR: the backend cannot run at all (create() failed) */
     int damage;             /* DAMAGE_*: a write outside an output's bytes */
     size_t damaged_tensor;  /* binding order */
