@@ -64,7 +64,7 @@ ifeq ($(PLATFORM),windows)
 # the threads included), so that they run with no DLL beside them; no shared
 # library (the plug-ins of dmlref check are DLLs of their own); stdio of C99
 # (src/base/printf_like.h).  Debian has no mingw-w64 build of jansson, xxHash
-# and cmocka: scripts/build_deps.sh builds them into MINGW_DEPS.
+# and cmocka: scripts/build/build_deps.sh builds them into MINGW_DEPS.
 MINGW_DEPS ?= build/deps/mingw
 EXE = .exe
 SHARED_LIBS =
@@ -87,7 +87,7 @@ endif
 
 # The command: the layers above the library.
 TEACH_SRC = src/teach/explain.c src/teach/show.c
-CLI_SRC = $(PLATFORM_SRC) src/common/files.c $(TEACH_SRC) src/suite/suite.c conformance/check.c conformance/backend.c \
+CLI_SRC = $(PLATFORM_SRC) src/command_base/files.c $(TEACH_SRC) src/suite/suite.c conformance/check.c conformance/backend.c \
           conformance/line_reader.c conformance/judge.c conformance/fuzz.c src/cli/args.c \
           src/cli/check_command.c src/cli/fuzz_command.c src/cli/bench.c \
           src/cli/teach_command.c src/cli/main.c
@@ -103,8 +103,8 @@ TEST_NAMES = test_api test_validate test_gather_elements test_scatter_elements \
              test_gather_nd test_nonzero_coordinates test_random test_roundtrip \
              test_vectors test_explain
 TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%$(EXE))
-TEST_SUPPORT = tests/testlib.c
-TEST_HDR = tests/testlib.h
+TEST_SUPPORT = tests/unit/testlib.c
+TEST_HDR = tests/unit/testlib.h
 
 .PHONY: all lib check check-ab-builds check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-packaging check-schema check-roundtrip check-cli \
@@ -120,9 +120,9 @@ lib: $(BUILD)/libdmlref.a $(SHARED_LIBS)
 $(BUILD)/dmlref$(EXE): $(CLI_OBJ) $(CASES_OBJ) $(BUILD)/libdmlref.a
 	$(Q)$(CC) $(CLI_OBJ) $(CASES_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) $(PLATFORM_LIBS) $(LDFLAGS_ALL) -o $@
 
-$(CASES_C): scripts/embed_cases.sh $(CASE_FILES)
+$(CASES_C): scripts/build/embed_cases.sh $(CASE_FILES)
 	@mkdir -p $(dir $@)
-	$(Q)sh scripts/embed_cases.sh src/suite/cases > $@.tmp && mv $@.tmp $@
+	$(Q)sh scripts/build/embed_cases.sh src/suite/cases > $@.tmp && mv $@.tmp $@
 
 $(CASES_OBJ): $(CASES_C) src/suite/case_files.h $(BUILD)/flags
 	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
@@ -130,7 +130,7 @@ $(CASES_OBJ): $(CASES_C) src/suite/case_files.h $(BUILD)/flags
 # The playground (docs/playground/): the library, explain and show, and the
 # page's door (src/web) compiled to WebAssembly by emscripten from the same
 # sources, without OpenMP; jansson and xxHash built for it from Debian's
-# sources into WASM_DEPS (scripts/build_deps.sh).  The module is one
+# sources into WASM_DEPS (scripts/build/build_deps.sh).  The module is one
 # JavaScript file with the WebAssembly inside (SINGLE_FILE), and the suite's
 # vectors are JavaScript files too, so that the page works opened from disk,
 # where a browser fetches nothing.  Debian's emscripten runs its JavaScript
@@ -141,19 +141,19 @@ PLAYGROUND_DIR = docs/playground/generated
 PLAYGROUND_EXPORTS = _dmlref_playground_run,_dmlref_playground_free,_dmlref_version_string,_malloc,_free
 
 playground: $(PLAYGROUND_DIR)/guides.js ## the playground's WebAssembly and vectors (docs/playground/generated; emscripten)
-	$(Q)$(if $(filter build/deps/wasm,$(WASM_DEPS)),sh scripts/build_deps.sh wasm build/deps >/dev/null)
+	$(Q)$(if $(filter build/deps/wasm,$(WASM_DEPS)),sh scripts/build/build_deps.sh wasm build/deps >/dev/null)
 	$(Q)NODE_PATH=/usr/share/nodejs $(MAKE) --no-print-directory CC=emcc OPENMP= BUILD=build/wasm \
 	    PLATFORM_CFLAGS="-isystem $(WASM_DEPS)/include" build/wasm/dmlref.js
 	$(Q)cmp -s build/wasm/dmlref.js $(PLAYGROUND_DIR)/dmlref.js || cp build/wasm/dmlref.js $(PLAYGROUND_DIR)/
 
-$(PLAYGROUND_DIR)/guides.js: scripts/playground_vectors.mjs vectors/MANIFEST $(wildcard docs/operators/*.md)
-	$(Q)node scripts/playground_vectors.mjs $(PLAYGROUND_DIR)
+$(PLAYGROUND_DIR)/guides.js: scripts/build/playground_vectors.mjs vectors/MANIFEST $(wildcard docs/operators/*.md)
+	$(Q)node scripts/build/playground_vectors.mjs $(PLAYGROUND_DIR)
 
-# The page in headless Chromium against the command (tests/test_playground.mjs);
+# The page in headless Chromium against the command (tests/cross/test_playground.mjs);
 # SCREENSHOTS=docs/playground/screenshots renews the pictures of the docs.
 check-playground: playground $(BUILD)/dmlref ## the playground in headless Chromium shows what dmlref eval and dmlref explain print for the same cases
 	$(Q)$(SUMMARY) "playground in headless Chromium" $(BUILD)/playground.log \
-	    node tests/test_playground.mjs $(BUILD)/dmlref $(if $(SCREENSHOTS),--screenshots $(SCREENSHOTS))
+	    node tests/cross/test_playground.mjs $(BUILD)/dmlref $(if $(SCREENSHOTS),--screenshots $(SCREENSHOTS))
 
 $(BUILD)/dmlref.js: $(LIB_OBJ) $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(WEB_SRC:%.c=$(BUILD)/obj/%.o)
 	$(Q)$(CC) $^ -L$(WASM_DEPS)/lib -ljansson -lxxhash -O2 -o $@ -sMODULARIZE \
@@ -191,46 +191,46 @@ $(BUILD)/libdmlref.so: $(LIB_OBJ)
 $(BUILD)/libdmlref.so.$(MAJOR): $(BUILD)/libdmlref.so
 	$(Q)ln -sf libdmlref.so $@
 
-$(BUILD)/tests/%$(EXE): tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
+$(BUILD)/tests/%$(EXE): tests/unit/%.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests \
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests/unit \
 	    $< $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
 
 # explain's test links the layer that words the traces, too.
-$(BUILD)/tests/test_explain$(EXE): tests/test_explain.c $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_SUPPORT) \
+$(BUILD)/tests/test_explain$(EXE): tests/unit/test_explain.c $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_SUPPORT) \
                              $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests $< \
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests/unit $< \
 	    $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) \
 	    $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
 
 # The playground's door, built natively, links it and the layer it words with.
 TEST_NAMES += test_playground
 WEB_TEST_OBJ = $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(WEB_SRC:%.c=$(BUILD)/obj/%.o)
-$(BUILD)/tests/test_playground$(EXE): tests/test_playground.c $(WEB_TEST_OBJ) $(TEST_SUPPORT) \
+$(BUILD)/tests/test_playground$(EXE): tests/unit/test_playground.c $(WEB_TEST_OBJ) $(TEST_SUPPORT) \
                                 $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests $< \
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests/unit $< \
 	    $(WEB_TEST_OBJ) $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) \
 	    $(LDFLAGS_ALL) -o $@
 
 # src/platform/files.h's test links the side this CC builds for.
 TEST_NAMES += test_platform_files
 PLATFORM_FILES_OBJ = $(BUILD)/obj/src/platform/files_$(PLATFORM).o $(BUILD)/obj/src/platform/files.o
-$(BUILD)/tests/test_platform_files$(EXE): tests/test_platform_files.c $(PLATFORM_FILES_OBJ) $(TEST_SUPPORT) \
+$(BUILD)/tests/test_platform_files$(EXE): tests/unit/test_platform_files.c $(PLATFORM_FILES_OBJ) $(TEST_SUPPORT) \
                                     $(TEST_HDR) $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests $< \
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests/unit $< \
 	    $(PLATFORM_FILES_OBJ) $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) \
 	    $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
 
 # Runs every test program of $(BUILD); the whole log is $(BUILD)/tests.log.
 test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZE, EMULATOR)
-	$(Q)ROUNDTRIP_DIR=$(BUILD)/roundtrip EMULATOR="$(EMULATOR)" sh scripts/run_tests.sh "$(BUILD)" $(BUILD)/tests.log \
+	$(Q)ROUNDTRIP_DIR=$(BUILD)/roundtrip EMULATOR="$(EMULATOR)" sh scripts/check/run_tests.sh "$(BUILD)" $(BUILD)/tests.log \
 	    $(BUILD)/tests.summary $(TEST_BIN)
 
 check check-%: export WERROR = -Werror
-# Every check's "N passed, N failed" (scripts/last_line.sh) is added up here.
+# Every check's "N passed, N failed" (scripts/check/last_line.sh) is added up here.
 check: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check.totals
 # The checks run in lanes side by side (CHECK_LANES at once; each lane's steps
 # one after another, each building its own folder), after the default build
@@ -255,7 +255,7 @@ check-lane-units:
 	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	$(Q)ASAN_OPTIONS=detect_leaks=1 $(SUMMARY) "dmlref check with misbehaving processes (build/sanitize)" \
-	    build/sanitize/check.log sh tests/test_check.sh build/sanitize/dmlref build/backends
+	    build/sanitize/check.log sh tests/cli/test_check.sh build/sanitize/dmlref build/backends
 
 # The command, the suite, the docs and the harness, on the default build.
 check-lane-command:
@@ -304,7 +304,7 @@ check-noopenmp: ## the tests built without OpenMP, and with the strict pass's SS
 
 check-sanitize: ## the tests under AddressSanitizer and UndefinedBehaviorSanitizer
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp DMLREF_TEST_QUICK=1 \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/unit/lsan.supp DMLREF_TEST_QUICK=1 \
 	    $(MAKE) --no-print-directory test CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
@@ -314,23 +314,23 @@ ARCHER ?= $(firstword $(wildcard /usr/lib/llvm-*/lib/libarcher.so))
 check-tsan: ## the tests under ThreadSanitizer (clang, libomp and its Archer tool): no data races
 	$(Q)test -n "$(ARCHER)" || { echo "check-tsan: libarcher.so not found (libomp-dev)"; exit 1; }
 	$(Q)OMP_TOOL_LIBRARIES=$(ARCHER) DMLREF_TEST_QUICK=1 \
-	    TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/tsan.supp" \
+	    TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/unit/tsan.supp" \
 	    $(MAKE) --no-print-directory test CC=clang BUILD=build/tsan OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=thread"
 
-check-ab-builds: lib ## scripts/ab_builds.sh times two builds side by side: the same one near 1, an unoptimised one well above (a timing: not in make check)
-	$(Q)$(SUMMARY) "scripts/ab_builds.sh, two builds side by side" $(BUILD)/ab-builds.log \
-	    sh tests/test_ab_builds.sh $(BUILD)/libdmlref.a
+check-ab-builds: lib ## scripts/report/ab_builds.sh times two builds side by side: the same one near 1, an unoptimised one well above (a timing: not in make check)
+	$(Q)$(SUMMARY) "scripts/report/ab_builds.sh, two builds side by side" $(BUILD)/ab-builds.log \
+	    sh tests/cli/test_ab_builds.sh $(BUILD)/libdmlref.a
 
 check-rules: ## every rule id and decision of docs/rules.md is named by a test
-	$(Q)sh scripts/check_rule_coverage.sh
+	$(Q)sh scripts/check/check_rule_coverage.sh
 
 check-layers: all ## every include and call goes along the layers (HACKING.md); the check fails on each kind of breach
-	$(Q)sh scripts/check_layers.sh $(BUILD)
-	$(Q)$(SUMMARY) "layering check against breaches" $(BUILD)/layers.log sh tests/test_layers.sh
+	$(Q)sh scripts/check/check_layers.sh $(BUILD)
+	$(Q)$(SUMMARY) "layering check against breaches" $(BUILD)/layers.log sh tests/cli/test_layers.sh
 
-check-style: ## the C files as .clang-format says, every text file as .editorconfig says (sh scripts/check_style.sh --fix formats)
-	$(Q)sh scripts/check_style.sh
+check-style: ## the C files as .clang-format says, every text file as .editorconfig says (sh scripts/check/check_style.sh --fix formats)
+	$(Q)sh scripts/check/check_style.sh
 
 check-example: lib ## the README's example prints what README.md says, linked statically (dmlref.h alone: no JSON or hash library) and from the build tree
 	@mkdir -p $(BUILD)/examples
@@ -377,50 +377,50 @@ check-vectors: $(BUILD)/dmlref ## the suite regenerates byte for byte, and verif
 
 check-checkout: $(BUILD)/dmlref ## a Windows-style checkout (core.autocrlf=true) keeps the suite byte for byte (.gitattributes)
 	$(Q)$(SUMMARY) "checkout with core.autocrlf=true" $(BUILD)/checkout.log \
-	    sh tests/test_checkout.sh $(BUILD)/dmlref
+	    sh tests/cli/test_checkout.sh $(BUILD)/dmlref
 
 PYTHON = /usr/bin/python3
-SUMMARY = sh scripts/last_line.sh
+SUMMARY = sh scripts/check/last_line.sh
 
 check-memory: $(BUILD)/dmlref ## eval and verify of a generated case of each operator peak below 1.1x its tensors' bytes
 	$(Q)$(SUMMARY) "peak memory of eval and verify, 64 MiB cases" $(BUILD)/memory.log \
-	    $(PYTHON) scripts/bench_memory.py --dmlref $(BUILD)/dmlref --mib 64 --limit 1.1
+	    $(PYTHON) scripts/report/bench_memory.py --dmlref $(BUILD)/dmlref --mib 64 --limit 1.1
 
 check-loaders: $(BUILD)/dmlref ## the Python and JavaScript loaders: their own tests, and every vector
 	$(Q)$(SUMMARY) "Python loader example" $(BUILD)/loader-doctest.log \
-	    $(PYTHON) -m doctest -v scripts/dmlref_vectors.py
+	    $(PYTHON) -m doctest -v scripts/loaders/dmlref_vectors.py
 	$(Q)$(SUMMARY) "Python loader self-test" $(BUILD)/loader-py.log \
-	    $(PYTHON) scripts/dmlref_vectors.py selftest
+	    $(PYTHON) scripts/loaders/dmlref_vectors.py selftest
 	$(Q)$(SUMMARY) "Python loader: hostile files and vectors, caps, -0" $(BUILD)/loader-hostile.log \
-	    $(PYTHON) tests/test_loader.py --dmlref $(BUILD)/dmlref
-	$(Q)$(SUMMARY) "JavaScript loader" $(BUILD)/loader-js.log node tests/test_loader.mjs
+	    $(PYTHON) tests/cross/test_loader.py --dmlref $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "JavaScript loader" $(BUILD)/loader-js.log node tests/cross/test_loader.mjs
 	$(Q)$(SUMMARY) "JavaScript loader over vectors/" $(BUILD)/loader-js-vectors.log \
-	    node tests/test_loader.mjs vectors
+	    node tests/cross/test_loader.mjs vectors
 
 # ONNX Runtime for Node.js, which the example backend onnx_backend.py runs and
 # the exported ONNX tests run under: from npm's registry, into
-# scripts/backends/node_modules (pinned by scripts/backends/package-lock.json).
+# conformance/backends/peers/node_modules (pinned by conformance/backends/peers/package-lock.json).
 # Its install script would fetch CUDA's libraries; it is not needed.
-NODE_DEPS = scripts/backends/node_modules/.package-lock.json
-$(NODE_DEPS): scripts/backends/package.json scripts/backends/package-lock.json
-	$(Q)ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --prefix scripts/backends --no-audit --no-fund \
+NODE_DEPS = conformance/backends/peers/node_modules/.package-lock.json
+$(NODE_DEPS): conformance/backends/peers/package.json conformance/backends/peers/package-lock.json
+	$(Q)ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --prefix conformance/backends/peers --no-audit --no-fund \
 	    --loglevel=error
 
-node-deps: $(NODE_DEPS) ## install the example backends' npm packages (scripts/backends/node_modules)
+node-deps: $(NODE_DEPS) ## install the example backends' npm packages (conformance/backends/peers/node_modules)
 
 check-reports: $(BUILD)/dmlref $(NODE_DEPS) ## docs/conformance/: the CPU backends' reports are what they give today; the matrix is what the reports give
 	$(Q)$(SUMMARY) "conformance reports (docs/conformance/)" $(BUILD)/reports.log \
-	    $(PYTHON) scripts/conformance_reports.py check --dmlref $(BUILD)/dmlref
+	    $(PYTHON) scripts/report/conformance_reports.py check --dmlref $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "conformance matrix (docs/conformance/README.md, matrix.svg)" $(BUILD)/matrix.log \
-	    $(PYTHON) scripts/conformance_matrix.py check
+	    $(PYTHON) scripts/report/conformance_matrix.py check
 
-check-onnx-export: $(NODE_DEPS) ## vectors/ as ONNX node tests (scripts/export_onnx.py): each states its vector, ONNX Runtime passes it, docs/onnx.md's counts
+check-onnx-export: $(NODE_DEPS) ## vectors/ as ONNX node tests (scripts/loaders/export_onnx.py): each states its vector, ONNX Runtime passes it, docs/onnx.md's counts
 	$(Q)$(SUMMARY) "ONNX node tests exported from vectors/" $(BUILD)/onnx-export.log \
-	    $(PYTHON) tests/test_onnx_export.py --out $(BUILD)/onnx-tests
+	    $(PYTHON) tests/cross/test_onnx_export.py --out $(BUILD)/onnx-tests
 
 conformance-reports: $(BUILD)/dmlref $(NODE_DEPS) ## rewrite docs/conformance/'s reports of the CPU backends, then the matrix
-	$(Q)$(PYTHON) scripts/conformance_reports.py write --dmlref $(BUILD)/dmlref
-	$(Q)$(PYTHON) scripts/conformance_matrix.py write
+	$(Q)$(PYTHON) scripts/report/conformance_reports.py write --dmlref $(BUILD)/dmlref
+	$(Q)$(PYTHON) scripts/report/conformance_matrix.py write
 
 # The test runs make install (a make of its own: +).  The build is made by a
 # make of its own too: both take WERROR from the environment, so their flags
@@ -428,15 +428,15 @@ conformance-reports: $(BUILD)/dmlref $(NODE_DEPS) ## rewrite docs/conformance/'s
 check-packaging: ## the loaders as pip and npm packages, make install's CMake package and pkg-config file, each used away from the repository
 	$(Q)$(MAKE) --no-print-directory all
 	+$(Q)$(SUMMARY) "packaging: pip, npm, CMake, pkg-config" $(BUILD)/packaging.log \
-	    sh tests/test_packaging.sh $(BUILD)
+	    sh tests/cross/test_packaging.sh $(BUILD)
 
 check-schema: ## vectors/schema.json: every vector validates, every malformed file fails it (python3-jsonschema)
 	$(Q)$(PYTHON) -c 'import jsonschema' 2>/dev/null || { echo "check-schema: FAILED:" \
-	    "$(PYTHON) cannot import jsonschema (Debian: python3-jsonschema; sh scripts/install_deps.sh)" >&2; \
+	    "$(PYTHON) cannot import jsonschema (Debian: python3-jsonschema; sh scripts/build/install_deps.sh)" >&2; \
 	    exit 1; }
-	$(Q)$(SUMMARY) "JSON Schema" $(BUILD)/schema.log $(PYTHON) tests/test_schema.py
+	$(Q)$(SUMMARY) "JSON Schema" $(BUILD)/schema.log $(PYTHON) tests/cross/test_schema.py
 
-# The element encodings written by dmlref (tests/test_roundtrip.c leaves the
+# The element encodings written by dmlref (tests/unit/test_roundtrip.c leaves the
 # vectors and raw patterns in build/roundtrip) read back by Python and Node.
 ROUNDTRIP_SETS = float16_all float32_random float64_random int64_extremes uint64_extremes
 $(BUILD)/roundtrip/float16_all.json: $(BUILD)/tests/test_roundtrip
@@ -446,32 +446,32 @@ $(BUILD)/roundtrip/float16_all.json: $(BUILD)/tests/test_roundtrip
 check-roundtrip: $(BUILD)/roundtrip/float16_all.json ## Python's json and Node's JSON.parse read dmlref's bits back exactly
 	$(Q)set -e; for s in $(ROUNDTRIP_SETS); do \
 	    $(SUMMARY) "round trip $$s, Python" $(BUILD)/roundtrip/$$s.py.log \
-	        $(PYTHON) tests/roundtrip.py $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin; \
+	        $(PYTHON) tests/cross/roundtrip.py $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin; \
 	    $(SUMMARY) "round trip $$s, Node" $(BUILD)/roundtrip/$$s.node.log \
-	        node tests/roundtrip.mjs $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin; \
+	        node tests/cross/roundtrip.mjs $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin; \
 	done
 
 check-cross: $(BUILD)/dmlref ## independent cross-checks: the numpy model, ONNX's node tests
-	$(Q)$(SUMMARY) "numpy model over vectors/" $(BUILD)/model.log $(PYTHON) tests/model.py vectors
+	$(Q)$(SUMMARY) "numpy model over vectors/" $(BUILD)/model.log $(PYTHON) tests/cross/model.py vectors
 	$(Q)$(SUMMARY) "ONNX node tests" $(BUILD)/onnx.log \
-	    $(PYTHON) tests/onnx_node_tests.py --dmlref $(BUILD)/dmlref
+	    $(PYTHON) tests/cross/onnx_node_tests.py --dmlref $(BUILD)/dmlref
 
-check-cli: $(BUILD)/dmlref ## the command end to end, dmlref show, its files and walks, and every malformed vector of tests/malformed
-	$(Q)$(SUMMARY) "command line ($(BUILD))" $(BUILD)/cli.log sh tests/test_cli.sh $(BUILD)/dmlref
-	$(Q)$(SUMMARY) "dmlref show ($(BUILD))" $(BUILD)/show.log sh tests/test_show.sh $(BUILD)/dmlref
-	$(Q)$(SUMMARY) "files and walks ($(BUILD))" $(BUILD)/files.log sh tests/test_files.sh $(BUILD)/dmlref
+check-cli: $(BUILD)/dmlref ## the command end to end, dmlref show, its files and walks, and every malformed vector of tests/cli/malformed
+	$(Q)$(SUMMARY) "command line ($(BUILD))" $(BUILD)/cli.log sh tests/cli/test_cli.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "dmlref show ($(BUILD))" $(BUILD)/show.log sh tests/cli/test_show.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "files and walks ($(BUILD))" $(BUILD)/files.log sh tests/cli/test_files.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "malformed vectors ($(BUILD))" $(BUILD)/malformed.log \
-	    sh tests/test_malformed.sh $(BUILD)/dmlref
-	$(Q)$(SUMMARY) "dmlref bench ($(BUILD))" $(BUILD)/bench.log sh tests/test_bench.sh $(BUILD)
-	$(Q)$(SUMMARY) "dmlref explain ($(BUILD))" $(BUILD)/explain.log sh tests/test_explain.sh $(BUILD)/dmlref
+	    sh tests/cli/test_malformed.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "dmlref bench ($(BUILD))" $(BUILD)/bench.log sh tests/cli/test_bench.sh $(BUILD)
+	$(Q)$(SUMMARY) "dmlref explain ($(BUILD))" $(BUILD)/explain.log sh tests/cli/test_explain.sh $(BUILD)/dmlref
 
 # The guides' `dmlref explain` and `dmlref show` blocks run and compared with
-# the real command (sh scripts/check_guides.sh --fix $(BUILD)/dmlref rewrites
+# the real command (sh scripts/check/check_guides.sh --fix $(BUILD)/dmlref rewrites
 # them), after the checker has shown it fails on wrong pages.
 check-guides: $(BUILD)/dmlref ## every explain and show block of docs/operators/ prints what the page says, and every vector it names exists; the peer comparison pages are what their runs give
-	$(Q)$(SUMMARY) "check_guides.sh against wrong pages" $(BUILD)/guides-test.log sh tests/test_guides.sh
-	$(Q)$(SUMMARY) "guides (docs/operators/)" $(BUILD)/guides.log sh scripts/check_guides.sh $(BUILD)/dmlref
-	$(Q)$(SUMMARY) "peer comparisons (docs/performance/)" $(BUILD)/peer-reports.log sh scripts/check_peer_reports.sh
+	$(Q)$(SUMMARY) "check_guides.sh against wrong pages" $(BUILD)/guides-test.log sh tests/cli/test_guides.sh
+	$(Q)$(SUMMARY) "guides (docs/operators/)" $(BUILD)/guides.log sh scripts/check/check_guides.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "peer comparisons (docs/performance/)" $(BUILD)/peer-reports.log sh scripts/check/check_peer_reports.sh
 
 # build.sh takes CC from the environment (make exports a CC set on its command
 # line) and, for mingw-w64, the folder of the libraries built for it.  The stamp
@@ -489,12 +489,12 @@ $(BUILD)/backends.names: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(BACKENDS)' | cmp -s - $@ || echo '$(BACKENDS)' > $@
 
-# A deliberately faulty fast kernel (tests/faulty_fast_kernel.c) linked ahead of
+# A deliberately faulty fast kernel (tests/unit/faulty_fast_kernel.c) linked ahead of
 # libdmlref.a, so that the archive's own member is not pulled in: a dmlref command
 # and a test_random that make check-conformance expects to catch it.  The wrap lets
 # the kernel tell a call that selects the fast kernels from one that does not.
 FAULTY_FAST = $(BUILD)/faulty-fast
-FAULTY_OBJ = $(BUILD)/obj/tests/faulty_fast_kernel.o
+FAULTY_OBJ = $(BUILD)/obj/tests/unit/faulty_fast_kernel.o
 FAULTY_LINK = -Wl,--wrap=dmlref_execute_with_options
 
 $(FAULTY_FAST)/dmlref: $(CLI_OBJ) $(CASES_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a
@@ -502,23 +502,23 @@ $(FAULTY_FAST)/dmlref: $(CLI_OBJ) $(CASES_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.
 	$(Q)$(CC) $(CLI_OBJ) $(CASES_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) $(PLATFORM_LIBS) $(FAULTY_LINK) \
 	    $(LDFLAGS_ALL) -o $@
 
-$(FAULTY_FAST)/test_random: tests/test_random.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) \
+$(FAULTY_FAST)/test_random: tests/unit/test_random.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) \
                             $(FAULTY_OBJ) $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests $< $(TEST_SUPPORT) \
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests/unit $< $(TEST_SUPPORT) \
 	    $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) $(FAULTY_LINK) \
 	    $(LDFLAGS_ALL) -o $@
 
 check-conformance: $(BUILD)/dmlref backends $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random ## dmlref check catches every faulty backend, survives crashes and hangs; fuzz catches a faulty fast kernel
 	$(Q)$(SUMMARY) "faulty backends" $(BUILD)/backends.log \
-	    sh tests/test_backends.sh $(BUILD)/dmlref $(BUILD)/backends
+	    sh tests/cli/test_backends.sh $(BUILD)/dmlref $(BUILD)/backends
 	$(Q)$(SUMMARY) "dmlref check with misbehaving processes" $(BUILD)/check.log \
-	    sh tests/test_check.sh $(BUILD)/dmlref
-	$(Q)$(SUMMARY) "dmlref check with the process backend in C" $(BUILD)/process.log sh tests/test_process_backend.sh $(BUILD)/dmlref $(BUILD)/backends
+	    sh tests/cli/test_check.sh $(BUILD)/dmlref
+	$(Q)$(SUMMARY) "dmlref check with the process backend in C" $(BUILD)/process.log sh tests/cli/test_process_backend.sh $(BUILD)/dmlref $(BUILD)/backends
 	$(Q)$(SUMMARY) "dmlref check contains hostile backends" $(BUILD)/isolation.log \
-	    sh tests/test_isolation.sh $(BUILD)/dmlref $(BUILD)/backends
+	    sh tests/cli/test_isolation.sh $(BUILD)/dmlref $(BUILD)/backends
 	$(Q)$(SUMMARY) "dmlref fuzz" $(BUILD)/fuzz.log \
-	    sh tests/test_fuzz.sh $(BUILD)/dmlref $(BUILD)/backends $(FAULTY_FAST)
+	    sh tests/cli/test_fuzz.sh $(BUILD)/dmlref $(BUILD)/backends $(FAULTY_FAST)
 
 check-valgrind: ## every unit test program (built without OpenMP) under valgrind memcheck; slow, not in check
 	$(Q)$(MAKE) --no-print-directory OPENMP= BUILD=build/noopenmp $(TEST_NAMES:%=build/noopenmp/tests/%)
@@ -539,7 +539,7 @@ fuzz-smoke: ## the libFuzzer targets of tests/fuzz under ASan and UBSan, FUZZ_SE
 # Windows x86-64 (mingw-w64).  Each leg builds with its compiler into build/LEG
 # and runs the programs there natively or under an emulator (EMULATOR): the unit
 # tests, dmlref verify of the whole suite, dmlref gen byte for byte, and dmlref
-# check of the reference plug-in built for that machine (tests/whole_suite.sh
+# check of the reference plug-in built for that machine (tests/cli/whole_suite.sh
 # fails each step that does not handle every vector of vectors/MANIFEST).
 
 # Debian's gcc-multilib, which links /usr/include/asm, conflicts with the cross
@@ -573,44 +573,44 @@ check-s390x: $(BUILD)/dmlref backends ## the platform leg on big-endian s390x (s
 	$(Q)$(MAKE) --no-print-directory check-leg CC=$(S390X_CC) BUILD=build/s390x EMULATOR=qemu-s390x
 
 # jansson, xxHash and cmocka for mingw-w64, built from Debian's sources once per
-# source version (scripts/build_deps.sh); MINGW_DEPS=DIR names a folder built otherwise.
+# source version (scripts/build/build_deps.sh); MINGW_DEPS=DIR names a folder built otherwise.
 check-mingw: $(BUILD)/dmlref backends ## the platform leg on Windows x86-64 (mingw-w64), under wine
-	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build_deps.sh mingw build/deps)
-	$(Q)sh scripts/with_wine.sh build/mingw/wine $(MAKE) --no-print-directory check-mingw-leg \
+	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build/build_deps.sh mingw build/deps)
+	$(Q)sh scripts/check/with_wine.sh build/mingw/wine $(MAKE) --no-print-directory check-mingw-leg \
 	    CC=$(MINGW_CC) BUILD=build/mingw EMULATOR=$(WINE)
 
 # DirectML itself (docs/directml.md): the DirectML.dll of `make node-deps`
-# under wine, on vkd3d and the lavapipe of scripts/directml_stack.sh, behind
+# under wine, on vkd3d and the lavapipe of scripts/check/directml_stack.sh, behind
 # the process backend conformance/backends/directml_process.c (built for
 # mingw-w64 beside the Windows leg's plug-ins); the verdict on a doctored
 # report, the leg's pin and canary, then the whole suite.
 check-directml: $(BUILD)/dmlref $(NODE_DEPS) ## the suite through the real DirectML.dll, under wine; the leg fails when DirectML computes nothing, the DLL is not the pinned one, or a difference is not listed
-	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build_deps.sh mingw build/deps)
+	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build/build_deps.sh mingw build/deps)
 	$(Q)$(MAKE) --no-print-directory backends CC=$(MINGW_CC) BUILD=build/mingw BACKENDS=directml_process
 	$(Q)mkdir -p build/directml
 	$(Q)$(SUMMARY) "the DirectML verdict on doctored reports" build/directml/verdict.log \
-	    sh tests/test_directml_verdict.sh
+	    sh tests/cross/test_directml_verdict.sh
 	$(Q)$(SUMMARY) "the DirectML leg: its pin and canary" build/directml/leg.log \
-	    sh tests/test_directml_leg.sh $(BUILD)/dmlref
+	    sh tests/cross/test_directml_leg.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "the suite and dmlref fuzz through DirectML 1.15.4 on lavapipe" \
-	    build/directml/suite.log sh scripts/directml_suite.sh $(BUILD)/dmlref
+	    build/directml/suite.log sh scripts/check/directml_suite.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "docs/directml.md shows what the leg prints" build/directml/page.log \
-	    sh tests/test_directml_page.sh build/directml/suite.log
+	    sh tests/cross/test_directml_page.sh build/directml/suite.log
 
-# The plug-ins a leg runs: tests/test_leg_commands.sh's; the Windows leg's
-# tests/test_same_verdicts.sh and tests/test_process_backend.sh take more.
+# The plug-ins a leg runs: tests/cli/test_leg_commands.sh's; the Windows leg's
+# tests/cli/test_same_verdicts.sh and tests/cli/test_process_backend.sh take more.
 LEG_BACKENDS = reference faulty_ignores_strides $(if $(filter windows,$(PLATFORM)),naive hostile \
                faulty_crashes_on_rank_8 faulty_hangs_on_scatter_duplicates faulty_writes_past_output \
                faulty_writes_into_input reference_process)
 
-# Under wine (scripts/with_wine.sh): the leg, then what only Windows does its own
+# Under wine (scripts/check/with_wine.sh): the leg, then what only Windows does its own
 # way: children, pipes, shared memory and faults (src/platform/*_windows.c),
 # judged against the Linux build of the same plug-ins, and the process backend.
 check-mingw-leg: check-leg
 	$(Q)$(SUMMARY) "the verdicts of Linux, plug-ins that misbehave ($(BUILD))" $(BUILD)/same-verdicts.log \
-	    sh tests/test_same_verdicts.sh build/dmlref build/backends $(LEG_DMLREF) $(BUILD)/backends
+	    sh tests/cli/test_same_verdicts.sh build/dmlref build/backends $(LEG_DMLREF) $(BUILD)/backends
 	$(Q)$(SUMMARY) "dmlref check --exec reference_process.exe ($(BUILD))" $(BUILD)/process-backend.log \
-	    sh tests/test_process_backend.sh $(LEG_DMLREF) $(BUILD)/backends
+	    sh tests/cli/test_process_backend.sh $(LEG_DMLREF) $(BUILD)/backends
 
 # One leg, with CC, BUILD and EMULATOR as check-i686, check-s390x or check-mingw set them.
 check-leg:
@@ -621,19 +621,19 @@ check-leg:
 	        "$(EMULATOR)" "$(abspath $(BUILD))/dmlref$(EXE)" >$(BUILD)/run/dmlref && \
 	    chmod +x $(BUILD)/run/dmlref; fi
 	$(Q)$(SUMMARY) "dmlref verify vectors ($(BUILD))" $(BUILD)/verify.log \
-	    sh tests/whole_suite.sh verify $(LEG_DMLREF)
+	    sh tests/cli/whole_suite.sh verify $(LEG_DMLREF)
 	$(Q)$(SUMMARY) "dmlref gen, byte for byte ($(BUILD))" $(BUILD)/gen.log \
-	    sh tests/whole_suite.sh gen $(LEG_DMLREF) $(BUILD)/vectors-regen
+	    sh tests/cli/whole_suite.sh gen $(LEG_DMLREF) $(BUILD)/vectors-regen
 	$(Q)$(SUMMARY) "dmlref check --backend reference$(PLUGIN) ($(BUILD))" $(BUILD)/check-reference.log \
-	    sh tests/whole_suite.sh check $(LEG_DMLREF) $(BUILD)/backends/reference$(PLUGIN)
+	    sh tests/cli/whole_suite.sh check $(LEG_DMLREF) $(BUILD)/backends/reference$(PLUGIN)
 	$(Q)$(SUMMARY) "eval, show, explain, fuzz and bench beside Linux's ($(BUILD))" $(BUILD)/commands.log \
-	    sh tests/test_leg_commands.sh $(LEG_DMLREF) $(BUILD)/backends build/dmlref build/backends
+	    sh tests/cli/test_leg_commands.sh $(LEG_DMLREF) $(BUILD)/backends build/dmlref build/backends
 
 deps: ## install the Debian packages the build needs (as root)
-	$(Q)sh scripts/install_deps.sh
+	$(Q)sh scripts/build/install_deps.sh
 
 # The CMake package finds the library and headers from its own folder
-# (scripts/cmake/), so an installed tree may move; it refuses a project of
+# (scripts/build/cmake/), so an installed tree may move; it refuses a project of
 # another pointer size.
 CMAKE_PACKAGE = dmlrefConfig dmlrefConfigVersion
 POINTER_SIZE = $(shell echo __SIZEOF_POINTER__ | $(CC) -E -P -x c - | tr -d ' \n')
@@ -659,7 +659,7 @@ install: lib $(BUILD)/dmlref ## install the library, headers, command, pkg-confi
 	        -e 's|@POINTER_SIZE@|$(POINTER_SIZE)|g' \
 	        -e 's|@LIBDIR@|$(shell realpath -m -s --relative-to=$(cmakedir) $(libdir))|g' \
 	        -e 's|@INCLUDEDIR@|$(shell realpath -m -s --relative-to=$(cmakedir) $(includedir))|g' \
-	        scripts/cmake/$$f.cmake.in > $(DESTDIR)$(cmakedir)/$$f.cmake || exit 1; \
+	        scripts/build/cmake/$$f.cmake.in > $(DESTDIR)$(cmakedir)/$$f.cmake || exit 1; \
 	done
 
 uninstall: ## remove what install put in place

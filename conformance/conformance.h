@@ -4,7 +4,7 @@
 #ifndef DMLREF_CONFORMANCE_H
 #define DMLREF_CONFORMANCE_H
 
-#include "common/common.h"
+#include "command_base/command_base.h"
 #include "platform/process.h"
 #include "suite/suite.h"
 #include "dmlref/backend.h"

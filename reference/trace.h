@@ -5,7 +5,7 @@
  * for Scatter, every update that targets the element and the one that won;
  * for NonZero, the input element a row comes from.  It uses the helpers of
  * the reference kernels (reference.h) and follows their loops for one
- * element; tests/test_explain.c checks over the whole suite that every
+ * element; tests/unit/test_explain.c checks over the whole suite that every
  * traced value is what the reference kernels wrote.  Not installed.
  */
 #ifndef DMLREF_TRACE_H

@@ -9,10 +9,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-sh scripts/install_deps.sh
+sh scripts/build/install_deps.sh
 mkdir -p build
 deps_log=build/setup-deps.log
-{ sh scripts/build_deps.sh mingw build/deps && sh scripts/build_deps.sh wasm build/deps; } \
+{ sh scripts/build/build_deps.sh mingw build/deps && sh scripts/build/build_deps.sh wasm build/deps; } \
     >"$deps_log" 2>&1 &
 deps=$!
 make -s node-deps

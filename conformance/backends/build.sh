@@ -12,7 +12,7 @@
 #   directml_process     the real DirectML as a process backend, for --exec
 #                        (directml_process.c; a Windows program, built with a
 #                        MinGW-w64 compiler only, and then by default;
-#                        scripts/directml_leg.sh runs it under wine)
+#                        scripts/check/directml_leg.sh runs it under wine)
 # BUILD_DIR/libdmlref.a must exist (make builds it first).  CC (default cc)
 # picks the compiler.  Run from anywhere.
 #
@@ -20,7 +20,7 @@
 # names mingw) the plug-ins are Windows DLLs, reference.dll and so on, linked
 # statically (the C runtime DLL aside: no libgomp or libwinpthread DLL to
 # ship), against the Windows builds of jansson and xxHash found under
-# MINGW_DEPS (include/, lib/; scripts/build_deps.sh builds them).
+# MINGW_DEPS (include/, lib/; scripts/build/build_deps.sh builds them).
 set -eu
 
 if [ $# -lt 1 ]; then
@@ -46,7 +46,7 @@ case $($CC -dumpmachine 2>/dev/null) in
     *mingw*)
         so=dll
         if [ -z "${MINGW_DEPS:-}" ] || [ ! -d "$MINGW_DEPS/include" ]; then
-            echo "$0: MINGW_DEPS names no folder of mingw-w64 libraries (scripts/build_deps.sh)" >&2
+            echo "$0: MINGW_DEPS names no folder of mingw-w64 libraries (scripts/build/build_deps.sh)" >&2
             exit 2
         fi
         CFLAGS="-std=c99 -pedantic -Wall -Wextra -Werror -O2 -shared -D__USE_MINGW_ANSI_STDIO=1"

@@ -12,7 +12,7 @@
  *                                                  how many cases DirectML computed,
  *                                                  refused and was not asked
  *
- * A Windows program (mingw-w64); scripts/directml_leg.sh runs it under wine
+ * A Windows program (mingw-w64); scripts/check/directml_leg.sh runs it under wine
  * with vkd3d and lavapipe.  Each request is read by libdmlref's vector
  * reader, as reference_process.c does, into host buffers that are byte-exact
  * images of the tensors (strides, padding, TotalTensorSizeInBytes).  The

@@ -1,7 +1,7 @@
 /*
  * hostile_backend.c - a `dmlref check` plug-in that computes with dmlref's
  * reference library and misbehaves toward the harness in the one way
- * --backend-options names (tests/test_check.sh):
+ * --backend-options names (tests/cli/test_check.sh):
  *
  *   print               prints "9999 passed, 0 failed" on stdout and stderr in
  *                       every execute(); its answers are right

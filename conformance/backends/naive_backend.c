@@ -28,7 +28,7 @@
  *   comment saying how a driver engineer would have written it.  Without
  *   FAULT (or with FAULT_NONE) the backend is correct.  What `dmlref check`
  *   reports for each over vectors/ is pinned in conformance/backends/EXPECTED
- *   (tests/test_backends.sh):
+ *   (tests/cli/test_backends.sh):
  *
  *   IGNORES_STRIDES            packed offsets for every tensor: strided,
  *                              padded, permuted, broadcast layouts fail

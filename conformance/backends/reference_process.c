@@ -20,9 +20,9 @@
  * validated and run (here by dmlref itself, where a real backend calls its
  * own implementation); the reply lists each output's logical elements in
  * row-major order, encoded bit for bit by dmlref_format_element().  And for
- * dmlref's tests (tests/test_process_backend.sh), a process backend that
+ * dmlref's tests (tests/cli/test_process_backend.sh), a process backend that
  * runs natively wherever dmlref does, Windows included, and that can
- * misbehave toward the harness as tests/hostile_process.py does.
+ * misbehave toward the harness as tests/cli/hostile_process.py does.
  *
  * With COUNTER, the k-th case it is sent (counted in the file COUNTER, so
  * the count goes on across restarts) gets the k-th BEHAVIOUR; every case

@@ -7,7 +7,7 @@
  * in the same process at the same thread count.
  *
  *   - Buffers are 2 MiB aligned, advised to use large pages as NumPy's
- *     arrays are (the peers of scripts/bench_peers.py read NumPy arrays, and
+ *     arrays are (the peers of scripts/report/bench_peers.py read NumPy arrays, and
  *     a gather reads its input at a TLB miss per 4 KiB page without them),
  *     and first-touched in parallel with a static split over T threads,
  *     then filled with data derived from a fixed seed (a counter-based hash,
@@ -22,7 +22,7 @@
  *     half written) between buffers of its own.  The size-class copy of 64
  *     MiB fits a large last-level cache where a case of 256 MiB does not; the
  *     case-sized copy sees the cache as the case does, so the two give the
- *     least time the case's bytes can take (scripts/peers_report.py).
+ *     least time the case's bytes can take (scripts/report/peers_report.py).
  *   - Throughput counts logical bytes, every tensor read or written once:
  *       GatherElements  out_elems * (2e + ib)
  *       Scatter         data_elems * 2e + upd_elems * (ib + e)
@@ -1227,7 +1227,7 @@ static int output_can_be_written(const char *option, const char *path)
 }
 
 /* The reports, written whole or not at all once the timing is done
-   (common.h's write_file_with), so that a run that fails or is stopped
+   (command_base.h's write_file_with), so that a run that fails or is stopped
    leaves the previous files as they were. */
 typedef struct report {
     const result *results;

@@ -143,7 +143,7 @@ static int loop_entry(dmlref_tensor_data_type index_type, uint32_t element_size)
  * and the loop read the two streams at about 10 GB/s on the 16-core host
  * of docs/performance.md, where the strict pass, whose requests go into
  * L2, reads at 13 to 14.  Measured there (4096 x 4096 FLOAT32 along axis 1,
- * INT64 indices, scripts/ab_builds.sh, 21 rounds at 1 thread and 11 at 16,
+ * INT64 indices, scripts/report/ab_builds.sh, 21 rounds at 1 thread and 11 at 16,
  * the geometric mean of both orders) against requests into L1, 128
  * indices and 256 updates ahead: at 1 thread the Scatter with one target
  * a row took 0.965 of the time and the ascending one 0.93 to 0.97, at 16
@@ -185,7 +185,7 @@ static int loop_entry(dmlref_tensor_data_type index_type, uint32_t element_size)
  * and the output.  Its loop requests both read streams IN_ORDER_AHEAD
  * positions ahead into L2 as well, as the strict pass and the Scatter do
  * theirs.  Measured on the 16-core host of docs/performance.md with
- * scripts/ab_builds.sh (4096 x 4096 along axis 1, INT64 indices, 21 rounds
+ * scripts/report/ab_builds.sh (4096 x 4096 along axis 1, INT64 indices, 21 rounds
  * at 1 thread and 15 at 16, the geometric mean of both orders): at 1
  * thread the FLOAT32 gather took 0.93 of the time, UINT8 0.78 to 0.87,
  * FLOAT64 0.80 to 0.85 and FLOAT32 into a strided output 0.93 to 0.95; at
@@ -359,7 +359,7 @@ static void gather_indexed_run(GATHER_RUN_PARAMS)
  * loop holds one update pending, writes it when an update to another
  * element comes, and writes the last one at the line's end.  A line whose
  * first two updates land on one element takes this loop; elsewhere its
- * extra compare buys nothing.  Measured with scripts/ab_builds.sh (4096 x
+ * extra compare buys nothing.  Measured with scripts/report/ab_builds.sh (4096 x
  * 4096 FLOAT32 along axis 1, INT64 indices, the geometric mean of both
  * orders): on the 16-core host of docs/performance.md, every update of a
  * row to one element took 0.90 of the time under error and 0.84 under
@@ -594,7 +594,7 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
  * this one function for AVX2 and ask the processor at run time.  With it
  * the strict policy's GatherElements and Scatter at one thread took 0.96
  * to 0.99 of the time on the 16-core host of docs/performance.md
- * (scripts/ab_builds.sh, 21 rounds, the geometric mean of both orders),
+ * (scripts/report/ab_builds.sh, 21 rounds, the geometric mean of both orders),
  * at 16 threads within its noise; on its 2-vCPU machine, which has AVX2
  * too, 0.97 to 1.06, within that machine's noise.  DMLREF_NO_AVX2 keeps
  * the SSE2 loop (make check-noopenmp builds so, to test it where the

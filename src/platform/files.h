@@ -3,7 +3,7 @@
  * command's one way to list a folder, create one, learn what a path names,
  * write a file to the disk and put it in place.  files_posix.c and
  * files_windows.c are its two sides; the policies built on them (whole or
- * nothing writes, vector walks) are src/common's.
+ * nothing writes, vector walks) are src/command_base's.
  *
  * Paths are byte strings, the ones fopen takes.  On POSIX any bytes.  On
  * Windows they are in the process's ANSI code page, as main's argv and the

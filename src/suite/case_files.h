@@ -1,6 +1,6 @@
 /*
  * case_files.h - the suite's hand-written cases (src/suite/cases/), embedded
- * into the command at build time by scripts/embed_cases.sh, which writes
+ * into the command at build time by scripts/build/embed_cases.sh, which writes
  * their definitions into $(BUILD)/gen/suite_cases.c.  Part of the command.
  */
 #ifndef DMLREF_SUITE_CASE_FILES_H

@@ -18,7 +18,7 @@
  *     feature levels, one expect_error case per validation rule, output
  *     layouts past the stride-order proof (D6), out-of-range and unsigned
  *     indices (D1, D2, R-IX-3), large cases in the generator form).  The
- *     build embeds them into the command (scripts/embed_cases.sh,
+ *     build embeds them into the command (scripts/build/embed_cases.sh,
  *     case_files.h), so gen needs no source tree; each file's path must be
  *     its case's name.
  */

@@ -5,7 +5,7 @@
 #ifndef DMLREF_SUITE_H
 #define DMLREF_SUITE_H
 
-#include "common/common.h"
+#include "command_base/command_base.h"
 
 /* The 11 data types, in DirectML's order, as the suite sweeps them. */
 extern const dmlref_tensor_data_type suite_data_types[11];

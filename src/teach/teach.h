@@ -2,7 +2,7 @@
  * teach.h - a case made plain for a person learning the operators:
  * dmlref explain and dmlref show.  Both turn a loaded vector into text.
  * What explain says of an output element is derived by the reference's own
- * rules (reference/trace.c), and tests/test_explain.c checks it against the
+ * rules (reference/trace.c), and tests/unit/test_explain.c checks it against the
  * reference kernels' output over the whole suite.
  */
 #ifndef DMLREF_TEACH_H

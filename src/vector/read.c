@@ -1315,7 +1315,7 @@ static dmlref_status read_vector(reader *r, json_t *root, dmlref_vector *v, uint
  * measured) and 1 KiB.  Charges are about a third above what was measured,
  * for other allocators; nesting adds nothing (jansson stops at depth
  * 2048).  So "[1, 2, 3]" is charged 1024 + 192 + 3 * 64 and 100 MB of "{},"
- * 10.7 GB, both before parsing.  tests/test_vectors.c checks the charge
+ * 10.7 GB, both before parsing.  tests/unit/test_vectors.c checks the charge
  * against jansson's allocations for each kind of token. */
 #define TREE_BYTES_BASE 1024u
 #define TREE_BYTES_PER_NUMBER 64u

@@ -2,7 +2,7 @@
  * playground.h - the web page's one door into the library
  * (docs/playground/): a case's JSON text in, everything the page shows of
  * it out, as one JSON object.  Compiled to WebAssembly for the page (make
- * playground) and natively for tests/test_playground.c; a thin client of
+ * playground) and natively for tests/unit/test_playground.c; a thin client of
  * the library, like the command line.
  */
 #ifndef DMLREF_PLAYGROUND_H

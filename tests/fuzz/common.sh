@@ -87,7 +87,7 @@ fuzz_seeds() {
 fuzz_environment() {
     # LLVM's OpenMP runtime keeps its thread buffers until exit: the
     # project's suppression file tells LeakSanitizer.
-    LSAN_OPTIONS=suppressions=$repo/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
+    LSAN_OPTIONS=suppressions=$repo/tests/unit/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
     UBSAN_OPTIONS=print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}
     export LSAN_OPTIONS UBSAN_OPTIONS
 }

@@ -13,7 +13,7 @@
 #                  mode) and, best effort, as an eval case ('q' in front: a
 #                  case, evaluated with DMLREF_VECTOR_EVAL_DIGESTS as `dmlref
 #                  eval` does) without its expectations and its outputs'
-#                  sizes; and every file of tests/malformed/, in both
+#                  sizes; and every file of tests/cli/malformed/, in both
 #                  modes.
 #   fuzz_validate, fuzz_execute
 #                  a few hand-made byte strings, one per operator; libFuzzer
@@ -82,7 +82,7 @@ for f in $(cd "$repo" && find vectors -name '*.json' ! -name schema.json | LC_AL
 done
 rm -f "$eval_sed"
 malformed=0
-for f in "$repo"/tests/malformed/*.json; do
+for f in "$repo"/tests/cli/malformed/*.json; do
     name=$(basename "$f")
     { printf '0'; cat "$f"; } > "$out/fuzz_vector/m0_$name"
     { printf '1'; cat "$f"; } > "$out/fuzz_vector/m1_$name"
