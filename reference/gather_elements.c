@@ -37,47 +37,61 @@
  *
  * The pseudocode above is the one of DirectML's GatherElements page (the
  * seed; R-GE-6 in docs/rules.md).  The loop below is that pseudocode, one
- * output element at a time.
+ * output element at a time; its step, gather_elements_source, is what
+ * dmlref explain's trace (trace.c) runs for one element.
  */
 #include "reference/reference.h"
+
+void gather_elements_operands_of(const dmlref_gather_elements_desc *desc, const void *indices,
+                                 gather_elements_operands *g)
+{
+    layout_from_desc(desc->InputTensor, &g->input);
+    layout_from_desc(desc->OutputTensor, &g->output);
+    layout_from_desc(desc->IndicesTensor, &g->indices.l);
+    g->indices.data = indices;
+    g->indices.type = desc->IndicesTensor->DataType;
+    g->axis = desc->Axis;
+}
+
+/* i = o with i[Axis] = index[o] */
+int gather_elements_source(const gather_elements_operands *g, const uint64_t *o, int clamp,
+                           uint64_t *i, index_record *rec)
+{
+    memcpy(i, o, g->output.rank * sizeof *o);
+    return index_at(&g->indices, o, &g->input, g->axis, clamp, &i[g->axis], rec);
+}
 
 dmlref_status dmlref_ref_gather_elements(const kernel_context *ctx,
                                          const dmlref_gather_elements_desc *desc, const void *input,
                                          const void *indices, void *output, dmlref_error *err)
 {
-    const dmlref_tensor_data_type type = desc->IndicesTensor->DataType;
-    const uint32_t axis = desc->Axis;
     const unsigned char *in = input;
     unsigned char *out = output;
-    layout in_l, idx_l, out_l;
-    uint64_t total, s, p;
+    gather_elements_operands g;
+    const index_tensor *idx = &g.indices;
+    uint64_t total, p;
     int64_t pos;
 
-    layout_from_desc(desc->InputTensor, &in_l);
-    layout_from_desc(desc->IndicesTensor, &idx_l);
-    layout_from_desc(desc->OutputTensor, &out_l);
-    total = layout_element_count(&out_l); /* == the number of indices (R-GE-4) */
-    s = in_l.sizes[axis];
+    gather_elements_operands_of(desc, indices, &g);
+    total = layout_element_count(&g.output); /* == the number of indices (R-GE-4) */
 
     if (!ctx->clamp) { /* D1: every index is checked before anything is written */
         for (p = 0; p < total; ++p) {
             uint64_t c[MAX_RANK], v;
-            coordinates_of(p, idx_l.rank, idx_l.sizes, c);
-            if (!index_at(indices, &idx_l, type, c, s, 0, &v))
-                return report_out_of_range(err, ctx->op_name, &idx_l, indices, type, p, s,
-                                           "InputTensor", axis, "D1");
+            coordinates_of(p, idx->l.rank, idx->l.sizes, c);
+            if (!index_at(idx, c, &g.input, g.axis, 0, &v, NULL))
+                return report_out_of_range(err, ctx->op_name, &idx->l, indices, idx->type, p,
+                                           g.input.sizes[g.axis], "InputTensor", g.axis, "D1");
         }
     }
 
 #pragma omp parallel for num_threads(kernel_team(ctx)) if (total >= PARALLEL_MIN_ELEMENTS)
     for (pos = 0; pos < (int64_t)total; ++pos) {
         uint64_t o[MAX_RANK], i[MAX_RANK];
-        coordinates_of((uint64_t)pos, out_l.rank, out_l.sizes, o);
-        /* i = o with o[Axis] replaced by index[o], normalised (clamped under
-           DMLREF_OOB_CLAMP; the strict policy has checked every index) */
-        memcpy(i, o, out_l.rank * sizeof *o);
-        (void)index_at(indices, &idx_l, type, o, s, 1, &i[axis]);
-        memcpy(out + byte_offset(&out_l, o), in + byte_offset(&in_l, i), in_l.element_size);
+        coordinates_of((uint64_t)pos, g.output.rank, g.output.sizes, o);
+        (void)gather_elements_source(&g, o, 1, i, NULL); /* clamped, or checked above */
+        memcpy(out + byte_offset(&g.output, o), in + byte_offset(&g.input, i),
+               g.input.element_size);
     }
     return DMLREF_OK;
 }

@@ -50,65 +50,91 @@
  *
  * The pseudocode above is the one of DirectML's GatherND pages (the seeds),
  * made exact as R-GN-9 in docs/rules.md; the loop below is R-GN-9, one
- * output element at a time.
+ * output element at a time.  Its step, gather_nd1_source, is what dmlref
+ * explain's trace (trace.c) runs for one element.
  */
 #include "reference/reference.h"
+
+void gather_nd1_operands_of(const dmlref_gather_nd1_desc *desc, const void *indices,
+                            gather_nd1_operands *nd)
+{
+    layout_from_desc(desc->InputTensor, &nd->input);
+    layout_from_desc(desc->OutputTensor, &nd->output);
+    layout_from_desc(desc->IndicesTensor, &nd->indices.l);
+    nd->indices.data = indices;
+    nd->indices.type = desc->IndicesTensor->DataType;
+    nd->D = nd->input.rank;
+    nd->m = desc->InputDimensionCount;
+    nd->q = desc->IndicesDimensionCount;
+    nd->b = desc->BatchDimensionCount;
+    nd->k = (uint32_t)nd->indices.l.sizes[nd->D - 1];
+    nd->r = nd->m - nd->b - nd->k;
+    nd->pad = nd->D - (nd->q - 1 + nd->r); /* the output's leading 1s (R-GN-7) */
+}
+
+/* o = {0.., beta, g, s}; the tuple at {0.., beta, g, j}; i = {0.., beta, t, s} */
+int gather_nd1_source(const gather_nd1_operands *nd, const uint64_t *o, int clamp, uint64_t *i,
+                      index_record *rec)
+{
+    const uint32_t D = nd->D, m = nd->m, q = nd->q, b = nd->b, r = nd->r, pad = nd->pad;
+    uint64_t t[MAX_RANK] = {0};
+    uint32_t j;
+    int in_range = 1;
+    memset(i, 0, D * sizeof *i);
+    for (j = 0; j + 1 < q; ++j) /* beta and g */
+        t[D - q + j] = o[pad + j];
+    for (j = 0; j < b; ++j) /* beta */
+        i[D - m + j] = o[pad + j];
+    for (j = 0; j < r; ++j) /* s */
+        i[D - r + j] = o[pad + q - 1 + j];
+    for (j = 0; j < nd->k; ++j) { /* the tuple, normalised */
+        const uint32_t dim = tuple_dimension(nd, j);
+        t[D - 1] = j;
+        if (!index_at(&nd->indices, t, &nd->input, dim, clamp, &i[dim], rec ? &rec[j] : NULL)) {
+            in_range = 0;
+            if (!clamp)
+                break;
+        }
+    }
+    return in_range;
+}
 
 dmlref_status dmlref_ref_gather_nd1(const kernel_context *ctx, const dmlref_gather_nd1_desc *desc,
                                     const void *input, const void *indices, void *output,
                                     dmlref_error *err)
 {
-    const dmlref_tensor_data_type type = desc->IndicesTensor->DataType;
-    const uint32_t m = desc->InputDimensionCount, q = desc->IndicesDimensionCount,
-                   b = desc->BatchDimensionCount;
     const unsigned char *in = input;
     unsigned char *out = output;
-    layout in_l, idx_l, out_l;
-    uint32_t D, k, r, pad;
+    gather_nd1_operands nd;
+    const index_tensor *idx = &nd.indices;
     uint64_t total, index_count, p;
     int64_t pos;
 
-    layout_from_desc(desc->InputTensor, &in_l);
-    layout_from_desc(desc->IndicesTensor, &idx_l);
-    layout_from_desc(desc->OutputTensor, &out_l);
-    D = in_l.rank;
-    k = (uint32_t)idx_l.sizes[D - 1];
-    r = m - b - k;
-    pad = D - (q - 1 + r); /* the output's leading 1s (R-GN-7) */
-    total = layout_element_count(&out_l);
-    index_count = layout_element_count(&idx_l);
+    gather_nd1_operands_of(desc, indices, &nd);
+    total = layout_element_count(&nd.output);
+    index_count = layout_element_count(&idx->l);
 
-    CHECK(check_batches_inside(err, ctx->op_name, &in_l, &idx_l, m, q, b)); /* R-GN-6 */
+    CHECK(
+        check_batches_inside(err, ctx->op_name, &nd.input, &idx->l, nd.m, nd.q, nd.b)); /* R-GN-6 */
     if (!ctx->clamp) { /* D1: every index is checked before anything is written */
         for (p = 0; p < index_count; ++p) {
             uint64_t c[MAX_RANK], v;
             uint32_t dim; /* the input dimension that t[c[D-1]] indexes */
-            coordinates_of(p, idx_l.rank, idx_l.sizes, c);
-            dim = D - m + b + (uint32_t)c[D - 1];
-            if (!index_at(indices, &idx_l, type, c, in_l.sizes[dim], 0, &v))
-                return report_out_of_range(err, ctx->op_name, &idx_l, indices, type, p,
-                                           in_l.sizes[dim], "InputTensor", dim, "D1");
+            coordinates_of(p, idx->l.rank, idx->l.sizes, c);
+            dim = tuple_dimension(&nd, (uint32_t)c[nd.D - 1]);
+            if (!index_at(idx, c, &nd.input, dim, 0, &v, NULL))
+                return report_out_of_range(err, ctx->op_name, &idx->l, indices, idx->type, p,
+                                           nd.input.sizes[dim], "InputTensor", dim, "D1");
         }
     }
 
 #pragma omp parallel for num_threads(kernel_team(ctx)) if (total >= PARALLEL_MIN_ELEMENTS)
     for (pos = 0; pos < (int64_t)total; ++pos) {
-        /* o = {0.., beta, g, s}; t at {0.., beta, g, j}; i = {0.., beta, t, s} */
-        uint64_t o[MAX_RANK], t[MAX_RANK] = {0}, i[MAX_RANK] = {0};
-        uint32_t j;
-        coordinates_of((uint64_t)pos, out_l.rank, out_l.sizes, o);
-        for (j = 0; j + 1 < q; ++j) /* beta and g */
-            t[D - q + j] = o[pad + j];
-        for (j = 0; j < b; ++j) /* beta */
-            i[D - m + j] = o[pad + j];
-        for (j = 0; j < k; ++j) { /* the tuple, normalised (clamped, or checked) */
-            t[D - 1] = j;
-            (void)index_at(indices, &idx_l, type, t, in_l.sizes[D - m + b + j], 1,
-                           &i[D - m + b + j]);
-        }
-        for (j = 0; j < r; ++j) /* s */
-            i[D - r + j] = o[pad + q - 1 + j];
-        memcpy(out + byte_offset(&out_l, o), in + byte_offset(&in_l, i), in_l.element_size);
+        uint64_t o[MAX_RANK], i[MAX_RANK];
+        coordinates_of((uint64_t)pos, nd.output.rank, nd.output.sizes, o);
+        (void)gather_nd1_source(&nd, o, 1, i, NULL); /* clamped, or checked above */
+        memcpy(out + byte_offset(&nd.output, o), in + byte_offset(&nd.input, i),
+               nd.input.element_size);
     }
     return DMLREF_OK;
 }

@@ -39,7 +39,8 @@
  * The pseudocode above is the one of DirectML's NonZeroCoordinates page (the
  * seed); the function below is that pseudocode.  It runs on one thread: the
  * row an element lands in is the count of non-zero elements before it, so
- * each step depends on all the steps before.
+ * each step depends on all the steps before.  Its test of one element,
+ * nonzero_input, is what dmlref explain's trace (trace.c) runs too.
  */
 #include "reference/reference.h"
 
@@ -63,35 +64,45 @@ int nonzero_element(const unsigned char *element, dmlref_tensor_data_type type)
     }
 }
 
+void nonzero_coordinates_operands_of(const dmlref_nonzero_coordinates_desc *desc, const void *input,
+                                     nonzero_coordinates_operands *z)
+{
+    layout_from_desc(desc->InputTensor, &z->input);
+    layout_from_desc(desc->OutputCoordinatesTensor, &z->coordinates);
+    z->data = input;
+    z->type = desc->InputTensor->DataType;
+    z->columns = (uint32_t)z->coordinates.sizes[z->coordinates.rank - 1]; /* {1, ..., 1, M, N} */
+}
+
+int nonzero_input(const nonzero_coordinates_operands *z, uint64_t p, uint64_t *c)
+{
+    coordinates_of(p, z->input.rank, z->input.sizes, c);
+    return nonzero_element((const unsigned char *)z->data + byte_offset(&z->input, c), z->type);
+}
+
 dmlref_status dmlref_ref_nonzero_coordinates(const kernel_context *ctx,
                                              const dmlref_nonzero_coordinates_desc *desc,
                                              const void *input, void *output_count,
                                              void *output_coordinates, dmlref_error *err)
 {
-    const dmlref_tensor_data_type type = desc->InputTensor->DataType;
-    const unsigned char *in = input;
     unsigned char *coordinates = output_coordinates;
-    layout in_l, co_l;
+    nonzero_coordinates_operands z;
     uint64_t total, p, c[MAX_RANK], row[MAX_RANK] = {0};
-    uint32_t D, N, R, j, count = 0;
+    uint32_t R, j, count = 0;
     (void)ctx; /* one thread, and no index to check */
     (void)err; /* nothing can fail */
 
-    layout_from_desc(desc->InputTensor, &in_l);
-    layout_from_desc(desc->OutputCoordinatesTensor, &co_l);
-    total = layout_element_count(&in_l);
-    D = in_l.rank;
-    R = co_l.rank; /* OutputCoordinates: {1, ..., 1, M, N} */
-    N = (uint32_t)co_l.sizes[R - 1];
+    nonzero_coordinates_operands_of(desc, input, &z);
+    total = layout_element_count(&z.input);
+    R = z.coordinates.rank;
 
     for (p = 0; p < total; ++p) {
-        coordinates_of(p, D, in_l.sizes, c);
-        if (nonzero_element(in + byte_offset(&in_l, c), type)) {
+        if (nonzero_input(&z, p, c)) {
             row[R - 2] = count;
-            for (j = 0; j < N; ++j) { /* OutputCoordinates[count, j] = c[D-N+j] */
-                uint32_t value = (uint32_t)c[D - N + j];
+            for (j = 0; j < z.columns; ++j) { /* OutputCoordinates[count, j] = c[D-N+j] */
+                uint32_t value = (uint32_t)c[nonzero_column_dimension(&z, j)];
                 row[R - 1] = j;
-                memcpy(coordinates + byte_offset(&co_l, row), &value, 4);
+                memcpy(coordinates + byte_offset(&z.coordinates, row), &value, 4);
             }
             count += 1; /* <= M <= 2^32 - 1 */
         }

@@ -45,38 +45,56 @@
  * R-SC-8 and R-SC-9 in docs/rules.md).  Below, its two lines are two loops:
  * the copy, on every thread (each output element is written once), then the
  * updates on one thread, in row-major order, which is what makes the last
- * update win (D4) whatever the thread count.
+ * update win (D4) whatever the thread count.  The second loop's step,
+ * scatter_elements_target, is what dmlref explain's trace (trace.c) runs.
  */
 #include "reference/reference.h"
+
+void scatter_elements_operands_of(const dmlref_scatter_elements_desc *desc, const void *indices,
+                                  scatter_elements_operands *s)
+{
+    layout_from_desc(desc->InputTensor, &s->input);
+    layout_from_desc(desc->UpdatesTensor, &s->updates);
+    layout_from_desc(desc->OutputTensor, &s->output);
+    layout_from_desc(desc->IndicesTensor, &s->indices.l);
+    s->indices.data = indices;
+    s->indices.type = desc->IndicesTensor->DataType;
+    s->axis = desc->Axis;
+}
+
+/* o = u with o[Axis] = index[u] */
+int scatter_elements_target(const scatter_elements_operands *s, const uint64_t *u, int clamp,
+                            uint64_t *o, index_record *rec)
+{
+    memcpy(o, u, s->updates.rank * sizeof *u);
+    return index_at(&s->indices, u, &s->output, s->axis, clamp, &o[s->axis], rec);
+}
 
 dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
                                           const dmlref_scatter_elements_desc *desc,
                                           const void *input, const void *indices,
                                           const void *updates, void *output, dmlref_error *err)
 {
-    const dmlref_tensor_data_type type = desc->IndicesTensor->DataType;
-    const uint32_t axis = desc->Axis;
     const unsigned char *in = input, *upd = updates;
     unsigned char *out = output;
-    layout in_l, idx_l, upd_l, out_l;
-    uint64_t total, update_count, s, p;
+    scatter_elements_operands s;
+    const index_tensor *idx = &s.indices;
+    uint64_t total, update_count, p;
+    uint32_t es;
     int64_t pos;
 
-    layout_from_desc(desc->InputTensor, &in_l);
-    layout_from_desc(desc->IndicesTensor, &idx_l);
-    layout_from_desc(desc->UpdatesTensor, &upd_l);
-    layout_from_desc(desc->OutputTensor, &out_l);
-    total = layout_element_count(&out_l);
-    update_count = layout_element_count(&upd_l); /* == the number of indices (R-SC-5) */
-    s = out_l.sizes[axis];
+    scatter_elements_operands_of(desc, indices, &s);
+    total = layout_element_count(&s.output);
+    update_count = layout_element_count(&s.updates); /* == the number of indices (R-SC-5) */
+    es = s.output.element_size;
 
     if (!ctx->clamp) { /* D2: every index is checked before anything is written */
         for (p = 0; p < update_count; ++p) {
             uint64_t c[MAX_RANK], v;
-            coordinates_of(p, idx_l.rank, idx_l.sizes, c);
-            if (!index_at(indices, &idx_l, type, c, s, 0, &v))
-                return report_out_of_range(err, ctx->op_name, &idx_l, indices, type, p, s,
-                                           "OutputTensor", axis, "D2");
+            coordinates_of(p, idx->l.rank, idx->l.sizes, c);
+            if (!index_at(idx, c, &s.output, s.axis, 0, &v, NULL))
+                return report_out_of_range(err, ctx->op_name, &idx->l, indices, idx->type, p,
+                                           s.output.sizes[s.axis], "OutputTensor", s.axis, "D2");
         }
     }
 
@@ -84,18 +102,17 @@ dmlref_status dmlref_ref_scatter_elements(const kernel_context *ctx,
 #pragma omp parallel for num_threads(kernel_team(ctx)) if (total >= PARALLEL_MIN_ELEMENTS)
     for (pos = 0; pos < (int64_t)total; ++pos) {
         uint64_t o[MAX_RANK];
-        coordinates_of((uint64_t)pos, out_l.rank, out_l.sizes, o);
-        memcpy(out + byte_offset(&out_l, o), in + byte_offset(&in_l, o), out_l.element_size);
+        coordinates_of((uint64_t)pos, s.output.rank, s.output.sizes, o);
+        memcpy(out + byte_offset(&s.output, o), in + byte_offset(&s.input, o), es);
     }
 
-    /* output[u with u[Axis] replaced by index[u]] = updates[u], for every
-       coordinate u of the updates in row-major order (R-SC-9, D4) */
+    /* output[o] = updates[u], for every coordinate u of the updates in
+       row-major order (R-SC-9, D4) */
     for (p = 0; p < update_count; ++p) {
         uint64_t u[MAX_RANK], o[MAX_RANK];
-        coordinates_of(p, upd_l.rank, upd_l.sizes, u);
-        memcpy(o, u, upd_l.rank * sizeof *u);
-        (void)index_at(indices, &idx_l, type, u, s, 1, &o[axis]); /* clamped, or checked */
-        memcpy(out + byte_offset(&out_l, o), upd + byte_offset(&upd_l, u), out_l.element_size);
+        coordinates_of(p, s.updates.rank, s.updates.sizes, u);
+        (void)scatter_elements_target(&s, u, 1, o, NULL); /* clamped, or checked above */
+        memcpy(out + byte_offset(&s.output, o), upd + byte_offset(&s.updates, u), es);
     }
     return DMLREF_OK;
 }

@@ -16,16 +16,8 @@
 #define trace_element dmlref__trace_element
 #define classify_nonzero dmlref__classify_nonzero
 
-/* One index element read on the way. */
-typedef struct traced_index {
-    uint64_t at[MAX_RANK]; /* its coordinates in IndicesTensor */
-    index_value value;     /* as read_index reads it */
-    uint64_t bits;         /* the raw element (a UINT64 too large for value) */
-    uint32_t dimension;    /* the dimension it indexes (of Input; Scatter: Output) */
-    uint64_t size;         /* that dimension's size */
-    int in_range;          /* normalize_index's verdict */
-    uint64_t normalized;   /* the index used: in range, or clamped (else 0) */
-} traced_index;
+/* One index element read on the way (reference.h). */
+typedef index_record traced_index;
 
 typedef enum trace_kind {
     TRACE_COPY,       /* a copy of input `from` at `from_at` */

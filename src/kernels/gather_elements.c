@@ -1,52 +1,22 @@
 /*
- * gather_elements.c - DML_OPERATOR_GATHER_ELEMENTS (107), feature level 2_1+
+ * gather_elements.c - computes reference/gather_elements.c
+ * (DML_OPERATOR_GATHER_ELEMENTS; its semantics and policies are stated
+ * there), bit for bit: the fast-versus-reference comparator
+ * (src/core/kernels_compare.c), which dmlref fuzz, eval and verify
+ * --kernels fast and tests/unit/test_random.c run, proves it.
  *
- * Gathers elements from the input tensor along the given axis, using the
- * indices tensor to remap into the input:
- *
- *   output[i, j, k, ...] = input[index[i, j, k, ...], j, k, ...] // if axis == 0
- *   output[i, j, k, ...] = input[i, index[i, j, k, ...], k, ...] // if axis == 1
- *   output[i, j, k, ...] = input[i, j, index[i, j, k, ...], ...] // if axis == 2
- *
- * Tensor constraints (checked by dmlref_validate, src/core/validate.c):
- *   R-GE-1  Input, Indices and Output share a DimensionCount D.
- *   R-GE-2  Axis < D.
- *   R-GE-3  Indices.Sizes[d] == Input.Sizes[d] for every d != Axis; the size
- *           along Axis is free (D5: smaller on another dimension is refused).
- *   R-GE-4  Output.Sizes == Indices.Sizes; Output.DataType == Input.DataType.
- *
- * Tensor support (R-GE-5):
- *   FL 2_1  4 dimensions; FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16,
- *           UINT8; indices UINT32
- *   FL 3_0  1 to 8 dimensions; same data; indices INT64, INT32, UINT64, UINT32
- *   FL 4_1  adds FLOAT64, INT64, UINT64 data
- *
- * Policies:
- *   - Negative indices (signed index types, which exist from FL 3_0): v in
- *     [-s, -1] means v + s, s = Input.Sizes[Axis] (R-IX-2).  Unsigned values
- *     are never negative: UINT32 0xFFFFFFFF is 4294967295 (R-IX-3).
- *   - Out of range (D1): every index is checked before anything is written;
- *     the first one out of range, in row-major order of the indices, fails the
- *     execution with DMLREF_ERROR_INDEX_OUT_OF_RANGE.  Under DMLREF_OOB_CLAMP
- *     the normalised index is clamped into [0, s-1] instead.
- *   - The copy moves bits (R-GE-7, D12): -0.0, NaN payloads and subnormals
- *     survive.
- *   - Any strides on any tensor: inputs may broadcast (stride 0); the output
- *     is injective (D6).  Each output element depends only on its own index
- *     (R-GE-8), so the result is the same for any thread count.
+ * How it is fast: output, indices and input walk one shape (below), which
+ * coalesces into a few long runs that gather_over_runs (runs.c) does with
+ * its specialised loops; large outputs of 8-byte elements are streamed.
+ * README.md tells the techniques.
  */
 #include "kernels/kernels.h"
 
 /* Outputs of 8-byte elements of STREAM_MIN_BYTES or more are written with
  * streaming stores (x86-64), which skip reading each output line before
- * writing it: 8 of every 24 bytes a FLOAT64/INT64 gather moves.  Measured
- * with the 2^24-element gathers along the last axis, alternating builds with
- * and without (docs/performance.md): on the 2-vCPU machine 0.79 to 0.89 of
- * the time at 1 and 2 threads, both policies; on the 16-core host 0.68 to
- * 1.02 at 2 to 16 threads and 0.86 to 1.01 at 1.  With 4-byte elements the
- * same stores gained here but lost up to a fifth at 1 thread on the 16-core
- * host (as in an earlier trial), so they are not used; so did 16-byte
- * streaming stores from a buffer of gathered elements (docs/performance.md). */
+ * writing it: 8 of every 24 bytes a FLOAT64/INT64 gather moves.  With
+ * 4-byte elements the share saved is smaller than what the stores cost on
+ * some processors, so those keep ordinary stores. */
 
 dmlref_status dmlref_fast_gather_elements(const kernel_context *ctx,
                                           const dmlref_gather_elements_desc *desc,

@@ -1,51 +1,17 @@
 /*
- * gather_nd.c - DML_OPERATOR_GATHER_ND (108, FL 2_1+) and
- * DML_OPERATOR_GATHER_ND1 (140, FL 3_0+)
+ * gather_nd.c - computes reference/gather_nd.c (DML_OPERATOR_GATHER_ND1,
+ * and GATHER_ND as GATHER_ND1 with BatchDimensionCount 0; the semantics,
+ * the notation D, m, q, b, k, r and the policies are stated there), bit for
+ * bit: the fast-versus-reference comparator (src/core/kernels_compare.c),
+ * which dmlref fuzz, eval and verify --kernels fast and
+ * tests/unit/test_random.c run, proves it.
  *
- * Gathers slices of the input, each addressed by a tuple of coordinates read
- * from the last dimension of the indices tensor:
- *
- *   GATHER_ND:   output[...] = input[indices[...]]
- *   GATHER_ND1:  output[batch, ...] = input[batch, indices[batch, ...], ...]
- *
- * GATHER_ND is GATHER_ND1 with BatchDimensionCount = 0 (R-GN-10); both run
- * here.  Notation: D = the common DimensionCount, m = InputDimensionCount,
- * q = IndicesDimensionCount, b = BatchDimensionCount, k = Indices.Sizes[D-1]
- * (coordinates per tuple), r = m - b - k (input dimensions copied as a slice).
- *
- * Tensor constraints (checked by dmlref_validate, src/core/validate.c):
- *   R-GN-1  Input, Indices and Output share D; Output.DataType == Input's.
- *   R-GN-2  1 <= m <= D and 1 <= q <= D.
- *   R-GN-3  b < m and b < q (GATHER_ND1).
- *   R-GN-4  1 <= k <= m - b.
- *   R-GN-5  Input.Sizes[i] == 1 for i < D-m; Indices.Sizes[i] == 1 for i < D-q
- *           (D11).
- *   R-GN-6  the b batch dimensions of Indices may differ from Input's; the
- *           output reads Input at its own batch coordinates, so Indices
- *           with more batches than Input is refused at execution (D11).
- *   R-GN-7  Output.Sizes == {1 x (D - (q - 1 + r)), Indices.Sizes[D-q .. D-1),
- *           Input.Sizes[D-r .. D)} exactly, DirectMLX's shape (D11; the
- *           documents' own formula is wrong, S-13).
- *
- * Tensor support (R-GN-8):
- *   FL 2_1  GATHER_ND, 4 dimensions; FLOAT32, FLOAT16, INT32, INT16, INT8,
- *           UINT32, UINT16, UINT8; indices UINT32
- *   FL 3_0  GATHER_ND and GATHER_ND1, 1 to 8 dimensions; same data; indices
- *           INT64, INT32, UINT64, UINT32
- *   FL 4_1  adds FLOAT64, INT64, UINT64 data
- *
- * Semantics (R-GN-9): the output's meaningful coordinates split into
- * beta (b batch coordinates), g (q-1-b positions in the grid of tuples) and
- * s (r coordinates inside the slice).  The tuple is
- * t[j] = Indices[0.., beta, g, j]; each t[j] is normalised against
- * Input.Sizes[D-m+b+j]; and
- *
- *   Output[0.., beta, g, s] = Input[0.., beta, t[0..k), s]
- *
- * Policies: negative indices, out of range (D1: checked before anything is
- * written; under DMLREF_OOB_CLAMP clamped per coordinate) and bit-exact
- * copies (D12) as GATHER_ELEMENTS.  Each output element depends only on its
- * own tuple, so the result is the same for any thread count.
+ * How it is fast: the output is a grid of tuples times a slice.  Tuples go
+ * a block at a time: every slice of the block is located and its first
+ * line requested, then the slices are copied, so many random slices are
+ * fetched at once.  A slice that is one contiguous run is copied with
+ * moves of its size; large outputs are written with streaming stores.  A
+ * one-element slice of a one-coordinate tuple runs GatherElements' loop.
  */
 #include "kernels/kernels.h"
 
@@ -54,12 +20,8 @@
 
 /* Slices of up to SLICE_REQUEST_MAX bytes are requested whole, line by
  * line, SLICES_AHEAD slices before they are copied: the block's first
- * pass requests only a slice's first line.  Measured at one thread on the
- * two machines of docs/performance.md, 1 KiB slices (gather_nd/S256_*),
- * alternating runs of the builds with and without: on the 2-vCPU one
- * random slices 1.1 to 1.5x faster and sorted ones 1.45 to 1.5x; on the
- * 16-core host, whose prefetchers already follow such slices, 0.89 to
- * 1.08 of the time, within its noise.  Larger slices gained nothing there. */
+ * pass requests only a slice's first line, and not every processor's
+ * prefetchers follow the rest.  Longer slices are long enough for them. */
 #define SLICES_AHEAD 4
 #define SLICE_REQUEST_MAX 4096
 
@@ -75,20 +37,13 @@ static void request_slice(const unsigned char *p, size_t bytes)
 /* Outputs of STREAM_MIN_BYTES or more are written slice by slice with
  * streaming stores (stream_bytes), which skip reading each output line
  * before writing it: a third of the bytes a gather of whole slices moves
- * besides its indices.  Measured with the 2^24-element gathers of whole
- * FLOAT32 slices, INT64 indices, alternating builds with and without, both
- * policies (docs/performance.md), as the time with them over the time
- * without: on the 16-core host, 5 rounds at 1 and 16 threads, 0.42 to 0.71
- * with 1 KiB slices (batched or not), 0.76 to 0.93 with 16 KiB ones, 0.51
- * to 0.79 with 64-byte slices in order and 0.70 to 1.01 with random ones;
- * on the 2-vCPU machine, 4 rounds at 1 and 2 threads, 0.62 to 0.75, 0.70
- * to 0.78, 0.86 to 0.98 and 0.97 to 1.05. */
+ * besides its indices. */
 
 /* The block's whole slices, each one contiguous run of `bytes`, moved by
  * MOVE(dst, src, size).  Slices of 16, 32, 64 and 128 bytes get loops of
- * their own, whose fixed-size moves are a few 16-byte moves: deciding the
- * size once a block instead of once a slice (copy_bytes) took 18% of the
- * instructions of 16-element FLOAT32 slices (callgrind). */
+ * their own, whose fixed-size moves are a few 16-byte moves: the size is
+ * decided once a block, not once a slice (copy_bytes), which for short
+ * slices is much of the work. */
 #define COPY_SLICES(MOVE, size)                                                                    \
     for (u = 0; u < count; ++u)                                                                    \
         MOVE(dst[u], src[u], size);                                                                \
@@ -127,11 +82,8 @@ static void copy_whole_slices(unsigned char *const *dst, const unsigned char *co
  * coordinate at idx + u * idx_step, its slice at in + u * in_step +
  * coordinate * coordinate_step and its output at out + u * out_step (all in
  * bytes); each slice's first line requested (first: its first element's
- * byte offset).  One loop per index type, stepping offsets: 15
- * instructions a tuple, where a loop with the type's switch inside and
- * offsets multiplied out took 27 (callgrind; with the moves of 64-byte
- * slices written out too, 36 instead of 62 a slice; the times are in
- * docs/performance.md). */
+ * byte offset).  One loop per index type, stepping offsets, so neither the
+ * type's switch nor a multiplication is left inside the loop. */
 #define LOCATE_TUPLES(INDEX)                                                                       \
     for (u = 0; u < count; ++u, at_out += out_step, at_in += in_step, at_idx += idx_step) {        \
         src[u] = in + at_in + INDEX(idx + at_idx, size) * coordinate_step;                         \

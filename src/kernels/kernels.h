@@ -1,8 +1,9 @@
 /*
- * kernels.h - the fast kernels and their machinery: the strided odometer,
- * runs along the last dimension and element-size-specialised loops.  They
- * compute exactly what the reference kernels of reference/ compute, faster;
- * tests prove them equal.  Not installed.
+ * kernels.h - the fast kernels and their machinery: runs along the last
+ * dimension, element-size-specialised loops, requests ahead and streaming
+ * stores.  Each kernel computes its reference kernel of reference/ bit for
+ * bit, as the comparator of conformance/fuzz.c and tests/unit/test_random.c
+ * prove; README.md tells how they are fast.  Not installed.
  */
 #ifndef DMLREF_KERNELS_H
 #define DMLREF_KERNELS_H
@@ -59,9 +60,9 @@ static inline uint64_t run_length(const runs *r, uint64_t j, uint64_t left)
 #define prefetch_line_to_l2(p) ((void)(p))
 #endif
 
-/* The cache line the requests above are counted in: 64 bytes on every
- * machine docs/performance.md measures (a request per 64 bytes of a
- * stream is a request per line). */
+/* The cache line the requests above are counted in: 64 bytes, as on
+ * x86-64 (where lines are longer, a request per 64 bytes of a stream only
+ * asks for some lines twice). */
 #define LINE_BYTES 64
 
 /* prefetch_line(p + bytes), where p + bytes may lie past p's buffer: the
@@ -274,8 +275,7 @@ typedef struct index_axis {
 } index_axis;
 
 /* Outputs smaller than this may lie in a core's own cache, where requests
- * ahead only cost instructions: in the 2^16-element cases of
- * docs/performance.md they took GatherElements 1.1 to 1.2 times as long. */
+ * ahead only cost instructions. */
 #define REQUEST_MIN_BYTES ((uint64_t)4 << 20)
 
 /* How gather_over_runs writes the output: with ordinary stores alone (an
@@ -309,8 +309,8 @@ static inline void stream_bytes(unsigned char *dst, const unsigned char *src, si
 {
     size_t k;
     if ((uintptr_t)dst % 16 == 0 && n % 16 == 0 && n <= 128) {
-        /* the usual short slice: its moves written out, as in copy_bytes
-           (a 64-byte one in 10 instructions, where the loop took 30) */
+        /* the usual short slice: its moves written out, as in copy_bytes,
+           with no loop whose count depends on dst's alignment */
         move_16_byte_pieces(dst, src, n / 16, 1);
         return;
     }

@@ -1,54 +1,18 @@
 /*
- * nonzero_coordinates.c - DML_OPERATOR_NONZERO_COORDINATES (133), feature
- * level 3_0+
+ * nonzero_coordinates.c - computes reference/nonzero_coordinates.c
+ * (DML_OPERATOR_NONZERO_COORDINATES; its semantics and policies are stated
+ * there), bit for bit: the fast-versus-reference comparator
+ * (src/core/kernels_compare.c), which dmlref fuzz, eval and verify
+ * --kernels fast and tests/unit/test_random.c run, proves it.
  *
- * Computes the coordinates of every non-zero element of the input: an M x N
- * matrix whose first OutputCount rows hold, in ascending element order, the
- * coordinates of the non-zero elements, plus their count:
- *
- *   count = 0
- *   for each coordinate c of InputTensor, in row-major order:
- *       if input[c] != 0:
- *           OutputCoordinates[count, 0 .. N) = c[D-N .. D)
- *           count += 1
- *   OutputCount = count
- *
- * Tensor constraints (checked by dmlref_validate, src/core/validate.c):
- *   R-NZ-1  OutputCount is UINT32 with every size 1.
- *   R-NZ-2  OutputCoordinates is UINT32 with sizes {1, ..., 1, M, N}.
- *   R-NZ-3  M == the number of input elements (room for all of them).
- *   R-NZ-4  the effective rank e = D minus the leading dimensions of size 1.
- *   R-NZ-5  e <= N <= D.
- *   R-NZ-6  FL 3_0: all three tensors 4 or 5 dimensions, the same count;
- *           FL 4_0+: input 1-8, count 1-8, coordinates 2-8 (D10).
- *   R-NZ-7  input FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8.
- *
- * Policies:
- *   - Zero means numerically zero (R-NZ-8): +0.0 and -0.0 are zero; NaN and
- *     the infinities are not (R-NZ-9); subnormals are not zero, as IEEE says
- *     (D7; a GPU that flushes them would disagree, so vectors keep them in a
- *     category of their own, R-NZ-10).
- *   - Order is the logical row-major order of the input's coordinates,
- *     whatever its strides (R-NZ-12, R-TD-8, D9).
- *   - With N < D the N columns are the last N dimensions (right-aligned,
- *     R-NZ-13, D8); the dimensions left out all have size 1.
- *   - The count is written as UINT32 (R-NZ-11), coordinates as UINT32
- *     (R-NZ-15).  Rows at or past the count are left untouched: DirectML
- *     leaves them undefined (R-NZ-14).
- *
- * Threads: two passes over one static split.  Pass 1 counts each chunk's
- * non-zero elements; an exclusive prefix sum over the chunks gives each
- * chunk its first row; pass 2 walks the same chunks again and writes the
- * rows.  The rows land where a serial walk would put them.
- *
- * How it is fast: pass 1 needs no coordinates, so it walks the input's
- * coalesced runs with a count that has no branch (it vectorises).  Pass 2
- * walks lines along the last dimension longer than 1; within a line only
- * that coordinate changes, so it keeps just that value per non-zero
- * element, without a branch on the data (whose outcome a random input makes
- * unpredictable), and spells the rows out when it writes them.  Groups of
- * elements that are all zero are skipped first, which makes sparse inputs
- * cheap.
+ * How it is fast, and on several threads: two passes over one static
+ * split.  Pass 1 counts each chunk's non-zero elements over the input's
+ * coalesced runs, with no branch (it vectorises); a prefix sum gives each
+ * chunk its first row, where a serial walk would put it.  Pass 2 walks
+ * lines along the last dimension longer than 1 and keeps only the moving
+ * coordinate of each non-zero element, with no branch on the data, spelling
+ * the rows out when it writes them.  Groups of zeros are skipped, which
+ * makes sparse inputs cheap.  Rows past the count are never written.
  */
 #include "kernels/kernels.h"
 

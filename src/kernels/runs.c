@@ -1,12 +1,19 @@
 /*
- * runs.c - the innermost loops of the kernels: runs of elements along one
- * dimension.
+ * runs.c - the innermost loops of the fast kernels (gather_elements.c,
+ * scatter_elements.c, gather_nd.c): runs of elements along one dimension,
+ * and the strict policy's search for an index out of range.  What they
+ * compute is the reference kernels' (reference/), proven by the
+ * fast-versus-reference comparator (src/core/kernels_compare.c), which
+ * dmlref fuzz, eval and verify --kernels fast and tests/unit/test_random.c
+ * run.
  *
  * Every operator moves whole elements of 1, 2, 4 or 8 bytes (their bits,
  * never their values: D12), so each loop exists once per element size, not
  * once per data type: FLOAT16 is a 2-byte move, FLOAT64 and UINT64 8-byte
  * ones.  Loads and stores go through fixed-size memcpy, which compiles to
- * one (possibly unaligned) move and keeps odd strides legal C.
+ * one (possibly unaligned) move and keeps odd strides legal C.  How the
+ * loops are fast is told where each technique is used, below, and in
+ * README.md.
  */
 #include "kernels/kernels.h"
 
@@ -31,9 +38,9 @@ uint64_t runs_seek(runs *r, uint64_t pos)
 /* Streaming stores (movnti): an 8-byte element written past the caches,
  * without its line being read first, which an ordinary store does.  Only
  * x86-64 has them for 8 bytes; there, gather_over_runs uses them when its
- * caller asks (gather_elements.c says when, and what was measured).
- * Elsewhere, and for the other sizes, ordinary stores.  Contiguous bytes
- * stream through stream_bytes (kernels.h). */
+ * caller asks (gather_elements.c says when).  Elsewhere, and for the other
+ * sizes, ordinary stores.  Contiguous bytes stream through stream_bytes
+ * (kernels.h). */
 #if defined(__SSE2__) && defined(__x86_64__)
 #define STREAMED_SIZE(size) ((size) == 8)
 static inline void stream_element(unsigned char *dst, const unsigned char *src, size_t size)
@@ -86,13 +93,12 @@ void copy_run(unsigned char *dst, uint64_t dst_step, const unsigned char *src, u
 
 /* A run's loop exists once for each index type (I: its reader, IB: its
  * size in bytes) and element size (T): 16 loops, each with fixed-size loads
- * and stores.  Generated, because one loop with the two switches inside is
- * about 1.5x slower, and two loops joined by a block of offsets about 1.4x.
- * Each is a function of its own (DEFINE(name, I, IB, element size) below),
- * called through a table, which keeps the compiler from joining them into
- * one again: the time to compile grows faster than the code.  All 16 in one
- * function took clang -O1 with AddressSanitizer and
- * UndefinedBehaviorSanitizer 164 s of CPU for this file, and gcc -O2 33 s. */
+ * and stores.  Generated, because one loop with the two switches inside,
+ * or two loops joined by a block of offsets, is much slower.  Each is a
+ * function of its own (DEFINE(name, I, IB, element size) below), called
+ * through a table, which keeps the compiler from joining them into one
+ * again: the time to compile grows faster than the code, most under the
+ * sanitizers. */
 #define FOR_EACH_ELEMENT_SIZE(DEFINE, name, I, IB)                                                 \
     DEFINE(name##_1, I, IB, 1)                                                                     \
     DEFINE(name##_2, I, IB, 2) DEFINE(name##_4, I, IB, 4) DEFINE(name##_8, I, IB, 8)
@@ -119,51 +125,35 @@ static int loop_entry(dmlref_tensor_data_type index_type, uint32_t element_size)
     }
 }
 
-/* Index elements are requested this many ahead of their use.  The hardware
- * prefetchers follow the streams of a plain loop, but measured on the
- * machines of docs/performance.md an explicit request for the index stream
- * made the sequential gather 15 to 25% faster (128 ahead beat 64). */
+/* Index elements are requested this many ahead of their use: the
+ * hardware prefetchers follow the streams of a plain loop, but lag behind
+ * the index stream. */
 #define INDEX_PREFETCH 128
 
 /* The output a gather writes is requested this many positions ahead too,
  * a line at a time and for writing (unless it is written with streaming
  * stores, which need no line in the cache), where the output is of
- * REQUEST_MIN_BYTES or more.  Measured on the 16-core host of
- * docs/performance.md, 4096 x 4096 FLOAT32 along axis 1, INT64 indices,
- * the builds with and without in one process, alternating call by call
- * over 21 rounds (two medians of each): at one thread the gather into a
- * strided output took 0.95 to 0.98 of the time and the packed gather 0.98
- * to 1.04; at 16 threads 0.89 to 0.99. */
+ * REQUEST_MIN_BYTES or more. */
 #define ELEMENT_PREFETCH 256
 
 /* A Scatter's loop requests its two streams, the indices and the updates
  * (where the output is of REQUEST_MIN_BYTES or more), this many bytes of
  * a packed stream ahead and into L2, not L1.  A request into L1 holds one
  * of the core's few line fill buffers until its line arrives from memory,
- * and the loop read the two streams at about 10 GB/s on the 16-core host
- * of docs/performance.md, where the strict pass, whose requests go into
- * L2, reads at 13 to 14.  Measured there (4096 x 4096 FLOAT32 along axis 1,
- * INT64 indices, scripts/report/ab_builds.sh, 21 rounds at 1 thread and 11 at 16,
- * the geometric mean of both orders) against requests into L1, 128
- * indices and 256 updates ahead: at 1 thread the Scatter with one target
- * a row took 0.965 of the time and the ascending one 0.93 to 0.97, at 16
- * threads 1.00 to 1.02; on its 2-vCPU machine 0.99 to 1.03, within that
- * machine's noise.  4 KiB ahead gained more on the 16-core host (0.90 to
- * 0.99) but lost 6 to 12% on the 2-vCPU machine with one target a row. */
+ * which slows the loop's reads of those streams; the strict pass requests
+ * into L2 for the same reason.  Further ahead helps some processors and
+ * hurts others. */
 #define SCATTER_AHEAD_BYTES 2048
 
 /* Where the selected elements lie far apart in no order, each is a miss
  * the prefetchers cannot foresee; the loop then requests the element
  * selected this many positions ahead, so that many misses are in flight
- * instead of one.  Measured on the 16-core host of docs/performance.md at
- * one thread: a Scatter of rows permuted along axis 0 1.7 to 2.8x faster,
- * random gathers along axis 0 up to 1.3x; 16 ahead beat 32 at 16 threads.
- * On other runs the requests cost up to a quarter, so only a run that
- * spreads over more than SCATTERED_SPAN bytes and whose first two indices
- * are neither equal nor neighbours makes them: a run along axis 0 with one
- * index throughout is sequential, and a transposed input read with
- * ascending indices, a step of a whole row each time, ran 10 to 25% slower
- * with them on both machines. */
+ * instead of one.  On other runs the requests only cost, so only a run
+ * that spreads over more than SCATTERED_SPAN bytes and whose first two
+ * indices are neither equal nor neighbours makes them: a run along axis 0
+ * with one index throughout is sequential, and a transposed input read
+ * with ascending indices, a step of a whole row each time, is slower with
+ * them. */
 #define SELECTED_PREFETCH 16
 #define SCATTERED_SPAN (1u << 20)
 
@@ -171,29 +161,15 @@ static int loop_entry(dmlref_tensor_data_type index_type, uint32_t element_size)
  * defeats the prefetchers: its lines are missed one by one.  The loop of
  * such a row requests the next run's row, one line per 64 bytes of the
  * row in order, while it gathers this one, so that row is in cache when
- * its turn comes.  Measured at one thread, rows of 4096, alternating runs
- * of the builds with and without, both policies: on the 2-vCPU machine of
- * docs/performance.md (FLOAT32, INT64 indices) reversed rows 1.1 to 1.5x
- * faster and random in row 1.3 to 1.8x; on its 16-core host (every element
- * and index type) random in row took 0.60 to 1.00 of the time, and
- * reversed rows, which its prefetchers follow, 0.77 to 1.17, within that
- * host's noise.  A row read in order (the first two indices ascending
+ * its turn comes.  A row read in order (the first two indices ascending
  * neighbours) is requested ahead in its own way (below). */
 
 /* A gathered row read in order (the first two indices ascending
  * neighbours) is a stream the prefetchers follow, beside the index stream
  * and the output.  Its loop requests both read streams IN_ORDER_AHEAD
  * positions ahead into L2 as well, as the strict pass and the Scatter do
- * theirs.  Measured on the 16-core host of docs/performance.md with
- * scripts/report/ab_builds.sh (4096 x 4096 along axis 1, INT64 indices, 21 rounds
- * at 1 thread and 15 at 16, the geometric mean of both orders): at 1
- * thread the FLOAT32 gather took 0.93 of the time, UINT8 0.78 to 0.87,
- * FLOAT64 0.80 to 0.85 and FLOAT32 into a strided output 0.93 to 0.95; at
- * 16 threads 0.84 to 0.98.  Either stream's requests alone took 1.05 to
- * 1.10 there, and 1024 or 2048 positions ahead did as well as 512 (a
- * program that is not in the repository).  On its 2-vCPU machine the
- * FLOAT32 gather took 1.00 to 1.05 at 1 thread and 1.02 to 1.10 at 2, the
- * others 0.93 to 1.04. */
+ * theirs, so that more of them are on the way at once; one stream's
+ * requests alone do not pay. */
 #define IN_ORDER_AHEAD 512
 
 /* What a run's loop requests ahead besides its indices. */
@@ -217,14 +193,7 @@ static int far_apart(uint64_t a, uint64_t b)
  * request and the index request are paid once per 8 elements: a line of
  * INT64 indices, and a line of the element stream where it moves 8 bytes
  * a position or fewer (of a wider stream every other line or fewer is
- * requested; the prefetchers follow it).  By 4, a Scatter of FLOAT32
- * along rows with INT64 indices, one target a row, took 10.4 instructions
- * an element, by 8 7.8 (callgrind).  Measured with the builds of both in
- * one process, called alternately, each in either place of the program
- * (the geometric mean of the two orders, 11 rounds each), 4096 x 4096
- * along axis 1: on the 16-core host of docs/performance.md at one thread
- * 0.96 to 1.00 of the time for gathers and Scatters, 16 threads within
- * its noise; on its 2-vCPU machine 0.89 to 0.99. */
+ * requested; the prefetchers follow it). */
 #define REQUEST_SELECTED(I, IB, XS, SS, SL, j)                                                     \
     prefetch_line(selected + (I(idx + (j) * (XS)*IB, size) * (SS) + (j) * (SL)) * sizeof(T))
 
@@ -359,17 +328,10 @@ static void gather_indexed_run(GATHER_RUN_PARAMS)
  * loop holds one update pending, writes it when an update to another
  * element comes, and writes the last one at the line's end.  A line whose
  * first two updates land on one element takes this loop; elsewhere its
- * extra compare buys nothing.  Measured with scripts/report/ab_builds.sh (4096 x
- * 4096 FLOAT32 along axis 1, INT64 indices, the geometric mean of both
- * orders): on the 16-core host of docs/performance.md, every update of a
- * row to one element took 0.90 of the time under error and 0.84 under
- * clamp at 1 thread (31 rounds), 0.86 and 0.81 at 16 (15 rounds), and
- * ascending indices, which keep the other loop, 1.01; on its 2-vCPU
- * machine 0.95 and 0.89 (11 rounds).  A walk from the line's last update
- * back, with a bit per element written, which skips every overwritten
- * update and not only the next one's, took 0.96 to 0.97 at 1 thread on the
- * 16-core host but 1.2 to 1.4 on the 2-vCPU machine, where the test of the
- * bit costs more than the read it saves (docs/performance.md). */
+ * extra compare buys nothing.  A walk from the line's last update back,
+ * with a bit per element written, would skip every overwritten update and
+ * not only the next one's, but on some processors the test of the bit
+ * costs more than the read it saves. */
 #define SCATTER_PENDING_ONE(I, IB, XS, ES, j)                                                      \
     do {                                                                                           \
         const uint64_t at = I(idx + (j) * (XS)*IB, size);                                          \
@@ -446,13 +408,7 @@ void scatter_indexed_run(SCATTER_RUN_PARAMS)
  * and those lines out of L1 before they are used again, so such runs are
  * gathered in tiles: TILE_RUNS runs at a time, TILE_WIDTH positions of
  * each in turn, which use each page and each line TILE_RUNS times while
- * they are at hand.  Measured on the 2-vCPU machine of docs/performance.md,
- * FLOAT32 GatherElements from a transposed 4096 x 4096 input, both axes,
- * both index types: 2.1 to 2.8 GB/s run by run, 4.1 to 5.7 in tiles of
- * 16 x 64 at 1 thread, and 3.5 to 5.4 against 8.1 to 11.2 at 2; tiles of
- * 8 runs gained less, widths of 128 and 256 as much.  On its 16-core host
- * 1.0 to 1.6 against 3.2 to 5.9 at 1 thread, 10 to 17 against 30 to 52 at
- * 16. */
+ * they are at hand. */
 #define TILE_RUNS 16
 #define TILE_WIDTH 64
 #define PAGE_BYTES 4096
@@ -559,16 +515,11 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
  *
  * On x86 the loop is written with SSE2: 64 bytes a step into four
  * accumulators, with the request for the line CHECK_AHEAD bytes on in the
- * loop itself.  The vectoriser made two accumulators of the plain loop,
- * and a separate loop of requests cost a sixth of the pass: together 3.1
- * instructions per INT64 index against 2.1 now, 2.0 against 1.15 for INT32
- * (callgrind).  Elsewhere the plain loops, for the compiler to vectorise.
- * The lines are requested into L2, not L1: on the 16-core host of
- * docs/performance.md one core read 128 MiB at 14.2 to 14.3 GB/s so
- * against 13.3 with requests into L1, and the strict policy's
- * GatherElements and Scatter at one thread took 0.96 to 1.00 of the time
- * (the builds in one process, called alternately in either order, 11
- * rounds each); on its 2-vCPU machine the same within noise. */
+ * loop itself, where the vectoriser made two accumulators of the plain
+ * loop and a separate loop of requests.  Elsewhere the plain loops, for
+ * the compiler to vectorise.  The lines are requested into L2, not L1,
+ * which leaves the core's line fill buffers free: one core then reads the
+ * indices at nearly the rate of memory. */
 #define CHECK_AHEAD (2 * RUN_BLOCK * 8)
 
 #if defined(__SSE2__)
@@ -591,14 +542,9 @@ static int block_has_out_of_range(const unsigned char *idx, uint64_t idx_step,
 
 /* Where the processor has AVX2, the same loop with 32-byte loads, two a
  * line instead of four: on x86-64 built by gcc or clang, which compile
- * this one function for AVX2 and ask the processor at run time.  With it
- * the strict policy's GatherElements and Scatter at one thread took 0.96
- * to 0.99 of the time on the 16-core host of docs/performance.md
- * (scripts/report/ab_builds.sh, 21 rounds, the geometric mean of both orders),
- * at 16 threads within its noise; on its 2-vCPU machine, which has AVX2
- * too, 0.97 to 1.06, within that machine's noise.  DMLREF_NO_AVX2 keeps
- * the SSE2 loop (make check-noopenmp builds so, to test it where the
- * processor has AVX2). */
+ * this one function for AVX2 and ask the processor at run time.
+ * DMLREF_NO_AVX2 keeps the SSE2 loop (make check-noopenmp builds so, to
+ * test it where the processor has AVX2). */
 #if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(DMLREF_NO_AVX2)
 #define CHECK_WITH_AVX2 1
 #include <immintrin.h>

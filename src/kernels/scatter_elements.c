@@ -1,66 +1,20 @@
 /*
- * scatter_elements.c - DML_OPERATOR_SCATTER_ELEMENTS (94), alias
- * DML_OPERATOR_SCATTER, feature level 2_0+ (R-SC-12, D17)
+ * scatter_elements.c - computes reference/scatter_elements.c
+ * (DML_OPERATOR_SCATTER_ELEMENTS; its semantics and policies, the last of
+ * duplicate updates winning (D4) among them, are stated there), bit for
+ * bit: the fast-versus-reference comparator (src/core/kernels_compare.c),
+ * which dmlref fuzz, eval and verify --kernels fast and
+ * tests/unit/test_random.c run, proves it.
  *
- * Copies the input to the output, then overwrites the elements that the
- * indices select along the axis with the updates:
- *
- *   output = input
- *   output[index[i, j, k, ...], j, k, ...] = updates[i, j, k, ...] // if axis == 0
- *   output[i, index[i, j, k, ...], k, ...] = updates[i, j, k, ...] // if axis == 1
- *   output[i, j, index[i, j, k, ...], ...] = updates[i, j, k, ...] // if axis == 2
- *
- * It is the inverse of GATHER_ELEMENTS (R-SC-13); it has no reduction mode
- * (R-SC-11).
- *
- * Tensor constraints (checked by dmlref_validate, src/core/validate.c):
- *   R-SC-1  Input, Indices, Updates and Output share a DimensionCount D.
- *   R-SC-2  Input, Updates and Output share a DataType.
- *   R-SC-3  Axis < D.
- *   R-SC-4  Indices.Sizes[d] == Input.Sizes[d] for every d != Axis; along
- *           Axis it is at most the input's, as DirectML requires (D5, D16).
- *   R-SC-5  Updates.Sizes == Indices.Sizes.
- *   R-SC-6  Output.Sizes == Input.Sizes.
- *
- * Tensor support (R-SC-7):
- *   FL 2_0  4 dimensions; FLOAT32, FLOAT16; indices UINT32
- *   FL 2_1  4 dimensions; FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16,
- *           UINT8; indices UINT32
- *   FL 3_0  1 to 8 dimensions; same data; indices INT64, INT32, UINT64, UINT32
- *   FL 4_1  adds FLOAT64, INT64, UINT64 data
- *
- * Policies:
- *   - Negative indices as GATHER_ELEMENTS, against s = Output.Sizes[Axis]
- *     (R-IX-2, R-IX-3).
- *   - Out of range (D2): every index is checked before anything is written,
- *     and the first one out of range fails the execution; under
- *     DMLREF_OOB_CLAMP the normalised index is clamped into [0, s-1].
- *   - Duplicate targets (D4, R-SC-10): DirectML calls them invalid and
- *     guarantees no winner; dmlref applies the updates in row-major order of
- *     the updates tensor, so the last one wins, for any thread count.
- *   - Elements no update targets keep the input's bits (R-SC-8); copies move
- *     bits (D12).
- *
- * Why the result does not depend on the thread count: an update at
- * coordinate u only ever lands on the output line that shares u's
- * coordinates off the axis (a "line": fixed coordinates before the axis,
- * the "lead", and after it, the "trail").  Each thread owns a range of
- * lines and applies each line's updates in ascending axis order, which is
- * their row-major order, whatever the thread count.
- *
- * How it is fast: the updates' lines are exactly the output's (R-SC-4 and
- * R-SC-6 leave only the axis free).  Lines with a short trail (a scatter
- * along the last axis) are walked along the axis: a thread copies its own
- * lines from the input and then scatters into them, so each line is still
- * in cache when its updates land, with no separate copy pass and no
- * barrier; a line of an output larger than the cache is built in a buffer
- * and streamed out whole (STAGED_LINE_BYTES).  Lines with a long trail
- * are walked axis position by axis position along the trail: a scatter
- * along axis 0 of a matrix then reads updates and indices row by row, not
- * column by column.  Their copy comes first, the whole output split among
- * the threads in row-major order, then a barrier (copy_over_runs says why).
- * (Cutting the trail into cache-sized blocks of columns was measured and
- * lost: the strided rows cost more than the cache saved.)
+ * How it is fast: an update at u lands on the output line through u along
+ * the axis, and the updates' lines are the output's (R-SC-4, R-SC-6).  A
+ * thread owns whole lines and applies each line's updates in ascending
+ * axis order, their row-major order, so the last one wins for any thread
+ * count, with no lock; an update that the next one overwrites is skipped
+ * (runs.c).  Lines with a short trail (the dimensions after the axis) are
+ * copied and then scattered into while in cache, or built in a buffer and
+ * streamed out; lines with a long trail are walked along the trail, so
+ * rows are read, not columns, after a copy of the whole output.
  */
 #include "kernels/kernels.h"
 
@@ -77,20 +31,16 @@
    line of the output is first read into the cache (the stores' read for
    ownership) only to be overwritten: the output's bytes move twice, not
    once.  (The buffer comes from malloc, not the stack, which is small in
-   some builds; without it, the lines are built in place.)
-   Measured with FLOAT32 4096 x 4096 along axis 1, INT64 indices all 0 (one
-   target per line) or ascending, three alternating runs of the builds on
-   the 16-core host of docs/performance.md: at 1 thread 25.7 to 27.9 ms
-   against 27.8 to 32.1 under clamp, 35.7 to 39.1 against 38.2 to 43.8
-   under error; at 16 threads 3.1 against 3.5 ms under clamp; on the
-   2-vCPU machine within its noise (docs/performance.md). */
+   some builds; without it, the lines are built in place.) */
 #define STAGED_LINE_BYTES 32768u
 
 /* The tensors of the line walks, in walker slot order; the walk along the
    trail has the first three (its copy goes by copy_over_runs). */
 enum { UPD, IDX, OUT, IN };
 
-/* What the walk along the trail needs, besides a lead's offsets. */
+/* What the walk along the trail needs, besides a lead's offsets.  The
+   trail is not cut into cache-sized blocks of columns: the strided rows
+   that would read cost more than the cache saves. */
 typedef struct trail_walk {
     unsigned char *out;
     const unsigned char *upd, *idx;
@@ -130,14 +80,8 @@ static void trail_pass(const trail_walk *w, const uint64_t *base, uint64_t from,
  * slot order, the output and the input: the copy of the lines walked along
  * the trail, which all come before any update lands: the output in
  * row-major order, a contiguous part per thread, and then a barrier.  Each
- * thread copying its own lines instead (a column of 256 of 4096 at 16
- * threads) read and wrote a short piece of every row, which the
- * prefetchers follow badly.  Measured with FLOAT32 4096 x 4096 along axis
- * 0, INT64 indices all 0 or ascending, three alternating runs of the builds
- * on the 16-core host of docs/performance.md: at 16 threads 4.8 to 5.9 ms
- * against 6.7 to 7.4 (all 0) and 5.8 to 6.5 against 7.0 to 8.1
- * (ascending) under clamp, 5.7 to 7.8 against 7.8 to 9.3 under error; at 1
- * thread 30.3 against 35.6 ms; on the 2-vCPU machine within its noise. */
+ * thread copying its own lines instead would read and write a short piece
+ * of every row, which the prefetchers follow badly. */
 static void copy_over_runs(const runs *shape, uint64_t begin, uint64_t end, unsigned char *out,
                            const unsigned char *in, uint32_t es)
 {
