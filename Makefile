@@ -108,7 +108,7 @@ TEST_HDR = tests/unit/testlib.h
 
 .PHONY: all lib check check-ab-builds check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-packaging check-schema check-roundtrip check-cli \
-        check-guides check-memory check-reports check-onnx-export conformance-reports node-deps \
+        check-guides check-memory check-reports check-peers check-onnx-export conformance-reports node-deps \
         check-conformance backends fuzz-smoke check-valgrind \
         check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg check-directml \
         playground check-playground install uninstall clean help deps FORCE
@@ -408,18 +408,26 @@ $(NODE_DEPS): conformance/backends/peers/package.json conformance/backends/peers
 
 node-deps: $(NODE_DEPS) ## install the example backends' npm packages (conformance/backends/peers/node_modules)
 
-check-reports: $(BUILD)/dmlref $(NODE_DEPS) ## docs/conformance/: the CPU backends' reports are what they give today; the matrix is what the reports give
+check-reports: ## docs/conformance/: every report names its suite and adds up to it; the matrix is what the reports give, stale columns marked (no backend is run)
+	$(Q)mkdir -p $(BUILD)
 	$(Q)$(SUMMARY) "conformance reports (docs/conformance/)" $(BUILD)/reports.log \
-	    $(PYTHON) scripts/report/conformance_reports.py check --dmlref $(BUILD)/dmlref
-	$(Q)$(SUMMARY) "conformance matrix (docs/conformance/README.md, matrix.svg)" $(BUILD)/matrix.log \
+	    $(PYTHON) scripts/report/conformance_reports.py check
+	$(Q)$(SUMMARY) "conformance matrix (docs/conformance/README.md, matrix.json, matrix.svg)" $(BUILD)/matrix.log \
 	    $(PYTHON) scripts/report/conformance_matrix.py check
+	$(Q)$(SUMMARY) "the matrix on a grown suite (tests/cross/test_matrix.py)" $(BUILD)/matrix-test.log \
+	    $(PYTHON) tests/cross/test_matrix.py
+
+check-peers: $(BUILD)/dmlref $(NODE_DEPS) ## the CPU peers (NumPy, ONNX Runtime for Node.js) rerun: their summaries are what they give today; then check-onnx-export
+	$(Q)$(SUMMARY) "the CPU peers rerun (docs/conformance/numpy, onnxruntime-node)" $(BUILD)/peers.log \
+	    $(PYTHON) scripts/report/conformance_reports.py rerun --dmlref $(BUILD)/dmlref --cases $(BUILD)/conformance
+	$(Q)$(MAKE) --no-print-directory check-onnx-export
 
 check-onnx-export: $(NODE_DEPS) ## vectors/ as ONNX node tests (scripts/loaders/export_onnx.py): each states its vector, ONNX Runtime passes it, docs/onnx.md's counts
 	$(Q)$(SUMMARY) "ONNX node tests exported from vectors/" $(BUILD)/onnx-export.log \
 	    $(PYTHON) tests/cross/test_onnx_export.py --out $(BUILD)/onnx-tests
 
-conformance-reports: $(BUILD)/dmlref $(NODE_DEPS) ## rewrite docs/conformance/'s reports of the CPU backends, then the matrix
-	$(Q)$(PYTHON) scripts/report/conformance_reports.py write --dmlref $(BUILD)/dmlref
+conformance-reports: $(BUILD)/dmlref $(NODE_DEPS) ## rewrite docs/conformance/'s summaries of the CPU backends (their per-case reports into BUILD/conformance/), then the matrix
+	$(Q)$(PYTHON) scripts/report/conformance_reports.py write --dmlref $(BUILD)/dmlref --cases $(BUILD)/conformance
 	$(Q)$(PYTHON) scripts/report/conformance_matrix.py write
 
 # The test runs make install (a make of its own: +).  The build is made by a

@@ -7,9 +7,10 @@
 # scripts/check/directml_leg.sh, which takes the LEG OPTIONs (--stack DIR,
 # --vulkan-icd ICD.json, --dll DirectML.dll, ...):
 #   - DMLREF checks every vector against DirectML's process backend and keeps
-#     the run as the conformance report NAME (scripts/report/conformance_reports.py:
-#     NAME.txt, .json, .xml, .log) in DIR, by default build/directml/ and
-#     directml-lavapipe;
+#     the run as the conformance report NAME (scripts/report/conformance_reports.py):
+#     its summary and the backend's log, NAME.json and NAME.log, in DIR (by
+#     default build/directml/ and directml-lavapipe), and the run's per-case
+#     reports, NAME.txt, NAME.cases.json and NAME.xml, in build/directml/;
 #   - `DMLREF fuzz` runs N cases (default 1000) for each seed (default
 #     "1 2 3"), its transcript in DIR/NAME-fuzz-SEED.txt and its shrunk
 #     vectors in build/directml/fuzz-SEED/.
@@ -72,7 +73,7 @@ eval "set -- $leg_options"
 sh scripts/check/directml_leg.sh "$@" sh -c '
     dmlref=$1 out=$2 name=$3 seeds=$4 cases=$5 python=$6
     "$python" scripts/report/conformance_reports.py write --dmlref "$dmlref" --out "$out" \
-        --command "$DMLREF_DIRECTML_EXEC" "$name" || exit
+        --cases build/directml --command "$DMLREF_DIRECTML_EXEC" "$name" || exit
     for seed in $seeds; do
         rm -rf "build/directml/fuzz-$seed"
         "$dmlref" fuzz --exec "$DMLREF_DIRECTML_EXEC" --seed "$seed" --cases "$cases" \
@@ -93,7 +94,7 @@ judge() {
     failed=$((failed + $(echo "$counts" | sed 's/.*passed, \([0-9]*\) failed.*/\1/')))
 }
 echo "directml: the suite ($name.txt):"
-judge "$out/$name.json"
+judge "build/directml/$name.cases.json"
 for seed in $seeds; do
     echo "directml: dmlref fuzz --seed $seed --cases $cases ($name-fuzz-$seed.txt):"
     judge --fuzz "$out/$name-fuzz-$seed.txt"

@@ -6,18 +6,28 @@
 
 Rows are the behaviours that matter to a backend engineer; each row is a set
 of the suite's cases, chosen by what the vector holds (below, ROWS), not by
-hand.  Columns are the implementations whose reports are in
-docs/conformance/ (IMPLEMENTATIONS).  A cell gives, from the report, how many
-of the row's cases passed, failed (errors included) and were skipped, then
-the differences that explain its cases that did not simply pass, and what the
-implementation does there, in words, from docs/conformance/matrix.json, which
-also lists every difference found, classified, with its minimal vector and
-the case names (globs) it explains.
+hand.  Columns are the implementations whose reports (the summaries of
+scripts/report/conformance_reports.py) are in docs/conformance/
+(IMPLEMENTATIONS).  A cell gives, from the report, how many of the row's
+cases passed, failed (errors included) and were skipped (a case the summary
+does not list passed), then the differences that explain its cases that did
+not simply pass, and what the implementation does there, in words, from
+docs/conformance/matrix.json, which also lists every difference found,
+classified, with its minimal vector and the case names (globs) it explains.
+
+A report names the suite it ran (the SHA-256 of vectors/MANIFEST and its
+number of cases).  A column whose report names another suite than the
+committed one is STALE: its cells say so and give no counts, the first row
+gives its counts over the suite it ran, and matrix.json's "columns", which
+`write` rewrites beside the current suite's digest, marks it "stale": true.
 
 The matrix is written between the lines `<!-- matrix -->` and
-`<!-- /matrix -->` of the README; `check` fails when the page or the picture
-is not what the reports, the vectors and matrix.json give today, or when a
-report has a failed case that no difference of its implementation explains.
+`<!-- /matrix -->` of the README; `check` fails when the page, the picture
+or matrix.json's "suite" and "columns" are not what the reports, the vectors
+and matrix.json give today, when a report is refused
+(conformance_reports.problems: its counts do not add up to the suite it
+names), or when a report has a failed case that no difference of its
+implementation explains.
 """
 
 import fnmatch
@@ -32,6 +42,9 @@ sys.path.insert(0, os.path.join(ROOT, "scripts", "loaders"))
 import numpy as np  # noqa: E402
 
 import dmlref_vectors as dv  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "scripts", "report"))
+import conformance_reports as cr  # noqa: E402
 
 DOCS = os.path.join(ROOT, "docs", "conformance")
 PAGE = os.path.join(DOCS, "README.md")
@@ -193,26 +206,46 @@ def rows_of_cases():
 # ---------------------------------------------------------------------------
 # Cells
 
-def load_reports():
-    """implementation -> case name -> (result, message), for the reports present."""
-    reports = {}
+class Report:
+    """One column: the summary, whether it ran the committed suite, and
+    its listed cases, name -> (result, message); a case of the current
+    suite it does not list passed."""
+
+    def __init__(self, summary, suite):
+        self.summary = summary
+        self.stale = not cr.is_current(summary, suite)
+        self.results = {c["name"]: (c["result"], c["message"]) for c in summary.get("cases", [])}
+
+    def result(self, case):
+        return self.results.get(case, ("pass", ""))
+
+
+def load_reports(suite, cases):
+    """implementation -> Report, for the reports present, and the problems
+    of those refused (conformance_reports.problems)."""
+    reports, problems = {}, []
     for name, _ in IMPLEMENTATIONS:
         path = os.path.join(DOCS, name + ".json")
-        if os.path.exists(path):
-            with open(path) as f:
-                reports[name] = {r["name"]: (r["result"], r["message"]) for r in json.load(f)["results"]}
-    return reports
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            summary = json.load(f)
+        wrong = cr.problems(summary, suite, cases)
+        if wrong:
+            problems += ["%s.json: refused: %s" % (name, w) for w in wrong]
+            continue
+        reports[name] = Report(summary, suite)
+    return reports, problems
 
 
-def tally(results, cases):
+def tally(report, cases):
     """Counts of pass, fail (errors included) and skip over `cases`, and of
     the passes that matched a permitted variant."""
     counts = {"pass": 0, "fail": 0, "skip": 0, "variant": 0}
     for c in cases:
-        if c in results:
-            result, message = results[c]
-            counts["fail" if result == "error" else result] += 1
-            counts["variant"] += result == "pass" and "permitted variant" in message
+        result, message = report.result(c)
+        counts["fail" if result == "error" else result] += 1
+        counts["variant"] += result == "pass" and "permitted variant" in message
     return counts
 
 
@@ -237,30 +270,48 @@ def cell(counts, total, behaviour, cited):
     return words
 
 
-def matrix(members, reports, notes):
+def stale_words(report):
+    s = report.summary
+    counted = ", ".join("%d %s" % (s["summary"][v], w) for v, w in (
+        ("passed", "pass"), ("failed", "fail"), ("skipped", "skip"), ("errors", "error"))
+        if s["summary"][v] or v == "passed")
+    return "**STALE**: ran another suite (%s): %s there" % (cr.describe(s), counted)
+
+
+def matrix(members, reports, notes, suite, suite_cases):
     """The markdown of the matrix, and the problems that make it wrong: a
-    failed case that no difference of its implementation explains."""
+    failed case that no difference of its implementation explains (in
+    every report, stale or not)."""
     problems = []
     shown = [(n, h) for n, h in IMPLEMENTATIONS if n in reports]
     for name, _ in shown:
         own = [d for d in notes["differences"] if d["implementation"] == name]
-        for case, (result, _) in sorted(reports[name].items()):
+        for case, (result, _) in sorted(reports[name].results.items()):
             if result in ("fail", "error") and not any(explains(d, case) for d in own):
                 problems.append("%s: %s %s, and no difference in matrix.json explains it"
                                 % (name, case, result))
-    lines = ["| behaviour (rule) | cases | " + " | ".join(h for _, h in shown) + " |",
+    lines = ["| behaviour (rule) | cases | " + " | ".join(
+                 h + (" (**STALE**)" if reports[n].stale else "") for n, h in shown) + " |",
              "|---|---|" + "---|" * len(shown)]
+    everything = sorted(suite_cases)
+    lines.append("| the suite (vectors/MANIFEST, sha256 %s) | %d | %s |" % (
+        suite["manifest_sha256"][:12], suite["cases"], " | ".join(
+            stale_words(reports[n]) if reports[n].stale else
+            cell(tally(reports[n], everything), len(everything), None, [])
+            for n, _ in shown)))
     for row_id, title, rules, _ in ROWS:
         cases = members[row_id]
         cells = []
         for name, _ in shown:
-            results = reports[name]
-            unusual = [c for c in cases if c in results and (
-                results[c][0] != "pass" or "permitted variant" in results[c][1])]
+            report = reports[name]
+            behaviour = notes["behaviours"].get(row_id, {}).get(name)
+            if report.stale:
+                cells.append("-" if not cases else "*stale*" + ("<br>" + behaviour if behaviour else ""))
+                continue
+            unusual = [c for c in cases if c in report.results]
             cited = [d for d in notes["differences"] if d["implementation"] == name
                      and any(explains(d, c) for c in unusual)]
-            behaviour = notes["behaviours"].get(row_id, {}).get(name)
-            cells.append(cell(tally(results, cases), len(cases), behaviour, cited))
+            cells.append(cell(tally(report, cases), len(cases), behaviour, cited))
         heading = "%s (%s)" % (title, rules) if rules else title
         lines.append("| %s | %d | %s |" % (heading, len(cases), " | ".join(cells)))
     return "\n".join(lines), problems
@@ -273,17 +324,23 @@ def picture(members, reports):
     """An SVG grid: a square per row and implementation, green when every
     case of the row passed, red when one failed, amber when some were
     skipped and none failed, light green when all passed, some as a
-    permitted variant, grey when the row holds no case."""
+    permitted variant, light grey when the row holds no case; a stale
+    column (its report ran another suite) is dark grey, STALE in its
+    heading and "stale" in every square."""
     shown = [(n, h) for n, h in IMPLEMENTATIONS if n in reports]
-    label_w, cell_w, cell_h, head_h = 300, 140, 22, 48
-    width, height = label_w + cell_w * len(shown) + 10, head_h + cell_h * len(ROWS) + 40
+    label_w, cell_w, cell_h, head_h = 300, 140, 22, 60
+    width, height = label_w + cell_w * len(shown) + 10, head_h + cell_h * len(ROWS) + 56
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'font-family="sans-serif" font-size="12">' % (width, height),
            '<rect width="100%" height="100%" fill="white"/>']
-    for i, (_, heading) in enumerate(shown):
+    for i, (name, heading) in enumerate(shown):
         x = label_w + i * cell_w + cell_w // 2
-        out.append('<text x="%d" y="%d" text-anchor="middle" font-weight="bold">%s</text>'
-                   % (x, head_h - 12, html.escape(heading)))
+        # the heading's words in brackets on a line of their own, then STALE
+        lines = [(w if n == 0 else "(" + w, "black") for n, w in enumerate(heading.split(" ("))]
+        lines += [("STALE", "#b00020")] if reports[name].stale else []
+        for k, (words, colour) in enumerate(reversed(lines)):
+            out.append('<text x="%d" y="%d" text-anchor="middle" font-weight="bold" fill="%s">%s</text>'
+                       % (x, head_h - 8 - 14 * k, colour, html.escape(words)))
     for j, (row_id, title, _, _) in enumerate(ROWS):
         y = head_h + j * cell_h
         out.append('<text x="6" y="%d">%s</text>' % (y + 15, html.escape(title.replace("`", ""))))
@@ -292,6 +349,8 @@ def picture(members, reports):
             counts = tally(reports[name], cases)
             if not cases:
                 colour, text = "#dddddd", "-"
+            elif reports[name].stale:
+                colour, text = "#9e9e9e", "stale"
             elif counts["fail"]:
                 colour, text = "#e57373", "%d fail" % counts["fail"]
             elif counts["skip"]:
@@ -309,6 +368,8 @@ def picture(members, reports):
     out.append('<text x="6" y="%d">green: all passed; red: some failed (errors included); '
                'amber: some skipped, none failed; light green: all passed, some as a '
                'permitted variant</text>' % y)
+    out.append('<text x="6" y="%d">dark grey, stale: the report ran another suite '
+               '(vectors/MANIFEST changed since); rerun it to fill the column</text>' % (y + 16))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -324,21 +385,35 @@ def differences_table(notes):
     return "\n".join(lines)
 
 
+def columns(reports, suite):
+    """matrix.json's generated part: the current suite, and each column's
+    report, the suite it ran, and whether that makes it stale."""
+    return {"suite": suite,
+            "columns": [{"report": n, "heading": h, "stale": reports[n].stale,
+                         "suite": reports[n].summary["suite"]}
+                        for n, h in IMPLEMENTATIONS if n in reports]}
+
+
 def render():
-    """The page's block, the picture, the problems, and a proof that the
-    check of failures can fail: the problems with one difference that
-    explains a failure left out of matrix.json (None when none does)."""
-    with open(NOTES) as f:
+    """The page's block, the picture, matrix.json as it should be, the
+    problems, and a proof that the check of failures can fail: the problems
+    with one difference that explains a failure of a current column left
+    out of matrix.json (None when none does)."""
+    with open(NOTES, encoding="utf-8") as f:
         notes = json.load(f)
-    members, reports = rows_of_cases(), load_reports()
-    table, problems = matrix(members, reports, notes)
+    suite, suite_cases = cr.current_suite()
+    members = rows_of_cases()
+    reports, problems = load_reports(suite, suite_cases)
+    table, unexplained = matrix(members, reports, notes, suite, suite_cases)
+    problems += unexplained
     without_one = None
     for d in notes["differences"]:
-        failed = [c for c, (r, _) in reports.get(d["implementation"], {}).items()
+        report = reports.get(d["implementation"])
+        failed = [c for c, (r, _) in (report.results.items() if report and not report.stale else [])
                   if r in ("fail", "error") and explains(d, c)]
         if failed:
             fewer = dict(notes, differences=[x for x in notes["differences"] if x is not d])
-            without_one = (d["id"], matrix(members, reports, fewer)[1])
+            without_one = (d["id"], matrix(members, reports, fewer, suite, suite_cases)[1])
             break
     for d in notes["differences"]:
         for path in (d["vector"], d["readme"]):
@@ -347,15 +422,21 @@ def render():
         if d["kind"] not in KINDS:
             problems.append("difference %s: kind %r is not one of %s"
                             % (d["id"], d["kind"], ", ".join(KINDS)))
-    block = "\n".join([BEGIN, table, "", "Differences found, each with the smallest vector "
+    stale = [h for n, h in IMPLEMENTATIONS if n in reports and reports[n].stale]
+    note = ["", "STALE columns (%s): their reports ran another suite than vectors/MANIFEST's, "
+            "and are not counted against it; rerun them to fill the column "
+            "(the commands are below)." % ", ".join(stale)] if stale else []
+    block = "\n".join([BEGIN, table] + note + ["", "Differences found, each with the smallest vector "
                        "that shows it:", "", differences_table(notes), END])
-    return block, picture(members, reports), problems, without_one
+    generated = dict(notes, **columns(reports, suite))
+    text = json.dumps(generated, indent=2, ensure_ascii=False) + "\n"
+    return block, picture(members, reports), text, problems, without_one
 
 
 def main(argv):
     if len(argv) != 2 or argv[1] not in ("write", "check"):
         sys.exit("usage: conformance_matrix.py write|check")
-    block, svg, problems, without_one = render()
+    block, svg, notes_text, problems, without_one = render()
     with open(PAGE) as f:
         page = f.read()
     if BEGIN not in page or END not in page:
@@ -367,19 +448,25 @@ def main(argv):
             f.write(new_page)
         with open(PICTURE, "w") as f:
             f.write(svg)
+        with open(NOTES, "w", encoding="utf-8") as f:
+            f.write(notes_text)
         for p in problems:
             print("conformance_matrix: " + p, file=sys.stderr)
         return 1 if problems else 0
     checks = [(page == new_page, "docs/conformance/README.md's matrix is what the reports give"),
               (os.path.exists(PICTURE) and open(PICTURE).read() == svg,
-               "docs/conformance/matrix.svg is what the reports give")]
+               "docs/conformance/matrix.svg is what the reports give"),
+              (open(NOTES, encoding="utf-8").read() == notes_text,
+               "docs/conformance/matrix.json's \"suite\" and \"columns\" are the current suite "
+               "and the suite each report ran (stale: another)")]
     checks += [(False, p) for p in problems]
     if without_one:
         checks.append((bool(without_one[1]), "without the difference %s, the cases it explains "
                        "are found unexplained" % without_one[0]))
     if not problems:
-        checks.append((True, "every failed case is explained by a difference of its "
-                             "implementation; every difference has its vector, page and kind"))
+        checks.append((True, "every report's counts add up to the suite it names; every failed "
+                             "case is explained by a difference of its implementation; every "
+                             "difference has its vector, page and kind"))
     failed = 0
     for ok, what in checks:
         print("%s - %s" % ("ok" if ok else "FAIL", what))
