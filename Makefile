@@ -44,7 +44,7 @@ REFERENCE_SRC = reference/gather_elements.c reference/scatter_elements.c referen
                 reference/nonzero_coordinates.c reference/trace.c
 KERNEL_SRC = src/kernels/runs.c src/kernels/gather_elements.c \
              src/kernels/scatter_elements.c src/kernels/gather_nd.c src/kernels/nonzero_coordinates.c
-CORE_SRC = src/core/operators.c src/core/validate.c src/core/execute.c
+CORE_SRC = src/core/operators.c src/core/validate.c src/core/execute.c src/core/kernels_compare.c
 VECTOR_SRC = src/vector/elements.c src/vector/vector.c src/vector/read.c src/vector/eval.c \
              src/vector/write.c
 LIB_SRC = $(BASE_SRC) $(REFERENCE_SRC) $(KERNEL_SRC) $(CORE_SRC) $(VECTOR_SRC)
@@ -87,9 +87,10 @@ endif
 
 # The command: the layers above the library.
 TEACH_SRC = src/teach/explain.c src/teach/show.c
-CLI_SRC = $(PLATFORM_SRC) src/command_base/files.c $(TEACH_SRC) src/suite/suite.c conformance/check.c conformance/backend.c \
-          conformance/line_reader.c conformance/judge.c conformance/fuzz.c src/cli/args.c \
-          src/cli/check_command.c src/cli/fuzz_command.c src/cli/bench.c \
+CLI_SRC = $(PLATFORM_SRC) src/command_base/files.c $(TEACH_SRC) src/suite/suite.c src/suite/generate.c conformance/check.c conformance/backend.c \
+          conformance/line_reader.c conformance/judge.c conformance/fuzz.c conformance/fuzz_case.c \
+          conformance/mutations.c conformance/shrink.c src/cli/args.c \
+          src/cli/check_command.c src/cli/fuzz_command.c src/cli/bench.c src/cli/bench_cases.c src/cli/bench_buffers.c src/cli/bench_report.c \
           src/cli/teach_command.c src/cli/main.c
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 
@@ -106,7 +107,7 @@ TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%$(EXE))
 TEST_SUPPORT = tests/unit/testlib.c
 TEST_HDR = tests/unit/testlib.h
 
-.PHONY: all lib check check-ab-builds check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
+.PHONY: all lib check check-quick check-perf check-ab-builds check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-packaging check-schema check-roundtrip check-cli \
         check-guides check-memory check-reports check-peers check-onnx-export conformance-reports node-deps \
         check-conformance backends fuzz-smoke check-valgrind \
@@ -204,6 +205,15 @@ $(BUILD)/tests/test_explain$(EXE): tests/unit/test_explain.c $(TEACH_SRC:%.c=$(B
 	    $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) \
 	    $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
 
+# The random tests draw their cases with the suite's case generator, which
+# needs the library alone.
+GEN_OBJ = $(BUILD)/obj/src/suite/generate.o
+$(BUILD)/tests/test_random$(EXE): tests/unit/test_random.c $(GEN_OBJ) $(TEST_SUPPORT) $(TEST_HDR) \
+                            $(HEADERS) $(BUILD)/flags $(BUILD)/libdmlref.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests/unit $< $(GEN_OBJ) \
+	    $(TEST_SUPPORT) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) $(LDFLAGS_ALL) -o $@
+
 # The playground's door, built natively, links it and the layer it words with.
 TEST_NAMES += test_playground
 WEB_TEST_OBJ = $(TEACH_SRC:%.c=$(BUILD)/obj/%.o) $(WEB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -232,29 +242,54 @@ test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZ
 check check-%: export WERROR = -Werror
 # Every check's "N passed, N failed" (scripts/check/last_line.sh) is added up here.
 check: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check.totals
-# The checks run in lanes side by side (CHECK_LANES at once; each lane's steps
-# one after another, each building its own folder), after the default build
-# they share is made once.  Much of a lane waits (timeouts, emulators, one
-# thread), so two cores carry four lanes.
+# make check judges dmlref alone: every build and platform leg, the DirectML
+# leg, the vectors, the harness and the docs that show output.  No step of it
+# asserts a timing (check-perf) or reruns another library (check-peers).  The
+# checks run in lanes side by side (CHECK_LANES at once; each lane's steps one
+# after another, each building its own folder), after the default build they
+# share is made once.  Much of a lane waits (emulators, wine, one thread), so
+# two cores carry four lanes.
 CHECK_LANES ?= 4
-check: ## every test: gcc+OpenMP, clang, no OpenMP, ASan+UBSan (the library and the command), TSan, rule coverage, the platform legs
-	$(Q)$(MAKE) --no-print-directory all backends $(TEST_BIN) $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
+CHECK_PREREQUISITES = all backends $(TEST_BIN) $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
+check: ## judges dmlref: its builds (gcc+OpenMP, no OpenMP, ASan+UBSan, TSan) and platform legs, DirectML, the vectors, the harness, the docs
+	$(Q)$(MAKE) --no-print-directory $(CHECK_PREREQUISITES)
 	$(Q)rm -f build/check.totals
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_LANES) check-lane-units check-lane-command check-lane-windows \
 	    check-lane-emulated
-	@cat build/tests.summary build/clang/tests.summary build/noopenmp/tests.summary \
+	@cat build/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary build/tsan/tests.summary build/i686/tests.summary \
 	    build/s390x/tests.summary build/mingw/tests.summary build/check.totals \
 	    | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
-# The unit tests of the default and sanitized builds, and the command under the sanitizers.
+# The edit loop: one build, the quick modes of its unit tests and of the
+# harness's tests (DMLREF_TEST_QUICK), one after another.
+check-quick: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check-quick.totals
+check-quick: export DMLREF_TEST_QUICK = 1
+check-quick: ## the edit loop, under 3 minutes: the default build's unit tests, the vectors, the command line and the harness, in their quick modes
+	$(Q)$(MAKE) --no-print-directory $(CHECK_PREREQUISITES)
+	$(Q)rm -f build/check-quick.totals
+	$(Q)$(MAKE) --no-print-directory test
+	$(Q)$(MAKE) --no-print-directory check-vectors
+	$(Q)$(MAKE) --no-print-directory check-cli
+	$(Q)$(MAKE) --no-print-directory check-conformance
+	@cat $(BUILD)/tests.summary build/check-quick.totals | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
+
+# Timings: what they measure depends on the machine and its load, so they are
+# read, never a pass/fail step of make check.
+check-perf: lib $(BUILD)/dmlref ## the timings: two builds side by side (check-ab-builds), then dmlref bench --quick
+	$(Q)$(MAKE) --no-print-directory check-ab-builds
+	$(Q)$(BUILD)/dmlref bench --quick
+
+# The unit tests of the default and sanitized builds, and the command under the
+# sanitizers (the harness's tests in their quick mode: the sanitizers look at
+# the same code paths; the whole suite is judged in the default build).
 check-lane-units:
 	$(Q)$(MAKE) --no-print-directory test
 	$(Q)$(MAKE) --no-print-directory check-roundtrip
 	$(Q)$(MAKE) --no-print-directory check-sanitize
 	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
 	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-	$(Q)ASAN_OPTIONS=detect_leaks=1 $(SUMMARY) "dmlref check with misbehaving processes (build/sanitize)" \
+	$(Q)ASAN_OPTIONS=detect_leaks=1 DMLREF_TEST_QUICK=1 $(SUMMARY) "dmlref check with misbehaving processes (build/sanitize, quick)" \
 	    build/sanitize/check.log sh tests/cli/test_check.sh build/sanitize/dmlref build/backends
 
 # The command, the suite, the docs and the harness, on the default build.
@@ -274,7 +309,6 @@ check-lane-command:
 	$(Q)$(MAKE) --no-print-directory check-guides
 	$(Q)$(MAKE) --no-print-directory check-playground
 	$(Q)$(MAKE) --no-print-directory check-conformance
-	$(Q)$(MAKE) --no-print-directory check-onnx-export
 
 # Windows x86-64 under wine, DirectML itself under wine, then the libFuzzer
 # targets.  (check-ab-builds times: it is no pass/fail step of make check.)
@@ -284,18 +318,17 @@ check-lane-windows:
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 
 # Big-endian s390x and 32-bit x86 under qemu, then the other builds of the
-# unit tests: ThreadSanitizer, clang, no OpenMP; then the conformance reports
-# of the CPU backends and the peak memory of eval and verify (the lane that
-# ends first).
+# unit tests: ThreadSanitizer, no OpenMP (clang's own build is the sanitizers':
+# check-clang, its -O2 one, is no platform of its own); then the committed
+# conformance reports and the peak memory of eval and verify.
 check-lane-emulated:
 	$(Q)$(MAKE) --no-print-directory -k check-s390x check-i686
 	$(Q)$(MAKE) --no-print-directory check-tsan
-	$(Q)$(MAKE) --no-print-directory check-clang
 	$(Q)$(MAKE) --no-print-directory check-noopenmp
 	$(Q)$(MAKE) --no-print-directory check-reports
 	$(Q)$(MAKE) --no-print-directory check-memory
 
-check-clang: ## the tests built with clang -fopenmp
+check-clang: ## the tests built with clang -fopenmp -O2 (not in make check: its sanitizer builds are clang's)
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang
 
 check-noopenmp: ## the tests built without OpenMP, and with the strict pass's SSE2 loop, not its AVX2 one
@@ -480,6 +513,7 @@ check-guides: $(BUILD)/dmlref ## every explain and show block of docs/operators/
 	$(Q)$(SUMMARY) "check_guides.sh against wrong pages" $(BUILD)/guides-test.log sh tests/cli/test_guides.sh
 	$(Q)$(SUMMARY) "guides (docs/operators/)" $(BUILD)/guides.log sh scripts/check/check_guides.sh $(BUILD)/dmlref
 	$(Q)$(SUMMARY) "peer comparisons (docs/performance/)" $(BUILD)/peer-reports.log sh scripts/check/check_peer_reports.sh
+	$(Q)$(SUMMARY) "every count a page states (scripts/check/check_counts.sh), and against doctored pages" $(BUILD)/counts.log sh tests/cli/test_counts.sh
 
 # build.sh takes CC from the environment (make exports a CC set on its command
 # line) and, for mingw-w64, the folder of the libraries built for it.  The stamp
@@ -510,10 +544,10 @@ $(FAULTY_FAST)/dmlref: $(CLI_OBJ) $(CASES_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.
 	$(Q)$(CC) $(CLI_OBJ) $(CASES_OBJ) $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(LIB_DEPS) $(PLATFORM_LIBS) $(FAULTY_LINK) \
 	    $(LDFLAGS_ALL) -o $@
 
-$(FAULTY_FAST)/test_random: tests/unit/test_random.c $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) \
+$(FAULTY_FAST)/test_random: tests/unit/test_random.c $(GEN_OBJ) $(TEST_SUPPORT) $(TEST_HDR) $(HEADERS) \
                             $(FAULTY_OBJ) $(BUILD)/libdmlref.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests/unit $< $(TEST_SUPPORT) \
+	$(Q)$(CC) $(CFLAGS_ALL) -D_POSIX_C_SOURCE=200809L $(CMOCKA_CFLAGS) -Itests/unit $< $(GEN_OBJ) $(TEST_SUPPORT) \
 	    $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) $(FAULTY_LINK) \
 	    $(LDFLAGS_ALL) -o $@
 
@@ -613,12 +647,14 @@ LEG_BACKENDS = reference faulty_ignores_strides $(if $(filter windows,$(PLATFORM
 
 # Under wine (scripts/check/with_wine.sh): the leg, then what only Windows does its own
 # way: children, pipes, shared memory and faults (src/platform/*_windows.c),
-# judged against the Linux build of the same plug-ins, and the process backend.
+# judged against the Linux build of the same plug-ins, and the process backend (its
+# tests in their quick mode: each wine start is slow, and the default build
+# runs them whole).
 check-mingw-leg: check-leg
 	$(Q)$(SUMMARY) "the verdicts of Linux, plug-ins that misbehave ($(BUILD))" $(BUILD)/same-verdicts.log \
 	    sh tests/cli/test_same_verdicts.sh build/dmlref build/backends $(LEG_DMLREF) $(BUILD)/backends
-	$(Q)$(SUMMARY) "dmlref check --exec reference_process.exe ($(BUILD))" $(BUILD)/process-backend.log \
-	    sh tests/cli/test_process_backend.sh $(LEG_DMLREF) $(BUILD)/backends
+	$(Q)DMLREF_TEST_QUICK=1 $(SUMMARY) "dmlref check --exec reference_process.exe ($(BUILD), quick)" \
+	    $(BUILD)/process-backend.log sh tests/cli/test_process_backend.sh $(LEG_DMLREF) $(BUILD)/backends
 
 # One leg, with CC, BUILD and EMULATOR as check-i686, check-s390x or check-mingw set them.
 check-leg:

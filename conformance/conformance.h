@@ -5,6 +5,7 @@
 #define DMLREF_CONFORMANCE_H
 
 #include "command_base/command_base.h"
+#include "core/kernels_compare.h"
 #include "platform/process.h"
 #include "suite/suite.h"
 #include "dmlref/backend.h"
@@ -155,36 +156,11 @@ case_result judge_run_naming(dmlref_vector *v, const expectation *e, const backe
 case_result judge_case(dmlref_vector *v, const backend_run *run, char *message, size_t capacity);
 
 /* ---- the fast kernels against the reference kernels (fuzz.c) -----------------
- * dmlref fuzz --kernels fast, and dmlref verify and eval --kernels fast: one
- * case executed in this process by the reference kernels
- * (DMLREF_KERNELS_REFERENCE) and by the fast ones (DMLREF_KERNELS_FAST) on
- * the vector's input buffers, at its feature level and under its
- * out-of-range policy, each into its own copy of the output buffers,
- * prefilled with the same pattern and fenced by KERNELS_GUARD bytes of it on
- * either side. */
-
-#define KERNELS_GUARD 64
-
-typedef struct kernels_comparison {
-    backend_run fast; /* what the fast kernels did, as a backend's run: outputs,
-                                  or refused with their status, rule and message; damage:
-                                  an input written, a byte before or past an output */
-    dmlref_status reference_status;
-    dmlref_error reference_error;
-    dmlref_binding outputs[2]; /* the fast kernels' output buffers */
-    size_t output_count;
-    int same; /* the same status, rule and message, the same bytes in
-                                  every output buffer (where no element lies too), no
-                                  damage */
-    char difference[2 * DMLREF_ERROR_MESSAGE_CAPACITY + 256]; /* the first difference:
-                                  "$.tensors.<Output>.bytes[B]: ...", or the statuses */
-    unsigned char *blocks[4];                                 /* the buffers (with their guards) */
-} kernels_comparison;
-
-/* Runs the comparison on `threads` threads (0: OpenMP's default).  Returns
-   k->same; 0 as well, with k->difference saying so, when memory runs out.
-   The vector's own output buffers are left as they were. */
-int kernels_compare(dmlref_vector *v, uint32_t threads, kernels_comparison *k);
-void kernels_comparison_free(kernels_comparison *k);
+ * dmlref fuzz --kernels fast, and dmlref verify and eval --kernels fast: the
+ * vector's case through kernels_compare (src/core/kernels_compare.h), on its
+ * input buffers, at its feature level and under its out-of-range policy,
+ * both kernels on `threads` threads (0: OpenMP's default).  Returns k->same;
+ * the vector's own output buffers are left as they were. */
+int kernels_compare_vector(dmlref_vector *v, uint32_t threads, kernels_comparison *k);
 
 #endif /* DMLREF_CONFORMANCE_H */

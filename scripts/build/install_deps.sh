@@ -1,13 +1,29 @@
 #!/bin/sh
 # Installs the Debian packages dmlref needs to build and test, if missing.
 # Run as root (or with sudo available) on Debian 12 (bookworm).
+#   install_deps.sh         everything make check needs (scripts/setup.sh)
+#   install_deps.sh build   only what make needs for the library and the
+#                           command, the list README.md's "Set up" shows
 set -eu
 
-# build: compilers, OpenMP, JSON, digests; tests: cmocka, and for the
+# make alone: the compiler (gcc brings OpenMP's runtime), the C library's
+# headers (only recommended by gcc, and recommendations are not installed
+# here), pkg-config, JSON and digests
+build_packages="make gcc libc6-dev pkg-config libjansson-dev libxxhash-dev"
+
+case ${1:-all} in
+all | build) group=${1:-all} ;;
+*)
+    echo "usage: sh scripts/build/install_deps.sh [build]" >&2
+    exit 3
+    ;;
+esac
+
+# the rest of the build: clang, LLVM's OpenMP; tests: cmocka, and for the
 # independent cross-checks numpy, ONNX's node test data and its reader, and
 # Node.js for the JavaScript loader; jsonschema for vectors/schema.json's
 # test; gnuplot for scripts/report/plot.py; clang-format for make check-style
-packages="make gcc clang libomp-dev libclang-rt-14-dev pkg-config libjansson-dev libxxhash-dev
+packages="$build_packages clang libomp-dev libclang-rt-14-dev
           libcmocka-dev python3 python3-numpy python3-onnx libonnx-testdata python3-jsonschema
           nodejs gnuplot-nox clang-format"
 
@@ -44,6 +60,11 @@ packages="$packages emscripten chromium chromium-driver"
 # part of Node.js's own packages, a package of its own in Debian's
 command -v npm >/dev/null 2>&1 || packages="$packages npm"
 
+if [ "$group" = build ]; then
+    packages=$build_packages
+    foreign_architectures=""
+fi
+
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
 stale=""  # what makes apt's package lists out of date
@@ -59,7 +80,7 @@ done
 # Debian's sources, for apt-get source (they are not searched when a
 # deb-src entry exists, of any form)
 src_list=/etc/apt/sources.list.d/dmlref-deb-src.sources
-if ! grep -Eqs '^[[:space:]]*(deb-src|Types:.*deb-src)' /etc/apt/sources.list \
+if [ "$group" = all ] && ! grep -Eqs '^[[:space:]]*(deb-src|Types:.*deb-src)' /etc/apt/sources.list \
         /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; then
     # shellcheck disable=SC1091 # the system's file
     codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
@@ -73,13 +94,13 @@ fi
 
 # The package lists of Debian's sources, once fetched (apt-get source finds
 # a package), else apt-get update is due even with every package present.
-if ! apt-get source --print-uris -qq jansson >/dev/null 2>&1; then
+if [ "$group" = all ] && ! apt-get source --print-uris -qq jansson >/dev/null 2>&1; then
     stale="$stale deb-src-lists"
 fi
 
 # The DirectML leg (scripts/check/directml_leg.sh): Xvfb, the Vulkan loader and
 # lavapipe.  Quiet when present; its failure leaves the rest to install.
-sh "$(dirname "$0")/../check/directml_stack.sh" ||
+[ "$group" = build ] || sh "$(dirname "$0")/../check/directml_stack.sh" ||
     echo "install_deps: the DirectML leg's packages did not install (scripts/check/directml_stack.sh)" >&2
 
 missing=""

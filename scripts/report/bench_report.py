@@ -13,17 +13,17 @@ ratio are taken.  Prints, in Markdown:
   - scaling: each thread count's throughput over the 1-thread throughput,
     for the large sequential cases and the copy.
 
---plot draws the 2^24 cases' throughput per thread count with gnuplot.
-Standard library only (and gnuplot for --plot).
+--plot draws the medians of the cases of the largest size (2^24 unless the
+runs were made with --size) as plot.py draws one run.  Standard library only
+(and gnuplot for --plot).
 """
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
+
+import plot as plotting
 
 
 def load(paths):
@@ -95,45 +95,24 @@ def report(runs, title):
     return "\n".join(out), table, order, threads
 
 
-def plot(png, title, table, order, threads):
-    names = [n for n in order if table[(n, threads[0])]["case"]["size_log2"] == 24]
-    with tempfile.TemporaryDirectory() as tmp:
-        data = os.path.join(tmp, "data.tsv")
-        with open(data, "w") as f:
-            for n in names:
-                f.write(n.rsplit("/", 1)[0])
-                for t in threads:
-                    v = table[(n, t)]
-                    f.write("\t%.4f\t%.4f" % (v["gbps"], v["copy_gbps"]))
-                f.write("\n")
-        series = ", ".join("'%s' using %d%s title '%d thread%s'" % (
-            data if i == 0 else "", 2 + 2 * i, ":xtic(1)" if i == 0 else "", t, "" if t == 1 else "s")
-            for i, t in enumerate(threads))
-        script = "\n".join([
-            "set terminal pngcairo size %d,1000 font ',9'" % (400 + 16 * len(names)),
-            "set output '%s'" % png.replace("'", "''"),
-            "set datafile separator '\\t'",
-            "set title '%s' noenhanced" % title.replace("'", "''"),
-            "set ylabel 'GB/s (logical bytes)'", "set yrange [0:*]", "set grid ytics",
-            "set key outside top center horizontal",
-            "set xtics rotate by 90 right noenhanced", "set bmargin 27",
-            "set style data histogram", "set style histogram clustered gap 1",
-            "set style fill solid 0.8 border -1", "set boxwidth 0.9",
-            "plot " + series, ""])
-        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+def plot(png, title, table, order, threads, runs):
+    size, big = plotting.largest_size([table[(n, threads[0])]["case"] for n in order])
+    cases = [(c["name"], {t: (table[(c["name"], t)]["gbps"], table[(c["name"], t)]["copy_gbps"])
+                          for t in threads}) for c in big]
+    plotting.draw(png, "%s (2^%d elements, medians of %d runs)" % (title, size, runs),
+                  [plotting.bench_panel(cases, threads)])
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("runs", nargs="+", help="dmlref bench --json files")
-    parser.add_argument("--plot", help="write a PNG of the 2^24 cases")
+    parser.add_argument("--plot", help="write a PNG of the cases of the largest size")
     parser.add_argument("--title", default="dmlref bench")
     args = parser.parse_args()
     text, table, order, threads = report(load(args.runs), args.title)
     print(text)
     if args.plot:
-        plot(args.plot, args.title + " (2^24 elements, medians of %d runs)" % len(args.runs),
-             table, order, threads)
+        plot(args.plot, args.title, table, order, threads, len(args.runs))
 
 
 if __name__ == "__main__":

@@ -49,16 +49,16 @@ KiB and more, how many cases reach 1.2x PyTorch, NonZero over PyTorch, and
 how many measurements are slower than the fastest peer.
 
 --plot draws, per thread count, each 2^24 case's GB/s for dmlref (error,
-clamp), PyTorch and NumPy with gnuplot.  Standard library only.
+clamp), PyTorch and NumPy, through plot.py.  Standard library only (and
+gnuplot for --plot).
 """
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
+
+import plot as plotting
 
 TARGET = {"error": 0.9, "clamp": 1.0}
 
@@ -236,39 +236,20 @@ def short(name):
 
 
 def plot(path, title, error_rows, clamp_rows, keys):
-    threads = sorted({t for _, t in keys})
-    big = [k for k in keys if k[0].endswith("2^24")]
     names = []
-    for n, _ in big:
-        if n not in names:
+    for n, _ in keys:
+        if n.endswith("/2^24") and n not in names:
             names.append(n)
-    with tempfile.TemporaryDirectory() as tmp:
-        script = ["set terminal pngcairo size 1600,%d font ',10'" % (420 * len(threads)),
-                  "set output '%s'" % path.replace("'", "''"),
-                  "set multiplot layout %d,1 title '%s'" % (len(threads), title.replace("'", "''")),
-                  "set style data histograms", "set style histogram clustered gap 1",
-                  "set style fill solid 0.85 border -1", "set boxwidth 0.9",
-                  "set xtics rotate by -40 left font ',8' noenhanced", "set ylabel 'GB/s (logical bytes)'",
-                  "set logscale y", "set grid ytics", "set key outside right top"]
-        for t in threads:
-            data = os.path.join(tmp, "t%d.dat" % t)
-            with open(data, "w") as f:
-                for n in names:
-                    e, c = error_rows[(n, t)], clamp_rows[(n, t)]
-                    f.write('"%s" %.4f %.4f %.4f %.4f\n' % (short(n), e["dmlref_gbps"],
-                                                             c["dmlref_gbps"], e["torch_gbps"],
-                                                             e["numpy_gbps"]))
-            script.append("set title '%d thread%s, 2^{24} elements'" % (t, "" if t == 1 else "s"))
-            script.append("plot '%s' using 2:xtic(1) title 'dmlref (error)', '' using 3 title "
-                          "'dmlref (clamp)', '' using 4 title 'PyTorch', '' using 5 title 'NumPy'"
-                          % data)
-        script.append("unset multiplot")
-        gp = os.path.join(tmp, "plot.gp")
-        with open(gp, "w") as f:
-            f.write("\n".join(script) + "\n")
-        proc = subprocess.run(["gnuplot", gp], stderr=subprocess.PIPE, text=True)
-        if proc.returncode != 0:
-            sys.exit("peers_report: gnuplot failed: " + proc.stderr.strip())
+    panels = []
+    for t in sorted({t for _, t in keys}):
+        e, c = [error_rows[(n, t)] for n in names], [clamp_rows[(n, t)] for n in names]
+        panels.append(plotting.Panel(
+            "%s, 2^24 elements" % plotting.threads_text(t), [short(n) for n in names],
+            [("dmlref (error)", [r["dmlref_gbps"] for r in e]),
+             ("dmlref (clamp)", [r["dmlref_gbps"] for r in c]),
+             ("PyTorch", [r["torch_gbps"] for r in e]), ("NumPy", [r["numpy_gbps"] for r in e])],
+            []))
+    plotting.draw(path, title, panels, log_y=True)
 
 
 def main():

@@ -115,7 +115,7 @@ static const char *const k_help_fuzz =
 static const char *const k_help_bench =
     "usage: dmlref bench [--quick] [--threads LIST] [--size LOG2] [--filter TEXT] [--reps N]\n"
     "                    [--oob error|clamp] [--kernels fast|both] [--json FILE] [--csv FILE]\n"
-    "                    [--plot FILE.png] [--list]\n"
+    "                    [--list]\n"
     "\n"
     "Times the library through its public API (index checks included) over a\n"
     "matrix of GatherElements, Scatter, GatherND and NonZeroCoordinates cases: index\n"
@@ -143,7 +143,7 @@ static const char *const k_help_bench =
     "                  written, a pass of its own) or clamp (the kernels alone)\n"
     "  --kernels fast  time the fast kernels alone: the reference columns show -, and\n"
     "                  --json and --csv leave them null or empty (default: both)\n"
-    "  --json FILE, --csv FILE  every result;  --plot FILE.png  a chart (needs gnuplot)\n"
+    "  --json FILE, --csv FILE  every result (scripts/report/plot.py draws the JSON)\n"
     "  --list          print the case names and exit\n"
     "\n"
     "The last line is \"worst ratio to copy (sequential cases): R\", the fast kernels'\n"
@@ -278,7 +278,7 @@ static int eval_file(const char *input, const command_options *o)
     if (status == DMLREF_OK && kernels == DMLREF_KERNELS_FAST) {
         /* the fast kernels must agree with the reference kernels, or nothing is written */
         kernels_comparison k;
-        int same = kernels_compare(v, (uint32_t)threads, &k);
+        int same = kernels_compare_vector(v, (uint32_t)threads, &k);
         kernels_comparison_free(&k);
         if (!same) {
             fprintf(stderr, "%s: the fast kernels differ from the reference kernels: %s\n", input,
@@ -342,31 +342,32 @@ static dmlref_status mismatch(dmlref_error *err, const char *format, ...)
 /* verify --kernels fast: the vector's case on the fast kernels, against what
    the vector states (its expected outputs, bit for bit, or its expected
    error) and against the reference kernels run beside them
-   (kernels_compare: status, rule, message, every output byte). */
+   (kernels_compare_vector: status, rule, message, every output byte). */
 static dmlref_status verify_fast(const char *path, dmlref_vector *v, uint32_t threads,
                                  dmlref_error *err)
 {
     kernels_comparison k;
     dmlref_status want, status = DMLREF_OK;
     const char *rule;
-    int same = kernels_compare(v, threads, &k);
+    int same = kernels_compare_vector(v, threads, &k);
+    const dmlref_error *fast = &k.fast_error;
 
-    if (k.fast.kind == RUN_ERROR) {
-        status = mismatch(err, "%s: %s", path, k.fast.message);
+    if (k.out_of_memory) {
+        status = mismatch(err, "%s: %s", path, k.difference);
     } else if (dmlref_vector_expects_error(v, &want, &rule)) {
-        if (k.fast.kind != RUN_REFUSED || k.fast.status != want || strcmp(k.fast.rule, rule) != 0)
+        if (k.fast_status == DMLREF_OK || k.fast_status != want || strcmp(fast->rule, rule) != 0)
             status = mismatch(err,
                               "%s: $.expect_error: the case expects %s (%s), the fast "
                               "kernels %s %s%s%s%s",
                               path, dmlref_status_name(want), rule,
-                              k.fast.kind == RUN_OUTPUTS ? "return" : "report",
-                              dmlref_status_name(k.fast.status), k.fast.rule[0] ? " (" : "",
-                              k.fast.rule, k.fast.rule[0] ? ")" : "");
-    } else if (k.fast.kind != RUN_OUTPUTS) {
-        status = mismatch(err, "%s: $: the fast kernels refuse the case: %s", path, k.fast.message);
+                              k.fast_status == DMLREF_OK ? "return" : "report",
+                              dmlref_status_name(k.fast_status), fast->rule[0] ? " (" : "",
+                              fast->rule, fast->rule[0] ? ")" : "");
+    } else if (k.fast_status != DMLREF_OK) {
+        status = mismatch(err, "%s: $: the fast kernels refuse the case: %s", path, fast->message);
     } else if (dmlref_vector_compare(v, k.outputs, k.output_count, NULL, err) != DMLREF_OK) {
         status = DMLREF_ERROR_MISMATCH; /* the message names the file and the element */
-    } else if (k.fast.damage) {
+    } else if (k.damage) {
         status = mismatch(err, "%s: the fast kernels %s", path, k.difference);
     }
     if (status == DMLREF_OK && !same)

@@ -2,8 +2,8 @@
  * kernels.h - the fast kernels and their machinery: runs along the last
  * dimension, element-size-specialised loops, requests ahead and streaming
  * stores.  Each kernel computes its reference kernel of reference/ bit for
- * bit, as the comparator of conformance/fuzz.c and tests/unit/test_random.c
- * prove; README.md tells how they are fast.  Not installed.
+ * bit, as the fast-versus-reference comparator (src/core/kernels_compare.c)
+ * proves; README.md tells how they are fast.  Not installed.
  */
 #ifndef DMLREF_KERNELS_H
 #define DMLREF_KERNELS_H

@@ -1,16 +1,13 @@
 /*
- * system_posix.c - system.h on POSIX: sysconf, /proc/cpuinfo,
- * posix_memalign, fork, execvp, waitpid.
+ * system_posix.c - system.h on POSIX: sysconf, /proc/cpuinfo and
+ * posix_memalign.
  */
 #define _XOPEN_SOURCE 700 /* posix_memalign beside C99 */
 #include "platform/system.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,41 +45,4 @@ void *allocate_aligned(size_t size, size_t alignment)
 void free_aligned(void *block)
 {
     free(block);
-}
-
-int program_on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    char candidate[4096];
-    size_t name_length = strlen(name);
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        if (n > 0 && n + 1 + name_length < sizeof candidate) {
-            memcpy(candidate, path, n);
-            candidate[n] = '/';
-            strcpy(candidate + n + 1, name);
-            if (access(candidate, X_OK) == 0)
-                return 1;
-        }
-        path += n + (path[n] == ':');
-    }
-    return 0;
-}
-
-int run_program(char *const *argv, int *exit_status)
-{
-    pid_t child;
-    int status;
-    fflush(NULL); /* what this process printed comes first, and once */
-    if ((child = fork()) < 0)
-        return errno;
-    if (child == 0) {
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    while (waitpid(child, &status, 0) < 0)
-        if (errno != EINTR)
-            return errno;
-    *exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return 0;
 }

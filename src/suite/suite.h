@@ -6,15 +6,17 @@
 #define DMLREF_SUITE_H
 
 #include "command_base/command_base.h"
+#include "suite/generate.h"
 
 /* The 11 data types, in DirectML's order, as the suite sweeps them. */
-extern const dmlref_tensor_data_type suite_data_types[11];
+#define suite_data_types gen_all_data_types
 
 /* The suite's seeded generator (SplitMix64): the next value of *state. */
 uint64_t random_next(uint64_t *state);
 
-/* One random case (a case's JSON text, outputs without expected) drawn with
-   the suite's own builders; op 0: any operator.  The caller frees *text. */
+/* One random case (a case's JSON text, outputs without expected) drawn as
+   the suite draws its sweeps (generate.h); op 0: any operator.  The caller
+   frees *text. */
 int random_case(uint64_t *state, dmlref_operator_type op, char **text, size_t *length);
 
 /* dmlref gen: writes the suite of `profile` to out_dir; returns an exit code. */

@@ -172,6 +172,190 @@ static size_t keep_first_of_each(uint64_t *values, size_t n, value_at *scratch)
     return kept;
 }
 
+/* Scatter's updates walked in row-major order, each with its target: the
+ * logical (row-major) position of the output element it writes.  Where
+ * both the indices and the updates have a stride of 0 along Axis, the
+ * updates along it are one update repeated: the walk takes it once (its
+ * first place) and counts it `repeat` times. */
+typedef struct update_walk {
+    const dmlref_scatter_elements_desc *d;
+    const unsigned char *idx, *upd;
+    layout idx_l, upd_l, out_l;
+    uint64_t packed[MAX_RANK];     /* the output's logical (packed) strides */
+    uint64_t walk_sizes[MAX_RANK]; /* the updates' sizes, Axis 1 where repeated */
+    uint64_t n_out, n_upd, repeat; /* targets; updates walked; what each stands for */
+    walker w;
+    uint64_t u; /* the update walked, 0 to n_upd */
+} update_walk;
+
+static void update_walk_init(const dmlref_vector *v, update_walk *s)
+{
+    uint64_t stride = 1;
+    uint32_t i, axis;
+    s->d = v->op.Desc;
+    axis = s->d->Axis;
+    s->idx = v->tensors[1].buffer;
+    s->upd = v->tensors[2].buffer;
+    layout_from_desc(s->d->IndicesTensor, &s->idx_l);
+    layout_from_desc(s->d->UpdatesTensor, &s->upd_l);
+    layout_from_desc(s->d->OutputTensor, &s->out_l);
+    for (i = s->out_l.rank; i-- > 0;) {
+        s->packed[i] = stride;
+        stride *= s->out_l.sizes[i];
+    }
+    s->n_out = stride;
+    s->n_upd = layout_element_count(&s->upd_l);
+    memcpy(s->walk_sizes, s->upd_l.sizes, sizeof s->walk_sizes);
+    s->repeat = 1;
+    if (s->idx_l.strides[axis] == 0 && s->upd_l.strides[axis] == 0 && s->n_upd > 0) {
+        s->repeat = s->walk_sizes[axis];
+        s->walk_sizes[axis] = 1;
+        s->n_upd /= s->repeat;
+    }
+}
+
+/* The walk from its first update: for (update_walk_start(s);
+   s->u < s->n_upd; update_walk_next(s)). */
+static void update_walk_start(update_walk *s)
+{
+    walker_init(&s->w, s->upd_l.rank, s->walk_sizes);
+    walker_add(&s->w, s->idx_l.strides);
+    walker_add(&s->w, s->upd_l.strides);
+    walker_seek(&s->w, 0);
+    s->u = 0;
+}
+
+static void update_walk_next(update_walk *s)
+{
+    ++s->u;
+    walker_next(&s->w);
+}
+
+/* The target of the update walked. */
+static uint64_t update_target(const update_walk *s)
+{
+    uint32_t axis = s->d->Axis, i;
+    uint64_t index, t;
+    normalize_index(
+        read_index(s->idx + s->w.offset[0] * s->idx_l.element_size, s->d->IndicesTensor->DataType),
+        s->out_l.sizes[axis], 1, &index);
+    t = index * s->packed[axis];
+    for (i = 0; i < s->out_l.rank; ++i)
+        if (i != axis)
+            t += s->w.coord[i] * s->packed[i];
+    return t;
+}
+
+/* Most cases write each target once: a bit per target finds out before
+   the counts of mark_scatter_duplicates take 12 bytes per target. */
+static dmlref_status any_target_twice(update_walk *s, memory_budget *b, const char *at, int *twice)
+{
+    unsigned char *seen;
+    void *taken;
+    *twice = 0;
+    CHECK(
+        budget_allocate(b, s->n_out / 8 + 1, 1, at, "finding targets of several updates", &taken));
+    seen = taken;
+    for (update_walk_start(s); s->u < s->n_upd; update_walk_next(s)) {
+        uint64_t t = update_target(s);
+        if (seen[t / 8] & (1u << (t % 8))) {
+            *twice = 1;
+            break;
+        }
+        seen[t / 8] |= (unsigned char)(1u << (t % 8));
+    }
+    free(seen);
+    budget_give_back(b, s->n_out / 8 + 1);
+    return DMLREF_OK;
+}
+
+/* hits[t]: the updates of target t, repeats counted; first[t]: the places
+   walked, each a value its list may need.  Returns the values the lists
+   need; the walk stops as soon as they could not fit in `room`. */
+static uint64_t count_updates(update_walk *s, uint32_t *hits, uint64_t *first, uint64_t room)
+{
+    uint64_t competing = 0;
+    for (update_walk_start(s); s->u < s->n_upd; update_walk_next(s)) {
+        uint64_t t = update_target(s);
+        uint32_t before = hits[t];
+        hits[t] = s->repeat > UINT32_MAX - before ? UINT32_MAX : before + (uint32_t)s->repeat;
+        ++first[t];
+        if (hits[t] > 1 && (competing += before > 1 ? 1 : first[t]) > room)
+            break;
+    }
+    return competing;
+}
+
+/* The any_of entries of the targets of several updates, in element order,
+   with room for `total` values; first[t] becomes the entry of target t. */
+static dmlref_status make_any_of(vtensor *out, memory_budget *b, const char *at,
+                                 const uint32_t *hits, uint64_t *first, uint64_t n_out,
+                                 uint64_t entries, uint64_t total)
+{
+    void *taken;
+    uint64_t t;
+    CHECK(budget_allocate(b, n_out, 1, at, "the kinds of its expected elements", &taken));
+    out->kinds = taken;
+    CHECK(budget_allocate(b, entries * sizeof *out->any_of, 1, at, "its any_of entries", &taken));
+    out->any_of = taken;
+    CHECK(budget_allocate(b, total * sizeof *out->alternatives, 0, at,
+                          "the values its any_of entries may take", &taken));
+    out->alternatives = taken;
+    out->alternatives_count = (size_t)total;
+    for (t = 0; t < n_out; ++t) {
+        if (hits[t] > 1) {
+            any_of_entry *e = &out->any_of[out->any_of_count++];
+            e->element = t;
+            e->first = (size_t)first[t];
+            e->count = 0;
+            out->kinds[t] = EXPECT_ANY_OF;
+            first[t] = out->any_of_count - 1;
+        }
+    }
+    return DMLREF_OK;
+}
+
+/* Each entry's values, in the order of the updates; a list skips the value
+   it ends with: a broadcast repeats one update. */
+static void fill_any_of(update_walk *s, vtensor *out, const uint64_t *entry_of)
+{
+    for (update_walk_start(s); s->u < s->n_upd; update_walk_next(s)) {
+        uint64_t t = update_target(s);
+        if (out->kinds[t] == EXPECT_ANY_OF) {
+            any_of_entry *e = &out->any_of[entry_of[t]];
+            uint64_t bits =
+                load_bits(s->upd + s->w.offset[1] * s->upd_l.element_size, s->upd_l.element_size);
+            if (e->count == 0 || out->alternatives[e->first + e->count - 1] != bits)
+                out->alternatives[e->first + e->count++] = bits;
+        }
+    }
+}
+
+/* Each entry's values, each bit pattern once; *scratch_bytes: what the
+   sorting took from the budget (freed). */
+static dmlref_status keep_distinct_values(vtensor *out, memory_budget *b, const char *at,
+                                          uint64_t *scratch_bytes)
+{
+    value_at *scratch = NULL;
+    uint64_t most = 0;
+    size_t t;
+    void *taken;
+    for (t = 0; t < out->any_of_count; ++t)
+        most = out->any_of[t].count > most ? out->any_of[t].count : most;
+    if (most > FEW_VALUES) {
+        CHECK(budget_allocate(b, most * sizeof *scratch, 0, at,
+                              "sorting the values of an any_of entry", &taken));
+        *scratch_bytes = most * sizeof *scratch;
+        scratch = taken;
+    }
+    for (t = 0; t < out->any_of_count; ++t) {
+        any_of_entry *e = &out->any_of[t];
+        e->count = keep_first_of_each(out->alternatives + e->first, e->count, scratch);
+    }
+    free(scratch);
+    return DMLREF_OK;
+}
+
 /* Scatter: a target written by several updates may hold any of them (D4:
  * dmlref applies the last; DirectML promises none).  Marks each such target
  * with every competing update, in row-major order of the updates, each bit
@@ -183,94 +367,40 @@ static size_t keep_first_of_each(uint64_t *values, size_t n, value_at *scratch)
  * take it once (its first place, where its value first appears). */
 static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
 {
-    const dmlref_scatter_elements_desc *d = v->op.Desc;
     vtensor *out = &v->tensors[3];
-    layout idx_l, upd_l, out_l;
-    uint64_t packed[MAX_RANK], stride = 1, n_out, n_upd, u, entries = 0, total = 0, t;
-    uint64_t competing = 0, room, most = 0, scratch_bytes = 0, walk_sizes[MAX_RANK], repeat = 1;
-    uint32_t axis = d->Axis, i, *hits = NULL;
+    update_walk s;
+    uint64_t entries = 0, total = 0, t, competing, room, scratch_bytes = 0;
+    uint32_t *hits = NULL;
     uint64_t *first = NULL;
-    value_at *scratch = NULL;
     void *taken;
-    walker w;
-    const unsigned char *idx = v->tensors[1].buffer, *upd = v->tensors[2].buffer;
     char at[TENSOR_PATH_CAPACITY];
     dmlref_status status = DMLREF_OK;
 
     tensor_path(out, at);
-    layout_from_desc(d->IndicesTensor, &idx_l);
-    layout_from_desc(d->UpdatesTensor, &upd_l);
-    layout_from_desc(d->OutputTensor, &out_l);
-    for (i = out_l.rank; i-- > 0;) { /* the output's logical (packed) positions */
-        packed[i] = stride;
-        stride *= out_l.sizes[i];
-    }
-    n_out = stride;
-    n_upd = layout_element_count(&upd_l);
-    memcpy(walk_sizes, upd_l.sizes, sizeof walk_sizes);
-    if (idx_l.strides[axis] == 0 && upd_l.strides[axis] == 0 && n_upd > 0) {
-        repeat = walk_sizes[axis];
-        walk_sizes[axis] = 1;
-        n_upd /= repeat;
-    }
-
-#define FOR_EACH_UPDATE(body)                                                                      \
-    walker_init(&w, upd_l.rank, walk_sizes);                                                       \
-    walker_add(&w, idx_l.strides);                                                                 \
-    walker_add(&w, upd_l.strides);                                                                 \
-    walker_seek(&w, 0);                                                                            \
-    for (u = 0; u < n_upd; ++u, walker_next(&w)) {                                                 \
-        uint64_t index;                                                                            \
-        normalize_index(                                                                           \
-            read_index(idx + w.offset[0] * idx_l.element_size, d->IndicesTensor->DataType),        \
-            out_l.sizes[axis], 1, &index);                                                         \
-        t = index * packed[axis];                                                                  \
-        for (i = 0; i < out_l.rank; ++i)                                                           \
-            if (i != axis)                                                                         \
-                t += w.coord[i] * packed[i];                                                       \
-        body                                                                                       \
-    }
-
-    /* Most cases write each target once: a bit per target finds out
-       before the counts below take 12 bytes per target. */
-    if (repeat == 1) {
-        unsigned char *seen;
-        int twice = 0;
-        CHECK(
-            budget_allocate(b, n_out / 8 + 1, 1, at, "finding targets of several updates", &taken));
-        seen = taken;
-        FOR_EACH_UPDATE(if (seen[t / 8] & (1u << (t % 8))) {
-            twice = 1;
-            break;
-        } seen[t / 8] |= (unsigned char)(1u << (t % 8));)
-        free(seen);
-        budget_give_back(b, n_out / 8 + 1);
+    update_walk_init(v, &s);
+    if (s.repeat == 1) {
+        int twice;
+        CHECK(any_target_twice(&s, b, at, &twice));
         if (!twice)
             return DMLREF_OK;
     }
-    CHECK(budget_allocate(b, n_out * sizeof *hits, 1, at, "counting the updates of its elements",
+    CHECK(budget_allocate(b, s.n_out * sizeof *hits, 1, at, "counting the updates of its elements",
                           &taken));
     hits = taken;
-    status = budget_allocate(b, n_out * sizeof *first, 1, at,
+    status = budget_allocate(b, s.n_out * sizeof *first, 1, at,
                              "counting the updates of its elements", &taken);
     if (status != DMLREF_OK)
         goto done;
     first = taken;
 
-    /* hits[t]: the updates of target t, repeats counted; first[t]: the
-       places walked, each a value its list may need.  The walk stops as soon
-       as the lists could not fit under the cap. */
     room = b->used < b->cap ? (b->cap - b->used) / sizeof *out->alternatives : 0;
-    FOR_EACH_UPDATE(uint32_t before = hits[t];
-                    hits[t] = repeat > UINT32_MAX - before ? UINT32_MAX : before + (uint32_t)repeat;
-                    ++first[t];
-                    if (hits[t] > 1 && (competing += before > 1 ? 1 : first[t]) > room) break;)
+    competing = count_updates(&s, hits, first, room);
     if (competing > room) {
         status = budget_take(b, competing * sizeof *out->alternatives, at,
                              "the values its any_of entries may take");
         goto done;
     }
-    for (t = 0; t < n_out; ++t) {
+    for (t = 0; t < s.n_out; ++t) { /* first[t]: where the list of target t starts */
         if (hits[t] > 1) {
             uint64_t places = first[t];
             first[t] = total;
@@ -280,57 +410,14 @@ static dmlref_status mark_scatter_duplicates(dmlref_vector *v, memory_budget *b)
     }
     if (entries == 0)
         goto done;
-    status = budget_allocate(b, n_out, 1, at, "the kinds of its expected elements", &taken);
+    status = make_any_of(out, b, at, hits, first, s.n_out, entries, total);
     if (status != DMLREF_OK)
         goto done;
-    out->kinds = taken;
-    status = budget_allocate(b, entries * sizeof *out->any_of, 1, at, "its any_of entries", &taken);
-    if (status != DMLREF_OK)
-        goto done;
-    out->any_of = taken;
-    status = budget_allocate(b, total * sizeof *out->alternatives, 0, at,
-                             "the values its any_of entries may take", &taken);
-    if (status != DMLREF_OK)
-        goto done;
-    out->alternatives = taken;
-    out->alternatives_count = (size_t)total;
-    for (t = 0; t < n_out; ++t) { /* entries in element order; hits becomes a fill count */
-        if (hits[t] > 1) {
-            any_of_entry *e = &out->any_of[out->any_of_count++];
-            e->element = t;
-            e->first = (size_t)first[t];
-            e->count = 0;
-            out->kinds[t] = EXPECT_ANY_OF;
-            first[t] = out->any_of_count - 1; /* now: the entry of target t */
-        }
-    }
-    /* a list skips the value it ends with: a broadcast repeats one update */
-    FOR_EACH_UPDATE(if (out->kinds[t] == EXPECT_ANY_OF) {
-        any_of_entry *e = &out->any_of[first[t]];
-        uint64_t bits = load_bits(upd + w.offset[1] * upd_l.element_size, upd_l.element_size);
-        if (e->count == 0 || out->alternatives[e->first + e->count - 1] != bits)
-            out->alternatives[e->first + e->count++] = bits;
-    })
-#undef FOR_EACH_UPDATE
-    for (t = 0; t < out->any_of_count; ++t)
-        most = out->any_of[t].count > most ? out->any_of[t].count : most;
-    if (most > FEW_VALUES) {
-        scratch_bytes = most * sizeof *scratch;
-        status = budget_allocate(b, scratch_bytes, 0, at, "sorting the values of an any_of entry",
-                                 &taken);
-        if (status != DMLREF_OK) {
-            scratch_bytes = 0;
-            goto done;
-        }
-        scratch = taken;
-    }
-    for (t = 0; t < out->any_of_count; ++t) {
-        any_of_entry *e = &out->any_of[t];
-        e->count = keep_first_of_each(out->alternatives + e->first, e->count, scratch);
-    }
+    fill_any_of(&s, out, first);
+    status = keep_distinct_values(out, b, at, &scratch_bytes);
 done:
-    free(hits), free(first), free(scratch);
-    budget_give_back(b, n_out * (sizeof *hits + (first ? sizeof *first : 0)) + scratch_bytes);
+    free(hits), free(first);
+    budget_give_back(b, s.n_out * (sizeof *hits + (first ? sizeof *first : 0)) + scratch_bytes);
     return status;
 }
 

@@ -1670,19 +1670,134 @@ dmlref_status dmlref_vector_load(const char *path, const dmlref_vector_read_opti
 
 /* ---- replies of the process protocol ------------------------------------- */
 
+/* The "error" object of an error reply: how it refuses the case. */
+static dmlref_status read_refusal(reader *r, json_t *root, json_t *item, dmlref_reply *reply)
+{
+    static const char *const refusal_keys[] = {"status", "rule", NULL};
+    const char *status_text = json_string_value(json_object_get(root, "status")), *text = NULL;
+    json_t *field;
+    if (!status_text || strcmp(status_text, "error") != 0)
+        return SCHEMA(r, "$.error", "belongs to a reply whose status is \"error\"");
+    if (!json_is_object(item))
+        return SCHEMA(r, "$.error", "must be an object: {\"status\": ..., \"rule\": ...}");
+    CHECK(only_keys(r, "$.error", item, refusal_keys));
+    if ((field = json_object_get(item, "status"))) {
+        CHECK(get_string(r, "$.error.status", field, &text));
+        if (!dmlref_status_from_name(text, &reply->refusal_status) ||
+            reply->refusal_status == DMLREF_OK)
+            return SCHEMA(r, "$.error.status", "\"%.60s\" is not a dmlref error status", text);
+    }
+    if ((field = json_object_get(item, "rule"))) {
+        CHECK(get_string(r, "$.error.rule", field, &text));
+        if (strlen(text) >= sizeof reply->refusal_rule)
+            return SCHEMA(r, "$.error.rule", "is longer than a rule id");
+        snprintf(reply->refusal_rule, sizeof reply->refusal_rule, "%s", text);
+    }
+    return DMLREF_OK;
+}
+
+/* The "status" of a reply without outputs: "unsupported" or "error". */
+static dmlref_status read_reply_status(reader *r, json_t *root, json_t *item, dmlref_reply *reply)
+{
+    const char *text = NULL;
+    CHECK(get_string(r, "$.status", item, &text));
+    if (json_object_get(root, "outputs"))
+        return SCHEMA(r, "$.outputs", "a reply has outputs or a status, not both");
+    if (strcmp(text, "unsupported") == 0)
+        reply->kind = DMLREF_REPLY_UNSUPPORTED;
+    else if (strcmp(text, "error") == 0)
+        reply->kind = DMLREF_REPLY_ERROR;
+    else
+        return SCHEMA(r, "$.status", "\"%.40s\" is not \"unsupported\" or \"error\"", text);
+    return DMLREF_OK;
+}
+
+/* The elements of output t in the reply's outputs, stored into `output`
+   (its data NULL: the reply is only checked). */
+static dmlref_status read_reply_output(reader *r, const vtensor *t, json_t *outs,
+                                       const dmlref_binding *output)
+{
+    json_t *array = json_object_get(outs, t->name), *element;
+    char at[PATH_CAPACITY], element_at[PATH_CAPACITY];
+    layout l;
+    walker w;
+    uint64_t n, e, slots;
+    path_key(at, "$.outputs", t->name);
+    if (!array || !json_is_array(array))
+        return SCHEMA(r, at, "must be an array of the output's elements");
+    layout_from_desc(&t->desc, &l);
+    n = element_count(t); /* 0 for a size of 0; saturates, never wraps */
+    if (json_array_size(array) != n)
+        return SCHEMA(r, at, "has %zu elements, the output has %llu", json_array_size(array),
+                      (unsigned long long)n);
+    if (output->data && output->size_in_bytes < t->desc.TotalTensorSizeInBytes)
+        return set_error(r->err, DMLREF_ERROR_INVALID_ARGUMENT, "",
+                         "dmlref_vector_read_reply: the buffer of %s is too small", t->name);
+    /* An element is stored only where it lies inside the binding: a case
+       that must be refused may place elements past its
+       TotalTensorSizeInBytes (R-TD-9). */
+    slots = output->size_in_bytes / l.element_size;
+    walker_init(&w, l.rank, l.sizes);
+    walker_add(&w, l.strides);
+    walker_seek(&w, 0);
+    for (e = 0; e < n; ++e, walker_next(&w)) {
+        uint64_t bits;
+        element = json_array_get(array, (size_t)e);
+        path_index(element_at, at, e);
+        CHECK(decode_element(r, element_at, element, t->desc.DataType, &bits));
+        if (output->data && w.offset[0] < slots)
+            store_bits((unsigned char *)output->data + w.offset[0] * l.element_size, l.element_size,
+                       bits);
+    }
+    return DMLREF_OK;
+}
+
+/* The reply's tree: the case's name, a message, a refusal, and a status or
+   every output. */
+static dmlref_status read_reply_tree(reader *r, const dmlref_vector *v, json_t *root,
+                                     const dmlref_binding *outputs, dmlref_reply *reply)
+{
+    static const char *const keys[] = {"name", "outputs", "status", "message", "error", NULL};
+    json_t *item, *outs;
+    const char *text = NULL;
+    operator_shape shape;
+    size_t o;
+
+    if (!json_is_object(root))
+        return SCHEMA(r, "$", "a reply must be a JSON object");
+    CHECK(only_keys(r, "$", root, keys));
+    if (!(item = json_object_get(root, "name")))
+        return SCHEMA(r, "$.name", "is missing");
+    CHECK(get_string(r, "$.name", item, &text));
+    if (strcmp(text, v->name) != 0)
+        return SCHEMA(r, "$.name", "\"%.80s\" answers another case than \"%s\"", text, v->name);
+    if ((item = json_object_get(root, "message"))) {
+        CHECK(get_string(r, "$.message", item, &text));
+        snprintf(reply->message, sizeof reply->message, "%s", text);
+    }
+    if ((item = json_object_get(root, "error")))
+        CHECK(read_refusal(r, root, item, reply));
+    if ((item = json_object_get(root, "status")))
+        return read_reply_status(r, root, item, reply);
+    if (!(outs = json_object_get(root, "outputs")) || !json_is_object(outs))
+        return SCHEMA(r, "$.outputs", "must be an object (or the reply must have a status)");
+    operator_shape_of(v->row, &shape);
+    CHECK(only_keys(r, "$.outputs", outs, shape.tensors + v->input_count));
+    for (o = 0; o < v->output_count; ++o) /* NULL data: check the reply only */
+        CHECK(read_reply_output(r, &v->tensors[v->input_count + o], outs, &outputs[o]));
+    reply->kind = DMLREF_REPLY_OUTPUTS;
+    return DMLREF_OK;
+}
+
 dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line, size_t length,
                                        const dmlref_binding *outputs, size_t count,
                                        dmlref_reply *reply, dmlref_error *err)
 {
-    static const char *const keys[] = {"name", "outputs", "status", "message", "error", NULL};
-    static const char *const refusal_keys[] = {"status", "rule", NULL};
     reader r;
     text_census census;
     json_error_t jerr;
-    json_t *root, *item, *outs;
-    const char *text = NULL;
-    dmlref_status status = DMLREF_OK;
-    size_t o;
+    json_t *root;
+    dmlref_status status;
 
     r.source = "reply";
     r.err = err;
@@ -1701,126 +1816,7 @@ dmlref_status dmlref_vector_read_reply(const dmlref_vector *v, const char *line,
     root = json_loadb(line ? line : "", length, JSON_REJECT_DUPLICATES, &jerr);
     if (!root)
         return parse_failure(err, r.source, &jerr, length, 0);
-#define REPLY_CHECK(expr)                                                                          \
-    do {                                                                                           \
-        if ((status = (expr)) != DMLREF_OK)                                                        \
-            goto done;                                                                             \
-    } while (0)
-    if (!json_is_object(root)) {
-        status = SCHEMA(&r, "$", "a reply must be a JSON object");
-        goto done;
-    }
-    REPLY_CHECK(only_keys(&r, "$", root, keys));
-    if (!(item = json_object_get(root, "name"))) {
-        status = SCHEMA(&r, "$.name", "is missing");
-        goto done;
-    }
-    REPLY_CHECK(get_string(&r, "$.name", item, &text));
-    if (strcmp(text, v->name) != 0) {
-        status = SCHEMA(&r, "$.name", "\"%.80s\" answers another case than \"%s\"", text, v->name);
-        goto done;
-    }
-    if ((item = json_object_get(root, "message"))) {
-        REPLY_CHECK(get_string(&r, "$.message", item, &text));
-        snprintf(reply->message, sizeof reply->message, "%s", text);
-    }
-    if ((item = json_object_get(root, "error"))) { /* how an error reply refuses the case */
-        json_t *field;
-        const char *status_text = json_string_value(json_object_get(root, "status"));
-        if (!status_text || strcmp(status_text, "error") != 0) {
-            status = SCHEMA(&r, "$.error", "belongs to a reply whose status is \"error\"");
-            goto done;
-        }
-        if (!json_is_object(item)) {
-            status = SCHEMA(&r, "$.error", "must be an object: {\"status\": ..., \"rule\": ...}");
-            goto done;
-        }
-        REPLY_CHECK(only_keys(&r, "$.error", item, refusal_keys));
-        if ((field = json_object_get(item, "status"))) {
-            REPLY_CHECK(get_string(&r, "$.error.status", field, &text));
-            if (!dmlref_status_from_name(text, &reply->refusal_status) ||
-                reply->refusal_status == DMLREF_OK) {
-                status =
-                    SCHEMA(&r, "$.error.status", "\"%.60s\" is not a dmlref error status", text);
-                goto done;
-            }
-        }
-        if ((field = json_object_get(item, "rule"))) {
-            REPLY_CHECK(get_string(&r, "$.error.rule", field, &text));
-            if (strlen(text) >= sizeof reply->refusal_rule) {
-                status = SCHEMA(&r, "$.error.rule", "is longer than a rule id");
-                goto done;
-            }
-            snprintf(reply->refusal_rule, sizeof reply->refusal_rule, "%s", text);
-        }
-    }
-    if ((item = json_object_get(root, "status"))) {
-        REPLY_CHECK(get_string(&r, "$.status", item, &text));
-        if (json_object_get(root, "outputs")) {
-            status = SCHEMA(&r, "$.outputs", "a reply has outputs or a status, not both");
-            goto done;
-        }
-        if (strcmp(text, "unsupported") == 0)
-            reply->kind = DMLREF_REPLY_UNSUPPORTED;
-        else if (strcmp(text, "error") == 0)
-            reply->kind = DMLREF_REPLY_ERROR;
-        else
-            status = SCHEMA(&r, "$.status", "\"%.40s\" is not \"unsupported\" or \"error\"", text);
-        goto done;
-    }
-    if (!(outs = json_object_get(root, "outputs")) || !json_is_object(outs)) {
-        status = SCHEMA(&r, "$.outputs", "must be an object (or the reply must have a status)");
-        goto done;
-    }
-    {
-        operator_shape shape;
-        operator_shape_of(v->row, &shape);
-        REPLY_CHECK(only_keys(&r, "$.outputs", outs, shape.tensors + v->input_count));
-    }
-    for (o = 0; o < v->output_count; ++o) {
-        const vtensor *t = &v->tensors[v->input_count + o];
-        json_t *array = json_object_get(outs, t->name), *element;
-        char at[PATH_CAPACITY], element_at[PATH_CAPACITY];
-        layout l;
-        walker w;
-        uint64_t n, e, slots;
-        path_key(at, "$.outputs", t->name);
-        if (!array || !json_is_array(array)) {
-            status = SCHEMA(&r, at, "must be an array of the output's elements");
-            goto done;
-        }
-        layout_from_desc(&t->desc, &l);
-        n = element_count(t); /* 0 for a size of 0; saturates, never wraps */
-        if (json_array_size(array) != n) {
-            status = SCHEMA(&r, at, "has %zu elements, the output has %llu", json_array_size(array),
-                            (unsigned long long)n);
-            goto done;
-        }
-        if (outputs[o].data && outputs[o].size_in_bytes < t->desc.TotalTensorSizeInBytes) {
-            status = set_error(err, DMLREF_ERROR_INVALID_ARGUMENT, "",
-                               "dmlref_vector_read_reply: the buffer of %s is too small", t->name);
-            goto done;
-        }
-        /* An element is stored only where it lies inside the binding: a case
-           that must be refused may place elements past its
-           TotalTensorSizeInBytes (R-TD-9). */
-        slots = outputs[o].size_in_bytes / l.element_size;
-        walker_init(&w, l.rank, l.sizes);
-        walker_add(&w, l.strides);
-        walker_seek(&w, 0);
-        for (e = 0; e < n; ++e, walker_next(&w)) {
-            uint64_t bits;
-            element = json_array_get(array, (size_t)e);
-            path_index(element_at, at, e);
-            REPLY_CHECK(decode_element(&r, element_at, element, t->desc.DataType, &bits));
-            if (outputs[o].data && w.offset[0] < slots) /* NULL: check the reply only */
-                store_bits((unsigned char *)outputs[o].data + w.offset[0] * l.element_size,
-                           l.element_size, bits);
-        }
-    }
-    reply->kind = DMLREF_REPLY_OUTPUTS;
-done:
-#undef REPLY_CHECK
+    status = read_reply_tree(&r, v, root, outputs, reply);
     json_decref(root);
     return status;
 }

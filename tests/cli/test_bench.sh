@@ -2,19 +2,22 @@
 # tests/cli/test_bench.sh BUILD
 #
 # End-to-end checks of `dmlref bench` (BUILD/dmlref), each able to fail:
-#   - one small in-cache case with --json, --csv and --plot exits 0; the JSON
+#   - one small in-cache case with --json and --csv exits 0; the JSON
 #     parses and has the expected fields with positive numbers, for the fast
 #     kernels and for the reference kernels side by side (their speed-up the
-#     ratio of their median times), the CSV has a header and rows, the PNG
-#     starts with the PNG signature; the table's header is the one
-#     docs/performance.md shows, each row has its ten columns, and the last
-#     line of standard output is the worst-ratio line;
+#     ratio of their median times), the CSV has a header and rows; the table's
+#     header is the one docs/performance.md shows, each row has its ten
+#     columns, and the last line of standard output is the worst-ratio line;
+#   - scripts/report/plot.py draws that JSON: a file that starts with the PNG
+#     signature; given a file that is not bench's JSON it exits 1 with one
+#     line and draws nothing;
 #   - --oob clamp is recorded in the report;
 #   - --kernels fast times the fast kernels alone: the table's reference
 #     columns are -, the JSON's reference fields null, the CSV's empty, and
 #     the fast kernels' figures are there;
-#   - --threads 0, --reps x, --oob sometimes and an unknown option are usage
-#     errors: exit 3 with one line on standard error;
+#   - --threads 0, --reps x, --oob sometimes and an unknown option (--plot
+#     among them: plot.py draws) are usage errors: exit 3 with one line on
+#     standard error;
 #   - a report whose folder is missing, or that names a folder, fails before
 #     any timing (exit 2, one line naming the option); a report is written
 #     whole: the file that was there is replaced, never truncated first;
@@ -40,7 +43,7 @@ run() {
 
 case_name=gather_elements/axis1_seq/packed/e4_i64/2^16
 run one bench --filter "$case_name" --size 16 --threads 1 --reps 3 \
-    --json "$tmp/r.json" --csv "$tmp/r.csv" --plot "$tmp/r.png"
+    --json "$tmp/r.json" --csv "$tmp/r.csv"
 if [ "$rc" -eq 0 ]; then ok; else bad "bench of one case exits 0 (got $rc)" "$tmp/one.err"; fi
 
 if "$python" - "$tmp/r.json" "$case_name" >"$tmp/json.err" 2>&1 <<'EOF'
@@ -90,10 +93,20 @@ else
     bad "the table's header is docs/performance.md's and its row has ten columns" "$tmp/one.out"
 fi
 
-if [ "$(od -An -tx1 -N8 "$tmp/r.png" 2>/dev/null | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+# the chart: drawn by scripts/report/plot.py from the JSON
+"$python" "$root/scripts/report/plot.py" "$tmp/r.json" "$tmp/r.png" >"$tmp/plot.out" 2>"$tmp/plot.err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(od -An -tx1 -N8 "$tmp/r.png" 2>/dev/null | tr -d ' \n')" = 89504e470d0a1a0a ]; then
     ok
 else
-    bad "--plot writes a PNG" "$tmp/one.err"
+    bad "scripts/report/plot.py draws the JSON as a PNG (got $rc)" "$tmp/plot.err"
+fi
+"$python" "$root/scripts/report/plot.py" "$tmp/r.csv" "$tmp/csv.png" >"$tmp/plot.out" 2>"$tmp/plot.err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/plot.err")" -eq 1 ] && ! [ -e "$tmp/csv.png" ]; then
+    ok
+else
+    bad "scripts/report/plot.py refuses what is not bench's JSON: exit 1, one line (got $rc)" "$tmp/plot.err"
 fi
 
 if tail -n 1 "$tmp/one.out" | grep -Eq '^worst ratio to copy \(sequential cases\): ([0-9]+\.[0-9][0-9]|n/a)$'; then
@@ -149,6 +162,7 @@ usage_case() {
 usage_case "--threads 0" --threads 0 --list
 usage_case "--reps x" --reps x --list
 usage_case "an unknown option" --frobnicate
+usage_case "--plot, which scripts/report/plot.py took over" --plot "$tmp/p.png" --list
 usage_case "--size out of range" --size 40 --list
 usage_case "an option without its value" --json
 usage_case "--oob with an unknown policy" --oob sometimes --list

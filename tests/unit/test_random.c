@@ -6,13 +6,15 @@
  * the latest feature level with random bit patterns (NaN payloads, -0.0 and
  * subnormals among them), the 4 index types with negative indices, ranks 1
  * to 8, every axis, and random layouts on every tensor: packed, padded,
- * permuted with odd strides, broadcast (stride 0) inputs; outputs are never
- * broadcast, since an output must be injective (D6).  A quarter of the
- * gather and Scatter cases get one or two out-of-range indices, and every
- * case runs under the strict policy or clamps, half of the time each.  A
- * quarter of the small and medium GATHER_ND1 cases with batch dimensions
- * draw fewer index batches than input ones, and a quarter of those one more
- * on a dimension, which both kernels refuse under either policy (R-GN-6).
+ * permuted with odd strides, strided, transposed, broadcast (stride 0)
+ * inputs; outputs are never broadcast, since an output must be injective
+ * (D6).  A quarter of the gather and Scatter cases get one or two
+ * out-of-range indices, and every case runs under the strict policy or
+ * clamps, half of the time each.  A quarter of the GATHER_ND1 cases with
+ * batch dimensions draw fewer index batches than input ones, and a quarter
+ * of those one more on a dimension, which both kernels refuse under either
+ * policy (R-GN-6).  The cases are drawn by the suite's case generator
+ * (src/suite/generate.c), which every other maker of cases shares.
  *
  * Each case is executed twice on the same input buffers, once with
  * kernels = DMLREF_KERNELS_REFERENCE and once with DMLREF_KERNELS_FAST, each
@@ -41,7 +43,9 @@
 
 #include <cmocka.h>
 
+#include "core/kernels_compare.h"
 #include "kernels/kernels.h"
+#include "suite/generate.h"
 #include "testlib.h"
 
 /* ---- what ran ------------------------------------------------------------ */
@@ -56,155 +60,6 @@ static unsigned long g_clamped;      /* of them, out-of-range indices clamped by
 static int quick(void)
 {
     return getenv("DMLREF_TEST_QUICK") != NULL;
-}
-
-/* ---- layouts and data ------------------------------------------------------ */
-
-enum layout_kind { PACKED, PADDED, PERMUTED, BROADCAST, LAYOUT_KINDS };
-
-/* Random strides for sizes; returns NULL for packed.  PADDED adds 0 to 2
-   elements to each dimension; PERMUTED also orders the dimensions in memory
-   at random (odd strides); BROADCAST (inputs only) then sets stride 0 on
-   some dimensions. */
-static const uint32_t *random_strides(rng *r, enum layout_kind kind, uint32_t rank,
-                                      const uint32_t *sizes, uint32_t *strides)
-{
-    uint32_t order[8], i;
-    uint64_t step = 1;
-    if (kind == PACKED)
-        return NULL;
-    for (i = 0; i < rank; ++i)
-        order[i] = i;
-    if (kind != PADDED) {
-        for (i = rank; i > 1; --i) {
-            uint32_t j = (uint32_t)rng_below(r, i), tmp = order[i - 1];
-            order[i - 1] = order[j];
-            order[j] = tmp;
-        }
-    }
-    for (i = rank; i-- > 0;) { /* order[rank-1] is innermost */
-        uint32_t d = order[i];
-        strides[d] = (uint32_t)step;
-        step *= sizes[d] + rng_below(r, 3);
-    }
-    if (kind == BROADCAST)
-        for (i = 0; i < rank; ++i)
-            if (rng_below(r, 2))
-                strides[i] = 0;
-    return strides;
-}
-
-static void random_tensor(rng *r, test_tensor *t, dmlref_tensor_data_type type, uint32_t rank,
-                          const uint32_t *sizes, int is_output)
-{
-    uint32_t strides[8];
-    enum layout_kind kind = (enum layout_kind)rng_below(r, is_output ? BROADCAST : LAYOUT_KINDS);
-    const uint32_t *given = random_strides(r, kind, rank, sizes, strides);
-    /* one draw per statement: the same cases whatever order a compiler
-       evaluates arguments in */
-    tt_init(t, type, rank, sizes, given, rng_below(r, 2) * 4);
-}
-
-/* Random bits in every element of t (after a broadcast, later elements win
-   the shared addresses). */
-static void fill_random(rng *r, test_tensor *t)
-{
-    uint64_t bytes = tt_count(t) * tt_element_size(t), i;
-    unsigned char *p = malloc((size_t)bytes + 1);
-    assert_non_null(p);
-    for (i = 0; i < bytes; ++i)
-        p[i] = (unsigned char)rng_next(r);
-    tt_set_raw(t, p);
-    free(p);
-}
-
-/* Set for the rows of Scatters with two targets a line: every index selects
-   element 0 or 1 of its line (counted from either end), so most updates are
-   overwritten by the next one, and many lines start with two updates to one
-   element, which the fast kernels scatter skipping those (src/kernels/runs.c,
-   SCATTER_SKIPPING_OVERWRITTEN). */
-static int g_two_targets;
-
-/* In-range indices: element i indexes a dimension of bounds[i % bound_count]
-   (one bound for GatherElements and Scatter, one per tuple coordinate for
-   GatherND); signed types count half of them from the end. */
-static void fill_indices(rng *r, test_tensor *t, const uint64_t *bounds, uint32_t bound_count)
-{
-    uint64_t n = tt_count(t), i, least = bounds[0];
-    int64_t *values = malloc((size_t)n * sizeof *values + 1);
-    int is_signed = is_signed_index_type(t->desc.DataType);
-    /* a broadcast last dimension makes every tuple coordinate one element */
-    int shared = t->desc.Strides && t->strides[t->desc.DimensionCount - 1] == 0;
-    assert_non_null(values);
-    for (i = 1; i < bound_count; ++i)
-        least = bounds[i] < least ? bounds[i] : least;
-    for (i = 0; i < n; ++i) {
-        const uint64_t bound = shared ? least : bounds[i % bound_count];
-        const uint64_t s = g_two_targets && bound > 2 ? 2 : bound;
-        int64_t v = (int64_t)rng_below(r, s);
-        if (is_signed && rng_below(r, 2))
-            v -= (int64_t)s; /* the same element, counted from the end */
-        values[i] = v;
-    }
-    tt_set_indices(t, values);
-    free(values);
-}
-
-/* One or two index elements out of range for every bound up to `largest`:
-   just past the end, before -s (signed), or the type's extremes. */
-static void break_indices(rng *r, test_tensor *t, uint64_t largest)
-{
-    dmlref_tensor_data_type type = t->desc.DataType;
-    uint32_t es = tt_element_size(t), k, bad = 1 + (uint32_t)rng_below(r, 2);
-    uint64_t n = tt_count(t);
-    for (k = 0; k < bad; ++k) {
-        int64_t v;
-        switch (rng_below(r, 5)) {
-        case 0:
-            v = (int64_t)largest;
-            break;
-        case 1:
-            v = (int64_t)largest + 1 + (int64_t)rng_below(r, 3);
-            break;
-        case 2:
-            v = is_signed_index_type(type) ? -(int64_t)largest - 1 : (int64_t)largest;
-            break;
-        case 3: /* the largest value: 2^31-1, 2^32-1, 2^63-1, 2^64-1 */
-            v = type == DMLREF_TENSOR_DATA_TYPE_INT32    ? INT32_MAX
-                : type == DMLREF_TENSOR_DATA_TYPE_UINT32 ? (int64_t)UINT32_MAX
-                : type == DMLREF_TENSOR_DATA_TYPE_INT64  ? INT64_MAX
-                                                         : -1; /* UINT64_MAX */
-            break;
-        default: /* the smallest signed value; unsigned: 2^31 and 2^63, negative as signed */
-            v = type == DMLREF_TENSOR_DATA_TYPE_INT32    ? INT32_MIN
-                : type == DMLREF_TENSOR_DATA_TYPE_UINT32 ? (int64_t)0x80000000u
-                                                         : INT64_MIN;
-            break;
-        }
-        encode_index(type, v, t->data + tt_offset(t, rng_below(r, n)) * es);
-    }
-}
-
-/* Random sizes for `rank` dimensions with at most `budget` elements, each
-   around the rank-th root of the budget so large budgets give large cases. */
-static void random_sizes(rng *r, uint32_t rank, uint64_t budget, uint32_t *sizes)
-{
-    uint64_t total = 1, root = 1, power;
-    uint32_t i;
-    do { /* the largest root with root^rank <= budget */
-        ++root;
-        for (power = 1, i = 0; i < rank && power <= budget; ++i)
-            power *= root;
-    } while (power <= budget);
-    --root;
-    for (i = 0; i < rank; ++i) {
-        uint64_t room = budget / total, limit = 2 * root, low;
-        if (limit > room)
-            limit = room ? room : 1;
-        low = limit / 2 ? limit / 2 : 1;
-        sizes[i] = (uint32_t)(low + rng_below(r, limit - low + 1));
-        total *= sizes[i];
-    }
 }
 
 /* ---- one case ---------------------------------------------------------------- */
@@ -234,289 +89,252 @@ typedef struct random_case {
 
 typedef void (*make_fn)(rng *, uint64_t, random_case *);
 
-static dmlref_tensor_data_type any_data_type(rng *r)
+/* Draws the request's case with the suite's case generator
+   (src/suite/generate.c), from a stream seeded from r, into c: its tensors
+   with their buffers (inputs filled), its descriptor and what it is.  The
+   operator slots are the generator's operators, in its order. */
+static void generate(rng *r, const gen_request *q, random_case *c)
 {
-    return k_all_data_types[rng_below(r, 11)];
-}
-static dmlref_tensor_data_type any_index_type(rng *r)
-{
-    return k_all_index_types[rng_below(r, 4)];
+    const dmlref_tensor_desc *descs[GEN_TENSORS];
+    const gen_tensor *last;
+    gen_rng stream;
+    gen_case g;
+    size_t i;
+    stream.state = rng_next(r);
+    if (!gen_make(&stream, q, &g))
+        fail_msg("the generator cannot draw a %s case", dmlref_operator_name(q->op));
+    for (i = 0; i < g.count; ++i) {
+        const gen_tensor *t = &g.t[i];
+        tt_init(&c->t[i], t->type, t->rank, t->sizes, t->strided ? t->strides : NULL,
+                t->extra_bytes);
+        if (i < g.inputs)
+            gen_fill(&g, i, c->t[i].data, 1);
+        descs[i] = &c->t[i].desc;
+    }
+    gen_descriptor(&g, descs, &c->d);
+    c->type = q->op;
+    c->slot = (enum op_slot)gen_operator_index(q->op);
+    c->inputs = g.inputs, c->outputs = g.count - g.inputs;
+    c->out_of_range = g.broken > 0;
+    c->batches_outside = g.batches_outside;
+    last = &g.t[g.count - 1];
+    c->nz_columns = last->sizes[last->rank - 1]; /* NonZero's N */
+    gen_describe(&g, c->what, sizeof c->what);
+    gen_free(&g);
 }
 
-/* Set for the rows of wide cases: rank 2 along axis 0 with 8-byte elements,
-   so the selected elements spread over more than a mebibyte and the fast
-   kernels request them ahead (src/kernels/runs.c, SCATTERED_SPAN). */
-static int g_wide;
+/* What a row's case is unless the row says otherwise: any data type the
+   operator takes, any index type, rank 1 to 8, sizes spread within the
+   budget, every tensor in a layout of its own (packed, padded, permuted,
+   strided, transposed; inputs broadcast too), random bits, indices
+   anywhere in range with negative ones among them, up to two more along
+   an axis than the input has where the operator allows it, a quarter of
+   the cases with one or two indices out of range, and the operators' shape
+   variants (GATHER_ND1's fewer and outside batches, NonZero's leading ones
+   and output ranks). */
+static void any_case(rng *r, dmlref_operator_type op, uint64_t budget, gen_request *q)
+{
+    size_t count;
+    const dmlref_tensor_data_type *types = gen_data_types(op, &count);
+    /* one draw per statement: the same cases whatever order a compiler
+       evaluates arguments in */
+    const dmlref_tensor_data_type type = types[rng_below(r, count)];
+    const dmlref_tensor_data_type index_type = k_all_index_types[rng_below(r, 4)];
+    gen_request_init(q, op, type, index_type, 1 + (uint32_t)rng_below(r, 8));
+    q->size_style = GEN_SIZES_SPREAD;
+    q->budget = budget;
+    q->past_axis = 2;
+    q->layout = GEN_VARIED;
+    q->data = GEN_DATA_BITS;
+    q->indices = GEN_INDICES_UNIFORM;
+    q->negative = 1;
+    q->out_of_range = rng_below(r, 4) == 0;
+    q->vary_shapes = 1;
+}
 
 static const dmlref_tensor_data_type k_wide_types[3] = {
     DMLREF_TENSOR_DATA_TYPE_FLOAT64, DMLREF_TENSOR_DATA_TYPE_INT64, DMLREF_TENSOR_DATA_TYPE_UINT64};
 
-/* Set for the rows of transposed cases: rank 2, 8-byte elements, the input
-   stored column by column, so a run's elements lie a page or more apart and
-   the fast GatherElements gathers in tiles of runs (src/kernels/runs.c,
-   tiled). */
-static int g_transposed;
-
-/* Set for the row of GatherElements outputs large enough to be written
-   with streaming stores (STREAM_MIN_BYTES in src/kernels/kernels.h, 64 MiB,
-   of 8-byte elements): rank 2, 2048 x 4100 8-byte elements, the output
-   packed at an 8-byte aligned address. */
-static int g_streamed;
-static const uint32_t k_streamed_sizes[2] = {2048, 4100};
-
-static void shape_and_types(rng *r, uint32_t *rank, uint32_t *axis, dmlref_tensor_data_type *type,
-                            dmlref_tensor_data_type *itype)
+/* Rank 2 with 8-byte elements: for the wide rows along axis 0, so the
+   selected elements spread over more than a mebibyte and the fast kernels
+   request them ahead (src/kernels/runs.c, SCATTERED_SPAN); for the
+   transposed and streamed rows as they are. */
+static void two_d_wide(rng *r, gen_request *q)
 {
-    const int two_d = g_wide || g_transposed || g_streamed;
-    *rank = two_d ? 2 : 1 + (uint32_t)rng_below(r, 8);
-    *axis = g_wide ? 0 : (uint32_t)rng_below(r, *rank);
-    *type = two_d ? k_wide_types[rng_below(r, 3)] : any_data_type(r);
-    *itype = any_index_type(r);
+    q->rank = 2;
+    q->type = k_wide_types[rng_below(r, 3)];
 }
 
 static void make_gather_elements(rng *r, uint64_t budget, random_case *c)
 {
-    uint32_t rank, in_sizes[8], idx_sizes[8], axis;
-    dmlref_tensor_data_type type, itype;
-    uint64_t bound;
+    gen_request q;
+    any_case(r, DMLREF_OPERATOR_GATHER_ELEMENTS, budget, &q);
+    generate(r, &q, c);
+}
 
-    shape_and_types(r, &rank, &axis, &type, &itype);
-    random_sizes(r, rank, budget, in_sizes);
-    memcpy(idx_sizes, in_sizes, sizeof idx_sizes);
-    idx_sizes[axis] = 1 + (uint32_t)rng_below(r, in_sizes[axis] + 2); /* any size on the axis */
-    if (g_streamed) {
-        memcpy(in_sizes, k_streamed_sizes, sizeof k_streamed_sizes);
-        memcpy(idx_sizes, k_streamed_sizes, sizeof k_streamed_sizes);
-    }
-    random_tensor(r, &c->t[0], type, rank, in_sizes, 0);
-    if (g_transposed) {
-        const uint32_t by_column[2] = {1, in_sizes[0]};
-        tt_free(&c->t[0]);
-        tt_init(&c->t[0], type, rank, in_sizes, by_column, 0);
-    }
-    random_tensor(r, &c->t[1], itype, rank, idx_sizes, 0);
-    random_tensor(r, &c->t[2], type, rank, idx_sizes, 1);
-    if (g_streamed) {
-        tt_free(&c->t[2]);
-        tt_init(&c->t[2], type, rank, idx_sizes, NULL, 0);
-    }
-    bound = in_sizes[axis];
-    fill_random(r, &c->t[0]);
-    fill_indices(r, &c->t[1], &bound, 1);
-    if (rng_below(r, 4) == 0)
-        break_indices(r, &c->t[1], bound), c->out_of_range = 1;
+static void make_gather_elements_wide(rng *r, uint64_t budget, random_case *c)
+{
+    gen_request q;
+    any_case(r, DMLREF_OPERATOR_GATHER_ELEMENTS, budget, &q);
+    two_d_wide(r, &q);
+    q.params[0] = 0;
+    generate(r, &q, c);
+}
 
-    c->type = DMLREF_OPERATOR_GATHER_ELEMENTS, c->slot = SLOT_GE, c->inputs = 2, c->outputs = 1;
-    c->d.ge.InputTensor = &c->t[0].desc, c->d.ge.IndicesTensor = &c->t[1].desc;
-    c->d.ge.OutputTensor = &c->t[2].desc, c->d.ge.Axis = axis;
-    snprintf(c->what, sizeof c->what, "GATHER_ELEMENTS %s, %s indices, rank %u, axis %u",
-             dmlref_data_type_name(type), dmlref_data_type_name(itype), rank, axis);
+/* The input stored column by column, so a run's elements lie a page or
+   more apart and the fast GatherElements gathers in tiles of runs
+   (src/kernels/runs.c, tiled). */
+static void make_gather_elements_transposed(rng *r, uint64_t budget, random_case *c)
+{
+    static const gen_layout layouts[3] = {GEN_TRANSPOSED, GEN_VARIED, GEN_VARIED};
+    gen_request q;
+    any_case(r, DMLREF_OPERATOR_GATHER_ELEMENTS, budget, &q);
+    two_d_wide(r, &q);
+    q.layouts = layouts;
+    generate(r, &q, c);
+}
+
+/* GatherElements outputs large enough to be written with streaming stores
+   (STREAM_MIN_BYTES in src/kernels/kernels.h, 64 MiB, of 8-byte elements):
+   2048 x 4100, the output packed at an 8-byte aligned address. */
+static void make_gather_elements_streamed(rng *r, uint64_t budget, random_case *c)
+{
+    static const uint32_t sizes[2] = {2048, 4100};
+    static const gen_layout layouts[3] = {GEN_VARIED, GEN_VARIED, GEN_PACKED};
+    gen_request q;
+    any_case(r, DMLREF_OPERATOR_GATHER_ELEMENTS, budget, &q);
+    two_d_wide(r, &q);
+    q.sizes = q.index_sizes = sizes;
+    q.layouts = layouts;
+    generate(r, &q, c);
 }
 
 /* Duplicate targets included: the last update wins (D4), under any policy. */
 static void make_scatter_elements(rng *r, uint64_t budget, random_case *c)
 {
-    uint32_t rank, in_sizes[8], idx_sizes[8], axis;
-    dmlref_tensor_data_type type, itype;
-    uint64_t bound;
+    gen_request q;
+    any_case(r, DMLREF_OPERATOR_SCATTER_ELEMENTS, budget, &q);
+    generate(r, &q, c);
+}
 
-    shape_and_types(r, &rank, &axis, &type, &itype);
-    random_sizes(r, rank, budget, in_sizes);
-    memcpy(idx_sizes, in_sizes, sizeof idx_sizes);
-    /* at most the input's along the axis (R-SC-4, D16); duplicate targets
-       come from repeated index values */
-    idx_sizes[axis] = 1 + (uint32_t)rng_below(r, in_sizes[axis]);
-    random_tensor(r, &c->t[0], type, rank, in_sizes, 0);
-    random_tensor(r, &c->t[1], itype, rank, idx_sizes, 0);
-    random_tensor(r, &c->t[2], type, rank, idx_sizes, 0);
-    random_tensor(r, &c->t[3], type, rank, in_sizes, 1);
-    bound = in_sizes[axis];
-    fill_random(r, &c->t[0]);
-    fill_indices(r, &c->t[1], &bound, 1);
-    fill_random(r, &c->t[2]);
-    if (rng_below(r, 4) == 0)
-        break_indices(r, &c->t[1], bound), c->out_of_range = 1;
+static void make_scatter_elements_wide(rng *r, uint64_t budget, random_case *c)
+{
+    gen_request q;
+    any_case(r, DMLREF_OPERATOR_SCATTER_ELEMENTS, budget, &q);
+    two_d_wide(r, &q);
+    q.params[0] = 0;
+    generate(r, &q, c);
+}
 
-    c->type = DMLREF_OPERATOR_SCATTER_ELEMENTS, c->slot = SLOT_SC, c->inputs = 3, c->outputs = 1;
-    c->d.sc.InputTensor = &c->t[0].desc, c->d.sc.IndicesTensor = &c->t[1].desc;
-    c->d.sc.UpdatesTensor = &c->t[2].desc, c->d.sc.OutputTensor = &c->t[3].desc;
-    c->d.sc.Axis = axis;
-    snprintf(c->what, sizeof c->what, "SCATTER_ELEMENTS %s, %s indices, rank %u, axis %u",
-             dmlref_data_type_name(type), dmlref_data_type_name(itype), rank, axis);
+/* Every index selects element 0 or 1 of its line (counted from either
+   end), so most updates are overwritten by the next one, and many lines
+   start with two updates to one element, which the fast kernels scatter
+   skipping those (src/kernels/runs.c, SCATTER_SKIPPING_OVERWRITTEN). */
+static void make_scatter_elements_two_targets(rng *r, uint64_t budget, random_case *c)
+{
+    gen_request q;
+    any_case(r, DMLREF_OPERATOR_SCATTER_ELEMENTS, budget, &q);
+    q.indices = GEN_INDICES_TWO_TARGETS;
+    generate(r, &q, c);
+}
+
+/* Scatter's lines built in a buffer of their own and written out with
+   streaming stores (src/kernels/scatter_elements.c, STAGED_LINE_BYTES): an
+   output of 64 MiB or more, packed, along its last axis, lines of up to 32
+   KiB; FLOAT32 or INT64, up to 1024 updates per line (duplicates among
+   them), indices in range. */
+static void staged(rng *r, gen_indices indices, random_case *c)
+{
+    static const dmlref_tensor_data_type types[2] = {DMLREF_TENSOR_DATA_TYPE_FLOAT32,
+                                                     DMLREF_TENSOR_DATA_TYPE_INT64};
+    static const gen_layout layouts[4] = {GEN_PACKED, GEN_VARIED, GEN_VARIED, GEN_PACKED};
+    gen_request q;
+    uint32_t es, sizes[2], index_sizes[2];
+    any_case(r, DMLREF_OPERATOR_SCATTER_ELEMENTS, 0, &q);
+    q.rank = 2;
+    q.type = types[rng_below(r, 2)];
+    es = dmlref_data_type_size(q.type);
+    sizes[1] = 32768 / es - (uint32_t)rng_below(r, 3);
+    sizes[0] = (uint32_t)((64u << 20) / ((uint64_t)sizes[1] * es) + 1 + rng_below(r, 8));
+    index_sizes[0] = sizes[0];
+    index_sizes[1] = 1 + (uint32_t)rng_below(r, 1024);
+    q.params[0] = 1;
+    q.sizes = sizes;
+    q.index_sizes = index_sizes;
+    q.layouts = layouts;
+    q.indices = indices;
+    q.out_of_range = 0;
+    generate(r, &q, c);
+}
+
+static void make_scatter_elements_staged(rng *r, uint64_t budget, random_case *c)
+{
+    (void)budget;
+    staged(r, GEN_INDICES_UNIFORM, c);
+}
+
+static void make_scatter_elements_staged_two_targets(rng *r, uint64_t budget, random_case *c)
+{
+    (void)budget;
+    staged(r, GEN_INDICES_TWO_TARGETS, c);
 }
 
 /* GATHER_ND and GATHER_ND1: batch dimensions, slices, leading ones. */
 static void make_gather_nd(rng *r, uint64_t budget, random_case *c)
 {
-    uint32_t D, m, q, b, k, rr, i, in_sizes[8], idx_sizes[8], out_sizes[8], meaningful[8];
-    dmlref_tensor_data_type type = any_data_type(r), itype = any_index_type(r);
-    uint64_t bounds[8], largest = 0;
-
-    do { /* a valid (D, m, q, b, k): the output must fit D dimensions */
-        D = 1 + (uint32_t)rng_below(r, 8);
-        m = 1 + (uint32_t)rng_below(r, D);
-        q = 1 + (uint32_t)rng_below(r, D);
-        b = (uint32_t)rng_below(r, (m < q ? m : q));
-        k = 1 + (uint32_t)rng_below(r, m - b);
-        rr = m - b - k;
-    } while (q - 1 + rr > D);
-
-    random_sizes(r, m, budget, meaningful);
-    for (i = 0; i < D; ++i)
-        in_sizes[i] = i < D - m ? 1 : meaningful[i - (D - m)];
-    random_sizes(r, q, budget / 4 + 1, meaningful);
-    for (i = 0; i < D; ++i)
-        idx_sizes[i] = i < D - q ? 1 : meaningful[i - (D - q)];
-    for (i = 0; i < b; ++i) /* batch dimensions: mostly the input's */
-        idx_sizes[D - q + i] = in_sizes[D - m + i];
-    /* fewer index batches: valid (R-GN-6); in the small and medium rows
-       only, so that the large row's cases, drawn as before, stay the size
-       they were */
-    if (b > 0 && budget <= 3000 && rng_below(r, 4) == 0) {
-        for (i = 0; i < b; ++i)
-            idx_sizes[D - q + i] = 1 + (uint32_t)rng_below(r, in_sizes[D - m + i]);
-        if (rng_below(r, 4) == 0) { /* more on one dimension: refused (R-GN-6) */
-            i = (uint32_t)rng_below(r, b);
-            idx_sizes[D - q + i] = in_sizes[D - m + i] + 1;
-            c->batches_outside = 1;
-        }
-    }
-    idx_sizes[D - 1] = k;
-    for (i = 0; i < D; ++i)
-        out_sizes[i] = 1;
-    for (i = 0; i + 1 < q; ++i)
-        out_sizes[D - (q - 1 + rr) + i] = idx_sizes[D - q + i];
-    for (i = 0; i < rr; ++i)
-        out_sizes[D - rr + i] = in_sizes[D - rr + i];
-
-    random_tensor(r, &c->t[0], type, D, in_sizes, 0);
-    random_tensor(r, &c->t[1], itype, D, idx_sizes, 0);
-    random_tensor(r, &c->t[2], type, D, out_sizes, 1);
-    for (i = 0; i < k; ++i) {
-        bounds[i] = in_sizes[D - m + b + i];
-        largest = bounds[i] > largest ? bounds[i] : largest;
-    }
-    fill_random(r, &c->t[0]);
-    fill_indices(r, &c->t[1], bounds, k);
-    if (rng_below(r, 4) == 0)
-        break_indices(r, &c->t[1], largest), c->out_of_range = 1;
-
-    c->inputs = 2, c->outputs = 1;
-    if (b == 0 && rng_below(r, 2)) {
-        c->type = DMLREF_OPERATOR_GATHER_ND, c->slot = SLOT_GN;
-        c->d.gn.InputTensor = &c->t[0].desc, c->d.gn.IndicesTensor = &c->t[1].desc;
-        c->d.gn.OutputTensor = &c->t[2].desc;
-        c->d.gn.InputDimensionCount = m, c->d.gn.IndicesDimensionCount = q;
-    } else {
-        c->type = DMLREF_OPERATOR_GATHER_ND1, c->slot = SLOT_GN1;
-        c->d.gn1.InputTensor = &c->t[0].desc, c->d.gn1.IndicesTensor = &c->t[1].desc;
-        c->d.gn1.OutputTensor = &c->t[2].desc;
-        c->d.gn1.InputDimensionCount = m, c->d.gn1.IndicesDimensionCount = q;
-        c->d.gn1.BatchDimensionCount = b;
-    }
-    snprintf(c->what, sizeof c->what, "%s %s, %s indices, rank %u, m %u, q %u, b %u",
-             c->slot == SLOT_GN ? "GATHER_ND" : "GATHER_ND1", dmlref_data_type_name(type),
-             dmlref_data_type_name(itype), D, m, q, b);
+    const dmlref_operator_type op =
+        rng_below(r, 2) ? DMLREF_OPERATOR_GATHER_ND : DMLREF_OPERATOR_GATHER_ND1;
+    gen_request q;
+    any_case(r, op, budget, &q);
+    generate(r, &q, c);
 }
 
-/* The 8 input types NonZero allows (R-NZ-7). */
-static const dmlref_tensor_data_type k_nonzero_types[8] = {
-    DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
-    DMLREF_TENSOR_DATA_TYPE_UINT32,  DMLREF_TENSOR_DATA_TYPE_UINT16,
-    DMLREF_TENSOR_DATA_TYPE_UINT8,   DMLREF_TENSOR_DATA_TYPE_INT32,
-    DMLREF_TENSOR_DATA_TYPE_INT16,   DMLREF_TENSOR_DATA_TYPE_INT8};
+/* GatherND's whole slices into an output of 64 MiB or more, which it writes
+   with streaming stores (src/kernels/gather_nd.c): rank 2, slices of 16 or
+   37 elements of 4 or 8 bytes, the output packed or padded, so that slices
+   start on 16-byte boundaries and off them. */
+static void make_gather_nd_streamed(rng *r, uint64_t budget, random_case *c)
+{
+    static const uint32_t slice_lengths[2] = {16, 37};
+    static const dmlref_tensor_data_type types[2] = {DMLREF_TENSOR_DATA_TYPE_FLOAT32,
+                                                     DMLREF_TENSOR_DATA_TYPE_INT64};
+    static const gen_layout layouts[2][3] = {{GEN_PACKED, GEN_VARIED, GEN_PACKED},
+                                             {GEN_PACKED, GEN_VARIED, GEN_PADDED}};
+    gen_request q;
+    uint32_t slice, sizes[2], index_sizes[2];
+    any_case(r, DMLREF_OPERATOR_GATHER_ND1, budget, &q);
+    q.rank = 2;
+    q.type = types[rng_below(r, 2)];
+    slice = slice_lengths[rng_below(r, 2)];
+    sizes[0] = 1 + (uint32_t)rng_below(r, 4096), sizes[1] = slice;
+    index_sizes[0] =
+        (uint32_t)((64u << 20) / (slice * dmlref_data_type_size(q.type)) + 1 + rng_below(r, 1000));
+    index_sizes[1] = 1;
+    q.params[0] = 2, q.params[1] = 2, q.params[2] = 0, q.params[3] = 1; /* m, q, b, k */
+    q.sizes = sizes;
+    q.index_sizes = index_sizes;
+    q.layouts = layouts[rng_below(r, 2)];
+    q.out_of_range = 0;
+    generate(r, &q, c);
+}
 
 /* Densities from all-zero to dense, -0.0 and other sign-only patterns, NaN,
    right-aligned columns for N < D, any coordinate layout. */
 static void make_nonzero(rng *r, uint64_t budget, random_case *c)
 {
-    uint32_t D = 1 + (uint32_t)rng_below(r, 8), in_sizes[8], co_sizes[8], cn_sizes[8];
-    uint32_t co_rank = 2 + (uint32_t)rng_below(r, 7), cn_rank = 1 + (uint32_t)rng_below(r, 8);
-    uint32_t e, N, M, i;
-    dmlref_tensor_data_type type = k_nonzero_types[rng_below(r, 8)];
-    unsigned char *in_el;
-    uint64_t n, zero_odds = rng_below(r, 5), j;
-    uint32_t es = dmlref_data_type_size(type);
-
-    random_sizes(r, D, budget, in_sizes);
-    if (rng_below(r, 2)) /* leading ones lower the effective rank */
-        for (i = 0; i < D / 2; ++i)
-            in_sizes[i] = 1;
-    for (e = D; e > 0 && in_sizes[D - e] == 1; --e)
-        ;
-    N = (e ? e : 1) + (uint32_t)rng_below(r, D - (e ? e : 1) + 1);
-    M = 1;
-    for (i = 0; i < D; ++i)
-        M *= in_sizes[i];
-    for (i = 0; i < 8; ++i)
-        co_sizes[i] = cn_sizes[i] = 1;
-    co_sizes[co_rank - 2] = M;
-    co_sizes[co_rank - 1] = N;
-
-    random_tensor(r, &c->t[0], type, D, in_sizes, 0);
-    random_tensor(r, &c->t[1], DMLREF_TENSOR_DATA_TYPE_UINT32, cn_rank, cn_sizes, 1);
-    random_tensor(r, &c->t[2], DMLREF_TENSOR_DATA_TYPE_UINT32, co_rank, co_sizes, 1);
-    n = tt_count(&c->t[0]);
-    in_el = malloc((size_t)(n * es) + 1);
-    assert_non_null(in_el);
-    for (j = 0; j < n * es; ++j)
-        in_el[j] = (unsigned char)rng_next(r);
-    for (j = 0; j < n; ++j) { /* zeros, sign-only patterns (-0.0 for floats), random bits */
-        uint64_t pick = rng_below(r, 8);
-        if (pick < zero_odds * 2) {
-            memset(in_el + j * es, 0, es);
-        } else if (pick == 7) {
-            memset(in_el + j * es, 0, es);
-            in_el[j * es + es - 1] = 0x80;
-        }
-    }
-    tt_set_raw(&c->t[0], in_el);
-    free(in_el);
-
-    c->type = DMLREF_OPERATOR_NONZERO_COORDINATES, c->slot = SLOT_NZ;
-    c->inputs = 1, c->outputs = 2, c->nz_columns = N;
-    c->d.nz.InputTensor = &c->t[0].desc, c->d.nz.OutputCountTensor = &c->t[1].desc;
-    c->d.nz.OutputCoordinatesTensor = &c->t[2].desc;
-    snprintf(c->what, sizeof c->what, "NONZERO_COORDINATES %s, rank %u, N %u",
-             dmlref_data_type_name(type), D, N);
+    gen_request q;
+    any_case(r, DMLREF_OPERATOR_NONZERO_COORDINATES, budget, &q);
+    q.nonzero[0] = 8 - 2 * (uint32_t)rng_below(r, 5);
+    q.nonzero[1] = 8;
+    q.sign_only = 1;
+    generate(r, &q, c);
 }
 
 /* ---- running a case with both kernels ----------------------------------------- */
 
-/* A copy of t's layout (sizes, strides, TotalTensorSizeInBytes) with its own buffer. */
-static void clone_layout(test_tensor *dst, const test_tensor *src)
-{
-    const dmlref_tensor_desc *d = &src->desc;
-    uint64_t minimum =
-        dmlref_calc_buffer_tensor_size(d->DataType, d->DimensionCount, d->Sizes, d->Strides);
-    tt_init(dst, d->DataType, d->DimensionCount, d->Sizes, d->Strides,
-            d->TotalTensorSizeInBytes - minimum);
-}
-
-static dmlref_status execute(random_case *c, dmlref_kernels kernels, uint32_t threads,
-                             test_tensor *outputs, dmlref_error *err)
-{
-    dmlref_execute_options options;
-    dmlref_operator_desc op;
-    dmlref_binding in[3], out[2];
-    size_t i;
-    memset(&options, 0, sizeof options);
-    options.oob_policy = c->policy;
-    options.num_threads = threads;
-    options.kernels = kernels;
-    op.Type = c->type;
-    op.Desc = &c->d;
-    for (i = 0; i < c->inputs; ++i)
-        in[i] = tt_binding(&c->t[i]);
-    for (i = 0; i < c->outputs; ++i)
-        out[i] = tt_binding(&outputs[i]);
-    memset(err, 0, sizeof *err);
-    return dmlref_execute_with_options(&op, DMLREF_FEATURE_LEVEL_LATEST, &options, in, c->inputs,
-                                       out, c->outputs, err);
-}
-
-/* 1 when every byte of t that no element covers still holds `prefill`. */
-static int padding_kept(const test_tensor *t, const unsigned char *prefill)
+/* 1 when every byte of `data`, an output buffer laid out as t, that no
+   element covers still holds the pattern `prefill` (kernels_compare.h). */
+static int padding_kept(const test_tensor *t, const unsigned char *data, uint64_t prefill)
 {
     size_t total = (size_t)t->desc.TotalTensorSizeInBytes, i;
     uint64_t n = tt_count(t), e;
@@ -527,34 +345,19 @@ static int padding_kept(const test_tensor *t, const unsigned char *prefill)
     for (e = 0; e < n; ++e)
         memset(is_element + tt_offset(t, e) * es, 1, es);
     for (i = 0; i < total && ok; ++i)
-        ok = is_element[i] || t->data[i] == prefill[i];
+        ok = is_element[i] || data[i] == kernels_prefill_byte(prefill, KERNELS_GUARD + i);
     free(is_element);
     return ok;
 }
 
-/* "byte 12 (element [0, 3])" or "byte 12 (no element covers it)". */
-static void describe_byte(const test_tensor *t, uint64_t byte, char *out, size_t capacity)
+/* 1 when bytes [from, to) of an output buffer still hold the pattern. */
+static int prefill_kept(const unsigned char *data, uint64_t from, uint64_t to, uint64_t prefill)
 {
-    uint64_t n = tt_count(t), e, c[8], pos;
-    uint32_t es = tt_element_size(t), rank = t->desc.DimensionCount, d;
-    for (e = 0; e < n; ++e) {
-        uint64_t at = tt_offset(t, e) * es;
-        if (byte >= at && byte < at + es)
-            break;
-    }
-    if (e == n) {
-        snprintf(out, capacity, "byte %llu (no element covers it)", (unsigned long long)byte);
-        return;
-    }
-    for (pos = e, d = rank; d-- > 0;) {
-        c[d] = pos % t->sizes[d];
-        pos /= t->sizes[d];
-    }
-    snprintf(out, capacity, "byte %llu (element [", (unsigned long long)byte);
-    for (d = 0; d < rank; ++d)
-        snprintf(out + strlen(out), capacity - strlen(out), "%s%llu", d ? ", " : "",
-                 (unsigned long long)c[d]);
-    snprintf(out + strlen(out), capacity - strlen(out), "])");
+    uint64_t i;
+    for (i = from; i < to; ++i)
+        if (data[i] != kernels_prefill_byte(prefill, KERNELS_GUARD + i))
+            return 0;
+    return 1;
 }
 
 /* "1 thread", "7 threads", "OpenMP's default threads" (0). */
@@ -567,112 +370,95 @@ static const char *threads_text(uint32_t threads, char *out, size_t capacity)
     return out;
 }
 
-/* Runs the case with the reference kernels on `ref_threads` and with the
-   fast kernels on each of `fast_threads`, and requires them to agree. */
-static void run_both(rng *r, random_case *c, uint32_t ref_threads, const uint32_t *fast_threads,
-                     size_t fast_runs, const char *row, unsigned long number)
+/* What the reference kernels did (k) against what they promise: the
+   generator's promise (in-range cases and clamped ones run, strict
+   out-of-range ones are refused, and so are batches past the input's under
+   either policy, R-GN-6); a refusal writes nothing (D1, D2); a run writes
+   no padding byte (R-TD-11: DirectML may, dmlref does not) and no
+   NonZero row at or past the count (R-NZ-14). */
+static void check_reference(const random_case *c, const kernels_comparison *k, uint64_t prefill,
+                            const char *row, unsigned long number)
 {
-    unsigned char *prefill[2] = {NULL, NULL}, *inputs[3] = {NULL, NULL, NULL};
-    dmlref_status want, got;
-    dmlref_error want_err, got_err;
-    size_t i, k;
-    uint64_t b;
-    char ft[32], rt[32];
-
-    c->policy = rng_below(r, 2) ? DMLREF_OOB_CLAMP : DMLREF_OOB_ERROR;
-    for (i = 0; i < c->outputs; ++i) { /* both copies of each output: the same random bytes */
-        size_t total = (size_t)c->t[c->inputs + i].desc.TotalTensorSizeInBytes;
-        clone_layout(&c->fast[i], &c->t[c->inputs + i]);
-        prefill[i] = malloc(total + 1);
-        assert_non_null(prefill[i]);
-        for (b = 0; b < total; ++b)
-            prefill[i][b] = (unsigned char)rng_next(r);
-        memcpy(c->t[c->inputs + i].data, prefill[i], total);
-    }
-    for (i = 0; i < c->inputs; ++i) {
-        size_t total = (size_t)c->t[i].desc.TotalTensorSizeInBytes;
-        inputs[i] = malloc(total + 1);
-        assert_non_null(inputs[i]);
-        memcpy(inputs[i], c->t[i].data, total);
-    }
-
-    want = execute(c, DMLREF_KERNELS_REFERENCE, ref_threads, &c->t[c->inputs], &want_err);
-    /* the generator's promise, kept by the reference: in-range cases and
-       clamped ones run, strict out-of-range ones are refused, and so are
-       batches past the input's under either policy (R-GN-6) */
+    dmlref_status want = k->reference_status;
+    size_t i;
     if (want != (c->batches_outside || (c->out_of_range && c->policy == DMLREF_OOB_ERROR)
                      ? DMLREF_ERROR_INDEX_OUT_OF_RANGE
                      : DMLREF_OK) ||
-        (c->batches_outside && strcmp(want_err.rule, "R-GN-6") != 0))
+        (c->batches_outside && strcmp(k->reference_error.rule, "R-GN-6") != 0))
         fail_msg("%s case %lu (%s): the reference kernels: %s: %s", row, number, c->what,
-                 dmlref_status_name(want), want_err.message);
-
-    for (k = 0; k < fast_runs; ++k) {
-        for (i = 0; i < c->outputs; ++i)
-            memcpy(c->fast[i].data, prefill[i], (size_t)c->fast[i].desc.TotalTensorSizeInBytes);
-        got = execute(c, DMLREF_KERNELS_FAST, fast_threads[k], c->fast, &got_err);
-        if (got != want || strcmp(got_err.rule, want_err.rule) != 0 ||
-            strcmp(got_err.message, want_err.message) != 0)
-            fail_msg("%s case %lu (%s, %s, fast on %s, reference on %s): the fast "
-                     "kernels: %s (%s) \"%s\"; the reference kernels: %s (%s) \"%s\"",
-                     row, number, c->what, c->policy == DMLREF_OOB_CLAMP ? "clamp" : "strict",
-                     threads_text(fast_threads[k], ft, sizeof ft),
-                     threads_text(ref_threads, rt, sizeof rt), dmlref_status_name(got),
-                     got_err.rule, got_err.message, dmlref_status_name(want), want_err.rule,
-                     want_err.message);
-        for (i = 0; i < c->outputs; ++i) {
-            const test_tensor *ref = &c->t[c->inputs + i], *fast = &c->fast[i];
-            size_t total = (size_t)ref->desc.TotalTensorSizeInBytes;
-            if (memcmp(ref->data, fast->data, total) != 0) {
-                char where[96];
-                uint64_t first = 0, differ = 0;
-                for (b = 0; b < total; ++b)
-                    if (ref->data[b] != fast->data[b] && !differ++)
-                        first = b;
-                describe_byte(ref, first, where, sizeof where);
-                fail_msg("%s case %lu (%s, %s, fast on %s, reference on %s): output %zu, "
-                         "%s: the fast kernels 0x%02x, the reference kernels 0x%02x (prefill "
-                         "0x%02x); %llu of its %zu bytes differ",
-                         row, number, c->what, c->policy == DMLREF_OOB_CLAMP ? "clamp" : "strict",
-                         threads_text(fast_threads[k], ft, sizeof ft),
-                         threads_text(ref_threads, rt, sizeof rt), i, where, fast->data[first],
-                         ref->data[first], prefill[i][first], (unsigned long long)differ, total);
-            }
-            assert_true(tt_guards_intact(fast)); /* D14 */
-        }
-    }
-
-    for (i = 0; i < c->inputs; ++i) { /* inputs are only read */
-        assert_memory_equal(c->t[i].data, inputs[i], (size_t)c->t[i].desc.TotalTensorSizeInBytes);
-        assert_true(tt_guards_intact(&c->t[i]));
-    }
+                 dmlref_status_name(want), k->reference_error.message);
     for (i = 0; i < c->outputs; ++i) {
         const test_tensor *out = &c->t[c->inputs + i];
-        assert_true(tt_guards_intact(out));
-        if (want != DMLREF_OK) /* a refusal writes nothing (D1, D2) */
-            assert_memory_equal(out->data, prefill[i], (size_t)out->desc.TotalTensorSizeInBytes);
-        else /* no padding byte written (R-TD-11: DirectML may, dmlref does not) */
-            assert_true(padding_kept(out, prefill[i]));
+        const unsigned char *data = k->reference_outputs[i].data;
+        if (want != DMLREF_OK)
+            assert_true(prefill_kept(data, 0, out->desc.TotalTensorSizeInBytes, prefill));
+        else
+            assert_true(padding_kept(out, data, prefill));
     }
-    if (want == DMLREF_OK &&
-        c->slot == SLOT_NZ) { /* rows at or past the count: untouched (R-NZ-14) */
+    if (want == DMLREF_OK && c->slot == SLOT_NZ) {
         const test_tensor *co = &c->t[2];
+        const unsigned char *coordinates = k->reference_outputs[1].data;
         uint32_t count;
         uint64_t e;
-        memcpy(&count, c->t[1].data + tt_offset(&c->t[1], 0) * 4, 4);
+        memcpy(&count,
+               (const unsigned char *)k->reference_outputs[0].data + tt_offset(&c->t[1], 0) * 4, 4);
         assert_true(count <= tt_count(co) / c->nz_columns);
         for (e = (uint64_t)count * c->nz_columns; e < tt_count(co); ++e)
-            assert_memory_equal(co->data + tt_offset(co, e) * 4, prefill[1] + tt_offset(co, e) * 4,
-                                4);
+            assert_true(
+                prefill_kept(coordinates, tt_offset(co, e) * 4, tt_offset(co, e) * 4 + 4, prefill));
     }
+}
 
+/* Runs the case with the reference kernels on `ref_threads` and with the
+   fast kernels on each of `fast_threads` (kernels_compare: output buffers
+   prefilled with a pattern drawn for the case; no input byte written), and
+   requires them to agree and the reference kernels to keep their
+   promises. */
+static void run_both(rng *r, random_case *c, uint32_t ref_threads, const uint32_t *fast_threads,
+                     size_t fast_runs, const char *row, unsigned long number)
+{
+    dmlref_operator_desc op;
+    dmlref_binding in[3], out[2];
+    kernels_case kc;
+    kernels_comparison k;
+    dmlref_status want;
+    size_t i;
+    int same;
+    char ft[32], rt[32];
+
+    c->policy = rng_below(r, 2) ? DMLREF_OOB_CLAMP : DMLREF_OOB_ERROR;
+    op.Type = c->type;
+    op.Desc = &c->d;
+    for (i = 0; i < c->inputs; ++i)
+        in[i] = tt_binding(&c->t[i]);
+    for (i = 0; i < c->outputs; ++i)
+        out[i] = tt_binding(&c->t[c->inputs + i]);
+    memset(&kc, 0, sizeof kc);
+    kc.op = &op;
+    kc.level = DMLREF_FEATURE_LEVEL_LATEST;
+    kc.oob_policy = c->policy;
+    kc.inputs = in, kc.input_count = c->inputs;
+    kc.outputs = out, kc.output_count = c->outputs;
+    kc.reference_threads = ref_threads;
+    kc.fast_threads = fast_threads, kc.fast_runs = fast_runs;
+    kc.prefill = rng_next(r) | 1; /* never 0: a pattern of the case's own */
+
+    same = kernels_compare(&kc, &k);
+    assert_false(k.out_of_memory);
+    want = k.reference_status;
+    check_reference(c, &k, kc.prefill, row, number);
+    if (!same)
+        fail_msg("%s case %lu (%s, %s, fast on %s, reference on %s): %s", row, number, c->what,
+                 c->policy == DMLREF_OOB_CLAMP ? "clamp" : "strict",
+                 threads_text(fast_threads[k.fast_run], ft, sizeof ft),
+                 threads_text(ref_threads, rt, sizeof rt), k.difference);
+    kernels_comparison_free(&k);
+
+    for (i = 0; i < c->inputs; ++i) /* no byte around an input written (D14) */
+        assert_true(tt_guards_intact(&c->t[i]));
     ++g_cases[c->slot];
     g_refused += want != DMLREF_OK;
     g_clamped += want == DMLREF_OK && c->out_of_range;
-    for (i = 0; i < c->outputs; ++i)
-        free(prefill[i]), tt_free(&c->fast[i]);
-    for (i = 0; i < c->inputs; ++i)
-        free(inputs[i]);
     for (i = 0; i < c->inputs + c->outputs; ++i)
         tt_free(&c->t[i]);
 }
@@ -723,119 +509,6 @@ static void run_row(void **state)
             run_both(&r, &c, k_thread_choices[rng_below(&r, 6)], &fast_threads, 1, row->name, i);
         }
     }
-}
-
-static void make_gather_elements_wide(rng *r, uint64_t budget, random_case *c)
-{
-    g_wide = 1;
-    make_gather_elements(r, budget, c);
-    g_wide = 0;
-}
-
-static void make_gather_elements_transposed(rng *r, uint64_t budget, random_case *c)
-{
-    g_transposed = 1;
-    make_gather_elements(r, budget, c);
-    g_transposed = 0;
-}
-
-static void make_gather_elements_streamed(rng *r, uint64_t budget, random_case *c)
-{
-    g_streamed = 1;
-    make_gather_elements(r, budget, c);
-    g_streamed = 0;
-}
-
-/* GatherND's whole slices into an output of 64 MiB or more, which it writes
-   with streaming stores (src/kernels/gather_nd.c): rank 2, slices of 16 or
-   37 elements of 4 or 8 bytes, the output packed or padded, so that slices
-   start on 16-byte boundaries and off them. */
-static void make_gather_nd_streamed(rng *r, uint64_t budget, random_case *c)
-{
-    static const uint32_t slice_lengths[2] = {16, 37};
-    static const dmlref_tensor_data_type types[2] = {DMLREF_TENSOR_DATA_TYPE_FLOAT32,
-                                                     DMLREF_TENSOR_DATA_TYPE_INT64};
-    const dmlref_tensor_data_type type = types[rng_below(r, 2)], itype = any_index_type(r);
-    const uint32_t slice = slice_lengths[rng_below(r, 2)];
-    const uint32_t tuples =
-        (uint32_t)((64u << 20) / (slice * dmlref_data_type_size(type)) + 1 + rng_below(r, 1000));
-    const uint32_t in_sizes[2] = {1 + (uint32_t)rng_below(r, 4096), slice};
-    const uint32_t idx_sizes[2] = {tuples, 1}, out_sizes[2] = {tuples, slice};
-    const enum layout_kind out_kind = rng_below(r, 2) ? PADDED : PACKED;
-    uint32_t out_strides[2];
-    uint64_t bound = in_sizes[0];
-    (void)budget;
-
-    tt_init(&c->t[0], type, 2, in_sizes, NULL, 0);
-    random_tensor(r, &c->t[1], itype, 2, idx_sizes, 0);
-    tt_init(&c->t[2], type, 2, out_sizes, random_strides(r, out_kind, 2, out_sizes, out_strides),
-            0);
-    fill_random(r, &c->t[0]);
-    fill_indices(r, &c->t[1], &bound, 1);
-
-    c->type = DMLREF_OPERATOR_GATHER_ND1, c->slot = SLOT_GN1, c->inputs = 2, c->outputs = 1;
-    c->d.gn1.InputTensor = &c->t[0].desc, c->d.gn1.IndicesTensor = &c->t[1].desc;
-    c->d.gn1.OutputTensor = &c->t[2].desc;
-    c->d.gn1.InputDimensionCount = 2, c->d.gn1.IndicesDimensionCount = 2;
-    c->d.gn1.BatchDimensionCount = 0;
-    snprintf(c->what, sizeof c->what, "GATHER_ND1 %s, %s indices, slices of %u, output %s",
-             dmlref_data_type_name(type), dmlref_data_type_name(itype), slice,
-             out_kind == PADDED ? "padded" : "packed");
-}
-
-static void make_scatter_elements_wide(rng *r, uint64_t budget, random_case *c)
-{
-    g_wide = 1;
-    make_scatter_elements(r, budget, c);
-    g_wide = 0;
-}
-
-/* Scatter's lines built in a buffer of their own and written out with
-   streaming stores (src/kernels/scatter_elements.c, STAGED_LINE_BYTES): an output
-   of 64 MiB or more, packed, along its last axis, lines of up to 32 KiB;
-   FLOAT32 or INT64, up to 1024 updates per line (duplicates among them). */
-static void make_scatter_elements_staged(rng *r, uint64_t budget, random_case *c)
-{
-    static const dmlref_tensor_data_type types[2] = {DMLREF_TENSOR_DATA_TYPE_FLOAT32,
-                                                     DMLREF_TENSOR_DATA_TYPE_INT64};
-    const dmlref_tensor_data_type type = types[rng_below(r, 2)], itype = any_index_type(r);
-    const uint32_t es = dmlref_data_type_size(type);
-    const uint32_t cols = 32768 / es - (uint32_t)rng_below(r, 3);
-    const uint32_t rows = (uint32_t)((64u << 20) / ((uint64_t)cols * es) + 1 + rng_below(r, 8));
-    const uint32_t in_sizes[2] = {rows, cols};
-    const uint32_t idx_sizes[2] = {rows, 1 + (uint32_t)rng_below(r, 1024)};
-    uint64_t bound = cols;
-    (void)budget;
-
-    tt_init(&c->t[0], type, 2, in_sizes, NULL, 0);
-    random_tensor(r, &c->t[1], itype, 2, idx_sizes, 0);
-    random_tensor(r, &c->t[2], type, 2, idx_sizes, 0);
-    tt_init(&c->t[3], type, 2, in_sizes, NULL, 0);
-    fill_random(r, &c->t[0]);
-    fill_indices(r, &c->t[1], &bound, 1);
-    fill_random(r, &c->t[2]);
-
-    c->type = DMLREF_OPERATOR_SCATTER_ELEMENTS, c->slot = SLOT_SC, c->inputs = 3, c->outputs = 1;
-    c->d.sc.InputTensor = &c->t[0].desc, c->d.sc.IndicesTensor = &c->t[1].desc;
-    c->d.sc.UpdatesTensor = &c->t[2].desc, c->d.sc.OutputTensor = &c->t[3].desc;
-    c->d.sc.Axis = 1;
-    snprintf(c->what, sizeof c->what,
-             "SCATTER_ELEMENTS %s, %s indices, %u x %u, %u updates per line along axis 1",
-             dmlref_data_type_name(type), dmlref_data_type_name(itype), rows, cols, idx_sizes[1]);
-}
-
-static void make_scatter_elements_two_targets(rng *r, uint64_t budget, random_case *c)
-{
-    g_two_targets = 1;
-    make_scatter_elements(r, budget, c);
-    g_two_targets = 0;
-}
-
-static void make_scatter_elements_staged_two_targets(rng *r, uint64_t budget, random_case *c)
-{
-    g_two_targets = 1;
-    make_scatter_elements_staged(r, budget, c);
-    g_two_targets = 0;
 }
 
 static const random_row k_rows[] = {
