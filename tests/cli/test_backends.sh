@@ -18,6 +18,12 @@
 #     refused for out-of-range indices (outputs of such a case are
 #     unspecified, R-IX-5, so check skips a backend that produces them);
 #   - every faulty_*.so has a line in EXPECTED and every line a plug-in.
+# Quick mode (DMLREF_TEST_QUICK, tests/cli/lib.sh): the backends that must
+# pass run on the quick suite, whose cases they must all judge with no skip
+# beyond its own; each faulty plug-in runs with --max-failures 1 over its
+# first failing case's operator folder (the first failure of a sorted run is
+# the first of any selection that holds it): exit 1, that case and its text,
+# and no least count.
 # Runs from any directory.  Prints one line per backend and ends with
 # "N passed, N failed"; exits 1 if any backend did not behave as expected.
 
@@ -44,9 +50,22 @@ fi
 
 vectors=$root/vectors
 expected=$root/conformance/backends/EXPECTED
-total=$(wc -l <"$vectors/MANIFEST" | tr -d ' ')
-clamped=$(grep -rl --include='*.json' '"oob": "clamp"' "$vectors" | wc -l | tr -d ' ')
-out_of_range=$(grep -rl --include='*.json' '"DMLREF_ERROR_INDEX_OUT_OF_RANGE"' "$vectors" | wc -l | tr -d ' ')
+total=$(suite_total)
+# holding NEEDLE: how many vectors of the suite (the quick one in quick mode) hold NEEDLE
+holding() {
+    if quick; then
+        for folder in $quick_folders; do
+            grep -rl --include='*.json' "$1" "$vectors/$folder"
+        done | grep -c -v '/large_1m_'
+    else
+        grep -rl --include='*.json' "$1" "$vectors" | wc -l | tr -d ' '
+    fi
+}
+clamped=$(holding '"oob": "clamp"')
+out_of_range=$(holding '"DMLREF_ERROR_INDEX_OUT_OF_RANGE"')
+folders=$(printf '%s' "$quick_folders" | tr '\n' ' ' | sed 's/ /, /g')
+quick_banner "the controls on the $total vectors of $folders but $quick_exclude; \
+each faulty plug-in with --max-failures 1 over its first failing case's operator"
 
 make_tmp backends
 
@@ -66,10 +85,23 @@ fails() {
 
 # check NAME [OPTIONS...]: runs dmlref check on BACKENDS_DIR/NAME.$ext over the
 # suite; sets rc, summary, n_passed, n_failed, n_skipped, first_line, first.
+# In quick mode: over the quick suite, or with $operator set, up to the first
+# failure in that operator's folder.
+operator=""
 check() {
     plugin=$1
     shift
-    "$bin" check --backend "$backends/$plugin.$ext" --timeout "$TIMEOUT" "$@" "$vectors" \
+    if ! quick; then
+        set -- "$@" "$vectors"
+    elif [ -n "$operator" ]; then
+        set -- "$@" --max-failures 1 "$vectors/$operator"
+    else
+        set -- "$@" --exclude "$quick_exclude"
+        for folder in $quick_folders; do
+            set -- "$@" "$vectors/$folder"
+        done
+    fi
+    "$bin" check --backend "$backends/$plugin.$ext" --timeout "$TIMEOUT" "$@" \
         >"$tmp/$plugin.log" 2>"$tmp/$plugin.err"
     rc=$?
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$tmp/$plugin.log" | tail -n 1)
@@ -135,19 +167,23 @@ while IFS=$tab read -r name min want_first want_text options; do
     if [ "$ext" = dll ] && [ "$want_text" = "signal 11" ]; then
         want_text="exception 0xC0000005" # an access violation's exception code
     fi
+    operator=${want_first%%/*}
     # shellcheck disable=SC2086
     check "$so" ${options:-}
+    operator=""
     if [ "$rc" -ne 1 ]; then
         fails "$so" "exit $rc, expected 1${summary:+ ($summary)}"
     elif [ -z "$summary" ]; then
         fails "$so" "no \"N passed, N failed, N skipped\" line"
-    elif [ "$n_failed" -lt "$min" ]; then
+    elif ! quick && [ "$n_failed" -lt "$min" ]; then
         fails "$so" "$summary, expected at least $min failed"
     elif [ "$first" != "$want_first" ]; then
         fails "$so" "first failing case $first, expected $want_first"
     else
+        caught="$n_failed failed (at least $min), first"
+        quick && caught="stopped at its first failure (--max-failures 1),"
         case $first_line in
-        *"$want_text"*) passes "$so" "$n_failed failed (at least $min), first $first: $want_text" ;;
+        *"$want_text"*) passes "$so" "$caught $first: $want_text" ;;
         *) fails "$so" "the line of $first lacks \"$want_text\": $first_line" ;;
         esac
     fi

@@ -20,6 +20,10 @@
 #     plug-in and as a process; --jobs prints a serial run's report and stops
 #     where it does; --rerun-failed and report paths that cannot be right;
 #     each failure carries the dmlref explain command that derives it.
+# Quick mode (DMLREF_TEST_QUICK, tests/cli/lib.sh): every check, each run
+# over vectors/ on suite_paths: a run with no --filter, or one whose pattern
+# spans operators or data types, on the quick suite; one whose patterns name
+# folders on those folders alone (the same cases).
 #   test_check.sh DMLREF_BINARY [BACKENDS_DIR] (default: the binary's folder's backends/)
 #   CHECK_LIMIT=SECONDS (default 300): how long one run may take before it counts as hung
 set -u
@@ -35,6 +39,8 @@ dmlref=$bin
 backends=${2:-$(dirname "$dmlref")/backends}
 make_tmp check
 cd "$root" || exit 1
+quick_banner "the runs over the whole suite or across its folders: the quick suite's \
+$(suite_total) vectors"
 
 # fails TEXT: a failure, with the end of the last run's output ($tmp/out)
 fails() {
@@ -52,7 +58,7 @@ check() {
 $1"; shift; done
     shift
     started=$(date +%s)
-    timeout "${CHECK_LIMIT:-300}" "$dmlref" check "$@" >"$tmp/out" 2>&1 # a hang fails the test, not the suite
+    suite_run timeout "${CHECK_LIMIT:-300}" "$dmlref" check "$@" >"$tmp/out" 2>&1 # a hang fails the test, not the suite
     rc=$?
     elapsed=$(($(date +%s) - started))
     if [ "$rc" != "$want" ]; then fails "$name: exit $rc, wanted $want"; return; fi
@@ -263,11 +269,11 @@ check "--max-failures stops the run" 1 "^stopped after 2 failed cases \(--max-fa
     --backend $backends/faulty_off_by_one_axis.so --max-failures 2 vectors
 
 # --shard K/N: disjoint, together one unsharded run; --jobs: the same report
-"$dmlref" check --backend $backends/reference.so --verbose --filter 'gather_nd*' vectors \
+suite_run "$dmlref" check --backend $backends/reference.so --verbose --filter 'gather_nd*' vectors \
     | grep -E '^(PASS|SKIP) ' | sort >"$tmp/whole"
 : >"$tmp/sharded"
 for k in 1 2 3; do
-    "$dmlref" check --backend $backends/reference.so --verbose --filter 'gather_nd*' \
+    suite_run "$dmlref" check --backend $backends/reference.so --verbose --filter 'gather_nd*' \
         --shard $k/3 vectors | grep -E '^(PASS|SKIP) ' >>"$tmp/sharded"
 done
 if [ -s "$tmp/whole" ] && sort "$tmp/sharded" | cmp -s - "$tmp/whole" \
@@ -276,7 +282,7 @@ else fails "--shard"; fi
 # (stderr is judged: a job that freed its path twice printed glibc's abort
 # message once per job, and the reports still matched)
 for jobs in 1 2; do
-    "$dmlref" check --backend $backends/faulty_off_by_one_axis.so --jobs $jobs \
+    suite_run "$dmlref" check --backend $backends/faulty_off_by_one_axis.so --jobs $jobs \
         --json "$tmp/jobs$jobs.json" vectors >"$tmp/jobs$jobs.out" 2>"$tmp/jobs$jobs.err"
 done
 if [ -s "$tmp/jobs1.err" ] || [ -s "$tmp/jobs2.err" ]; then
@@ -290,16 +296,17 @@ assert a['summary'] == b['summary'] and strip(a) == strip(b)
 assert a['summary']['failed'] > 0
 " "$tmp/jobs1.json" "$tmp/jobs2.json"; then ok "--jobs 2 gives the report of --jobs 1"
 else fails "--jobs 2 report"; fi
-"$dmlref" check --list --filter 'gather_nd1/*' --exclude '*/error_*' vectors >"$tmp/list" 2>"$tmp/out"
+suite_run "$dmlref" check --list --filter 'gather_nd1/*' --exclude '*/error_*' vectors >"$tmp/list" 2>"$tmp/out"
 if [ $? = 0 ] && ! grep -q error_ "$tmp/list" && [ "$(wc -l <"$tmp/list")" -gt 10 ] \
     && grep -q "^dmlref check: $(wc -l <"$tmp/list" | tr -d ' ') cases selected$" "$tmp/out"; then
     ok "--list with --filter and --exclude"; else fails "--list"; fi
 
 # on a terminal, a progress count on stderr; none in a pipe
 if command -v script >/dev/null 2>&1; then
-    script -qec "$dmlref check --backend $backends/reference.so --filter 'gather_nd1/*' vectors" \
+    nd1=$(suite_paths --filter 'gather_nd1/*')
+    script -qec "$dmlref check --backend $backends/reference.so --filter 'gather_nd1/*' $nd1" \
         /dev/null | tr '\r' '\n' >"$tmp/tty"
-    "$dmlref" check --backend "$backends/reference.so" --filter 'gather_nd1/*' vectors \
+    suite_run "$dmlref" check --backend "$backends/reference.so" --filter 'gather_nd1/*' vectors \
         >"$tmp/pipe" 2>&1
     if grep -Eq '^dmlref check: [0-9]+/[0-9]+ files, [0-9]+ passed' "$tmp/tty" \
         && ! grep -q 'files, ' "$tmp/pipe"; then ok "progress count on a terminal only"
@@ -401,7 +408,9 @@ check "a process that starts a child, then hangs: both die" 1 "ERROR $one: timed
     --exec "/usr/bin/python3 tests/cli/hostile_process.py $counter orphan" --timeout 0.5 \
     --filter "$one" vectors
 no_process_left "a process that starts a child, then hangs" "sleep 1306"
-"$dmlref" check --exec 'sleep 1309' --timeout 100 --filter "$one" vectors >"$tmp/out" 2>&1 &
+# shellcheck disable=SC2046 # one folder a word
+"$dmlref" check --exec 'sleep 1309' --timeout 100 --filter "$one" $(suite_paths --filter "$one") \
+    >"$tmp/out" 2>&1 &
 sleep 1
 kill -TERM $!
 wait $! 2>/dev/null
@@ -510,15 +519,15 @@ for r in json.load(open(sys.argv[1]))['results']:
 only_plugin="--backend $backends/reference.so --backend-options only=GATHER_ELEMENTS"
 only_process="$backends/reference_process --only GATHER_ELEMENTS"
 # shellcheck disable=SC2086 # $only_plugin is three words
-"$dmlref" check $only_plugin --json "$tmp/only_plugin.json" vectors \
+suite_run "$dmlref" check $only_plugin --json "$tmp/only_plugin.json" vectors \
     >"$tmp/only_plugin.out" 2>"$tmp/only_plugin.err"
 plugin_rc=$?
-"$dmlref" check --exec "$only_process" --json "$tmp/only_process.json" vectors \
+suite_run "$dmlref" check --exec "$only_process" --json "$tmp/only_process.json" vectors \
     >"$tmp/only_process.out" 2>"$tmp/only_process.err"
 process_rc=$?
 verdicts "$tmp/only_plugin.json" >"$tmp/only_plugin.verdicts" 2>>"$tmp/only_plugin.err"
 verdicts "$tmp/only_process.json" >"$tmp/only_process.verdicts" 2>>"$tmp/only_process.err"
-total=$(wc -l <vectors/MANIFEST | tr -d ' ')
+total=$(suite_total)
 if [ "$plugin_rc" = 0 ] && [ "$process_rc" = 0 ] && [ ! -s "$tmp/only_plugin.err" ] &&
     [ ! -s "$tmp/only_process.err" ] &&
     [ "$(wc -l <"$tmp/only_plugin.verdicts" | tr -d ' ')" = "$total" ] &&
@@ -533,7 +542,8 @@ fi
 # DMLREF_ERROR_UNSUPPORTED_OPERATOR, the very status the plug-in answers
 grep -v '^gather_elements/' "$tmp/only_plugin.verdicts" | grep ' pass$' | sed 's/ pass$//' \
     >"$tmp/only_passes"
-grep -rl '"DMLREF_ERROR_UNSUPPORTED_OPERATOR"' vectors --include='*.json' |
+# shellcheck disable=SC2046 # one folder a word
+grep -rl '"DMLREF_ERROR_UNSUPPORTED_OPERATOR"' $(suite_paths) --include='*.json' |
     grep -v -e '^vectors/gather_elements/' -e '^vectors/schema.json$' | sed 's#^vectors/##; s#\.json$##' | sort >"$tmp/only_refused"
 if [ -s "$tmp/only_refused" ] && sort "$tmp/only_passes" | cmp -s - "$tmp/only_refused"; then
     ok "... it passes no other operator's case but those refused with its very status"
@@ -562,11 +572,11 @@ done
 # printed results as jobs finished them); --max-failures 1 stops at the first
 # failure both ways (serially it stopped at the second)
 faulty=$backends/faulty_off_by_one_axis.so
-"$dmlref" check --backend "$faulty" --filter 'gather_elements/*' vectors \
+suite_run "$dmlref" check --backend "$faulty" --filter 'gather_elements/*' vectors \
     >"$tmp/serial.out" 2>"$tmp/serial.err"
 serial_rc=$?
 for round in 1 2 3; do
-    "$dmlref" check --backend "$faulty" --filter 'gather_elements/*' --jobs 3 vectors \
+    suite_run "$dmlref" check --backend "$faulty" --filter 'gather_elements/*' --jobs 3 vectors \
         >"$tmp/jobs3.out" 2>"$tmp/jobs3.err"
     jobs_rc=$?
     if [ "$serial_rc" = 1 ] && [ "$jobs_rc" = 1 ] && grep -q '^FAIL ' "$tmp/serial.out" &&
@@ -615,7 +625,7 @@ check "--rerun-failed of a report over 32 MiB: a clear error" 2 \
 import sys
 with open(sys.argv[1], 'w') as f:
     f.write('{\"results\": [' + '{},' * 10000000 + '{}]}')" "$tmp/tree.json"
-/usr/bin/python3 -c "
+suite_run /usr/bin/python3 -c "
 import resource, subprocess, sys
 with open(sys.argv[1], 'w') as out:
     rc = subprocess.call(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT)

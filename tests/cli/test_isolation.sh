@@ -15,6 +15,8 @@
 #     small) and its last line is still quoted;
 #   - a process that a backend starts in a session of its own (setsid) dies
 #     with it, from a process backend and from a plug-in (Linux).
+# Quick mode (DMLREF_TEST_QUICK, tests/cli/lib.sh): every check, each run
+# over vectors/ on the folders its --filter patterns name (the same cases).
 #   test_isolation.sh DMLREF_BINARY [BACKENDS_DIR] (default: the binary's folder's backends/)
 #   CHECK_LIMIT=SECONDS (default 300): how long one run may take before it counts as hung
 set -u
@@ -30,6 +32,7 @@ dmlref=$bin
 backends=${2:-$(dirname "$dmlref")/backends}
 make_tmp isolation
 cd "$root" || exit 1
+quick_banner "each run reads only the folders of vectors/ its --filter patterns name"
 hostile="$backends/hostile.so"
 
 # Every process this run starts inherits this mark: make check may run this
@@ -41,7 +44,7 @@ export DMLREF_TEST_ISOLATION_RUN
 # run ARGS: dmlref check ARGS, its stdout in $tmp/out, its stderr in
 # $tmp/err, its exit status in $rc (a hang fails the test, not the suite)
 run() {
-    timeout "${CHECK_LIMIT:-300}" "$dmlref" check "$@" >"$tmp/out" 2>"$tmp/err"
+    suite_run timeout "${CHECK_LIMIT:-300}" "$dmlref" check "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
 }
 
@@ -191,7 +194,7 @@ measure=/usr/bin/time
 (
     ulimit -f 20480
     if [ "$measure" = env ]; then set -- env; else set -- "$measure" -f 'most resident: %M KB' -o "$tmp/time"; fi
-    "$@" timeout "${CHECK_LIMIT:-300}" \
+    suite_run "$@" timeout "${CHECK_LIMIT:-300}" \
         "$dmlref" check --exec "/usr/bin/python3 tests/cli/hostile_process.py $tmp/counter flood flood flood-exit" \
         --filter "$filter" vectors >"$tmp/out" 2>"$tmp/err"
 )

@@ -13,6 +13,8 @@
 #     process left behind;
 #   - --filter and --exclude select by shell patterns, as fnmatch() does (a
 #     table of patterns against crafted case names, through --list).
+# Quick mode (DMLREF_TEST_QUICK, tests/cli/lib.sh): every check, each run
+# over vectors/ on suite_paths (the whole suite's runs on the quick suite).
 #   test_process_backend.sh DMLREF_BINARY BACKENDS_DIR
 # DMLREF_BINARY may be a script that runs dmlref another way (`wine
 # dmlref.exe "$@"`); BACKENDS_DIR holds reference_process or
@@ -33,6 +35,8 @@ dmlref=$bin
 backends=$(cd "$2" && pwd) || exit 3
 make_tmp process
 cd "$root" || exit 1
+quick_banner "the runs over the whole suite or across its folders: the quick suite's \
+$(suite_total) vectors"
 
 # native PATH: PATH as the backend's system names it (wine takes a POSIX
 # path too, when it has no winepath at hand)
@@ -85,7 +89,7 @@ fails() {
 run_check() {
     rm -f "$tmp/counter"
     started=$(date +%s)
-    timeout "${CHECK_LIMIT:-600}" "$dmlref" check "$@" >"$tmp/out" 2>&1 # a hang fails the test, not the suite
+    suite_run timeout "${CHECK_LIMIT:-600}" "$dmlref" check "$@" >"$tmp/out" 2>&1 # a hang fails the test, not the suite
     rc=$?
     elapsed=$(($(date +%s) - started))
     tr -d '\r' <"$tmp/out" >"$tmp/out.lf" && mv "$tmp/out.lf" "$tmp/out"
@@ -155,7 +159,7 @@ check "... and at feature level 3_0, where more cases must be refused" 0 \
 # backend that refuses every case makes both passes (the invalid cases) and
 # failures (the valid ones), whichever job runs which case.
 selection='*/float32/2d/*'
-cases=$("$dmlref" check --list --filter "$selection" vectors 2>/dev/null | wc -l)
+cases=$(suite_run "$dmlref" check --list --filter "$selection" vectors 2>/dev/null | wc -l)
 everything_refused=$(hostile "$(yes refuse | head -n "$cases" | tr '\n' ' ')")
 for jobs in 1 2; do
     check "--jobs $jobs: a run of passes and failures" 1 "passed, [1-9][0-9]* failed" -- \
