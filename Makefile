@@ -107,10 +107,14 @@ TEST_BIN = $(TEST_NAMES:%=$(BUILD)/tests/%$(EXE))
 TEST_SUPPORT = tests/unit/testlib.c
 TEST_HDR = tests/unit/testlib.h
 
-.PHONY: all lib check check-quick check-perf check-ab-builds check-lane-units check-lane-command check-lane-windows check-lane-emulated test check-sanitize check-noopenmp check-clang check-tsan check-rules check-layers check-style check-example \
+.PHONY: all lib check check-quick check-perf check-ab-builds check-builds build-sanitized build-tsan \
+        build-noopenmp build-i686 build-s390x build-mingw test-programs leg-programs check-units \
+        check-harness check-cli-sanitized check-harness-sanitized test check-sanitize check-noopenmp check-clang \
+        check-tsan check-rules check-layers check-style check-example \
         check-symbols vectors check-vectors check-checkout check-cross check-loaders check-packaging check-schema check-roundtrip check-cli \
         check-guides check-memory check-reports check-peers check-onnx-export conformance-reports node-deps \
-        check-conformance backends fuzz-smoke check-valgrind \
+        check-conformance check-conformance-backends check-conformance-check check-conformance-process \
+        check-conformance-isolation check-conformance-fuzz backends fuzz-smoke check-valgrind \
         check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg check-directml \
         playground check-playground install uninstall clean help deps FORCE
 
@@ -244,22 +248,55 @@ check check-%: export WERROR = -Werror
 check: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check.totals
 # make check judges dmlref alone: every build and platform leg, the DirectML
 # leg, the vectors, the harness and the docs that show output.  No step of it
-# asserts a timing (check-perf) or reruns another library (check-peers).  The
-# checks run in lanes side by side (CHECK_LANES at once; each lane's steps one
-# after another, each building its own folder), after the default build they
-# share is made once.  Much of a lane waits (emulators, wine, one thread), so
-# two cores carry four lanes.
-CHECK_LANES ?= 4
+# asserts a timing (check-perf) or reruns another library (check-peers).
+# First every build it judges is made (check-builds; scripts/setup.sh makes
+# them too), so that its steps only read the builds; then the steps run
+# CHECK_JOBS at a time, the longest first, each to its end even when another
+# fails.  Much of a step waits (emulators, wine, a backend's time-outs), so
+# two cores carry four.  The harness's tests run in their quick mode
+# (check-harness); the command's tests run once, in the sanitizers' build
+# (check-cli-sanitized; make check-cli runs them in the default build).
+CHECK_JOBS ?= 4
+CHECK_STEPS = check-mingw check-cli-sanitized check-harness check-units check-directml \
+              check-harness-sanitized check-s390x check-i686 check-tsan check-playground \
+              check-sanitize check-packaging fuzz-smoke check-guides check-reports check-loaders \
+              check-vectors check-cross check-schema check-memory check-style check-layers \
+              check-noopenmp check-checkout check-rules check-example check-symbols
 CHECK_PREREQUISITES = all backends $(TEST_BIN) $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
 check: ## judges dmlref: its builds (gcc+OpenMP, no OpenMP, ASan+UBSan, TSan) and platform legs, DirectML, the vectors, the harness, the docs
-	$(Q)$(MAKE) --no-print-directory $(CHECK_PREREQUISITES)
+	$(Q)$(MAKE) --no-print-directory check-builds
 	$(Q)rm -f build/check.totals
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_LANES) check-lane-units check-lane-command check-lane-windows \
-	    check-lane-emulated
+	$(Q)$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) $(CHECK_STEPS)
 	@cat build/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary build/tsan/tests.summary build/i686/tests.summary \
 	    build/s390x/tests.summary build/mingw/tests.summary build/check.totals \
 	    | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
+
+# The builds make check judges, two at a time: the default one first (the
+# others' tests compare with its command and plug-ins).
+check-builds: ## make every build make check runs (scripts/setup.sh does): the default one, ASan+UBSan, TSan, no OpenMP, i686, s390x, mingw-w64
+	$(Q)$(MAKE) --no-print-directory -j2 $(CHECK_PREREQUISITES)
+	$(Q)$(MAKE) --no-print-directory -j2 build-sanitized build-tsan build-noopenmp build-i686 \
+	    build-s390x build-mingw
+build-sanitized:
+	$(Q)$(MAKE) --no-print-directory $(SANITIZED) test-programs
+	$(Q)sh tests/fuzz/prepare.sh build/sanitize > build/sanitize/fuzz-prepare.log 2>&1 \
+	    || { cat build/sanitize/fuzz-prepare.log; exit 1; }
+build-tsan:
+	$(Q)$(MAKE) --no-print-directory $(TSAN) test-programs
+build-noopenmp:
+	$(Q)$(MAKE) --no-print-directory $(NO_OPENMP) test-programs
+build-i686:
+	$(Q)$(MAKE) --no-print-directory CC="$(I686_CC)" BUILD=build/i686 leg-programs
+build-s390x:
+	$(Q)$(MAKE) --no-print-directory CC=$(S390X_CC) BUILD=build/s390x leg-programs
+build-mingw:
+	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build/build_deps.sh mingw build/deps)
+	$(Q)$(MAKE) --no-print-directory CC=$(MINGW_CC) BUILD=build/mingw leg-programs
+# what one build's steps run: its unit tests and command; a leg's plug-ins too
+test-programs: $(TEST_BIN) $(BUILD)/dmlref$(EXE)
+leg-programs: test-programs
+	$(Q)$(MAKE) --no-print-directory backends BACKENDS="$(LEG_BACKENDS)"
 
 # The edit loop: one build, the quick modes of its unit tests and of the
 # harness's tests (DMLREF_TEST_QUICK), one after another.
@@ -271,7 +308,7 @@ check-quick: ## the edit loop, under 3 minutes: the default build's unit tests, 
 	$(Q)$(MAKE) --no-print-directory test
 	$(Q)$(MAKE) --no-print-directory check-vectors
 	$(Q)$(MAKE) --no-print-directory check-cli
-	$(Q)$(MAKE) --no-print-directory check-conformance
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-conformance
 	@cat $(BUILD)/tests.summary build/check-quick.totals | awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"}'
 
 # Timings: what they measure depends on the machine and its load, so they are
@@ -280,76 +317,55 @@ check-perf: lib $(BUILD)/dmlref ## the timings: two builds side by side (check-a
 	$(Q)$(MAKE) --no-print-directory check-ab-builds
 	$(Q)$(BUILD)/dmlref bench --quick
 
-# The unit tests of the default and sanitized builds, and the command under the
-# sanitizers (the harness's tests in their quick mode: the sanitizers look at
-# the same code paths; the whole suite is judged in the default build).
-check-lane-units:
+# The default build's unit tests, whole, and the element encodings they leave
+# read back by Python and Node.
+check-units:
 	$(Q)$(MAKE) --no-print-directory test
 	$(Q)$(MAKE) --no-print-directory check-roundtrip
-	$(Q)$(MAKE) --no-print-directory check-sanitize
-	$(Q)$(MAKE) --no-print-directory check-cli CC=clang BUILD=build/sanitize OPT="-O1 -g" \
-	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+# The harness's tests in their quick mode: every check, on the quick suite
+# (tests/cli/lib.sh); the whole suite goes through a plug-in once here, and is
+# verified and regenerated in every build.  make check-conformance alone runs
+# them whole.
+check-harness:
+	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory check-conformance
+	$(Q)$(SUMMARY) "dmlref check --backend reference.so, the whole suite" $(BUILD)/check-reference.log \
+	    sh tests/cli/whole_suite.sh check $(BUILD)/dmlref $(BUILD)/backends/reference.so
+
+# The command under the sanitizers: its tests, and the harness's with
+# misbehaving processes in their quick mode (the sanitizers look at the same
+# code paths; the whole suite is judged in the default build).
+check-cli-sanitized:
+	$(Q)$(MAKE) --no-print-directory check-cli $(SANITIZED)
+check-harness-sanitized:
 	$(Q)ASAN_OPTIONS=detect_leaks=1 DMLREF_TEST_QUICK=1 $(SUMMARY) "dmlref check with misbehaving processes (build/sanitize, quick)" \
 	    build/sanitize/check.log sh tests/cli/test_check.sh build/sanitize/dmlref build/backends
-
-# The command, the suite, the docs and the harness, on the default build.
-check-lane-command:
-	$(Q)$(MAKE) --no-print-directory check-rules
-	$(Q)$(MAKE) --no-print-directory check-layers
-	$(Q)$(MAKE) --no-print-directory check-style
-	$(Q)$(MAKE) --no-print-directory check-example
-	$(Q)$(MAKE) --no-print-directory check-symbols
-	$(Q)$(MAKE) --no-print-directory check-vectors
-	$(Q)$(MAKE) --no-print-directory check-checkout
-	$(Q)$(MAKE) --no-print-directory check-loaders
-	$(Q)$(MAKE) --no-print-directory check-packaging
-	$(Q)$(MAKE) --no-print-directory check-schema
-	$(Q)$(MAKE) --no-print-directory check-cross
-	$(Q)$(MAKE) --no-print-directory check-cli
-	$(Q)$(MAKE) --no-print-directory check-guides
-	$(Q)$(MAKE) --no-print-directory check-playground
-	$(Q)$(MAKE) --no-print-directory check-conformance
-
-# Windows x86-64 under wine, DirectML itself under wine, then the libFuzzer
-# targets.  (check-ab-builds times: it is no pass/fail step of make check.)
-check-lane-windows:
-	$(Q)$(MAKE) --no-print-directory check-mingw
-	$(Q)$(MAKE) --no-print-directory check-directml
-	$(Q)$(MAKE) --no-print-directory fuzz-smoke
-
-# Big-endian s390x and 32-bit x86 under qemu, then the other builds of the
-# unit tests: ThreadSanitizer, no OpenMP (clang's own build is the sanitizers':
-# check-clang, its -O2 one, is no platform of its own); then the committed
-# conformance reports and the peak memory of eval and verify.
-check-lane-emulated:
-	$(Q)$(MAKE) --no-print-directory -k check-s390x check-i686
-	$(Q)$(MAKE) --no-print-directory check-tsan
-	$(Q)$(MAKE) --no-print-directory check-noopenmp
-	$(Q)$(MAKE) --no-print-directory check-reports
-	$(Q)$(MAKE) --no-print-directory check-memory
 
 check-clang: ## the tests built with clang -fopenmp -O2 (not in make check: its sanitizer builds are clang's)
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test CC=clang BUILD=build/clang
 
+NO_OPENMP = OPENMP= BUILD=build/noopenmp CFLAGS=-DDMLREF_NO_AVX2
 check-noopenmp: ## the tests built without OpenMP, and with the strict pass's SSE2 loop, not its AVX2 one
-	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test OPENMP= BUILD=build/noopenmp \
-	    CFLAGS=-DDMLREF_NO_AVX2
+	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test $(NO_OPENMP)
 
+# ASan and UBSan, with libFuzzer's coverage instrumentation: the libFuzzer
+# targets of fuzz-smoke link this build's library (tests/fuzz/common.sh).
+SANITIZED = CC=clang BUILD=build/sanitize OPT="-O1 -g" \
+    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -fsanitize=fuzzer-no-link"
 check-sanitize: ## the tests under AddressSanitizer and UndefinedBehaviorSanitizer
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/unit/lsan.supp DMLREF_TEST_QUICK=1 \
-	    $(MAKE) --no-print-directory test CC=clang BUILD=build/sanitize OPT="-O1 -g" \
-	    SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	    $(MAKE) --no-print-directory test $(SANITIZED)
 
 # LLVM's OpenMP tool that tells ThreadSanitizer about parallel regions (libomp-dev)
 ARCHER ?= $(firstword $(wildcard /usr/lib/llvm-*/lib/libarcher.so))
 
+TSAN = CC=clang BUILD=build/tsan OPT="-O1 -g" SANITIZE="-fsanitize=thread"
 check-tsan: ## the tests under ThreadSanitizer (clang, libomp and its Archer tool): no data races
 	$(Q)test -n "$(ARCHER)" || { echo "check-tsan: libarcher.so not found (libomp-dev)"; exit 1; }
 	$(Q)OMP_TOOL_LIBRARIES=$(ARCHER) DMLREF_TEST_QUICK=1 \
 	    TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/unit/tsan.supp" \
-	    $(MAKE) --no-print-directory test CC=clang BUILD=build/tsan OPT="-O1 -g" \
-	    SANITIZE="-fsanitize=thread"
+	    $(MAKE) --no-print-directory test $(TSAN)
 
 check-ab-builds: lib ## scripts/report/ab_builds.sh times two builds side by side: the same one near 1, an unoptimised one well above (a timing: not in make check)
 	$(Q)$(SUMMARY) "scripts/report/ab_builds.sh, two builds side by side" $(BUILD)/ab-builds.log \
@@ -551,14 +567,24 @@ $(FAULTY_FAST)/test_random: tests/unit/test_random.c $(GEN_OBJ) $(TEST_SUPPORT) 
 	    $(FAULTY_OBJ) $(BUILD)/libdmlref.a $(CMOCKA_LIBS) $(LIB_DEPS) $(FAULTY_LINK) \
 	    $(LDFLAGS_ALL) -o $@
 
-check-conformance: $(BUILD)/dmlref backends $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random ## dmlref check catches every faulty backend, survives crashes and hangs; fuzz catches a faulty fast kernel
+# Five tests, side by side under make -j (much of them waits for a backend's
+# time-out).
+HARNESS_PROGRAMS = $(BUILD)/dmlref backends $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
+check-conformance: check-conformance-backends check-conformance-check check-conformance-process \
+                   check-conformance-isolation check-conformance-fuzz ## dmlref check catches every faulty backend, survives crashes and hangs; fuzz catches a faulty fast kernel
+check-conformance-backends: $(HARNESS_PROGRAMS)
 	$(Q)$(SUMMARY) "faulty backends" $(BUILD)/backends.log \
 	    sh tests/cli/test_backends.sh $(BUILD)/dmlref $(BUILD)/backends
+check-conformance-check: $(HARNESS_PROGRAMS)
 	$(Q)$(SUMMARY) "dmlref check with misbehaving processes" $(BUILD)/check.log \
 	    sh tests/cli/test_check.sh $(BUILD)/dmlref
-	$(Q)$(SUMMARY) "dmlref check with the process backend in C" $(BUILD)/process.log sh tests/cli/test_process_backend.sh $(BUILD)/dmlref $(BUILD)/backends
+check-conformance-process: $(HARNESS_PROGRAMS)
+	$(Q)$(SUMMARY) "dmlref check with the process backend in C" $(BUILD)/process.log \
+	    sh tests/cli/test_process_backend.sh $(BUILD)/dmlref $(BUILD)/backends
+check-conformance-isolation: $(HARNESS_PROGRAMS)
 	$(Q)$(SUMMARY) "dmlref check contains hostile backends" $(BUILD)/isolation.log \
 	    sh tests/cli/test_isolation.sh $(BUILD)/dmlref $(BUILD)/backends
+check-conformance-fuzz: $(HARNESS_PROGRAMS)
 	$(Q)$(SUMMARY) "dmlref fuzz" $(BUILD)/fuzz.log \
 	    sh tests/cli/test_fuzz.sh $(BUILD)/dmlref $(BUILD)/backends $(FAULTY_FAST)
 
@@ -571,10 +597,11 @@ check-valgrind: ## every unit test program (built without OpenMP) under valgrind
 	    echo "valgrind $$t: clean"; \
 	done
 
-FUZZ_SECONDS ?= 10
-fuzz-smoke: ## the libFuzzer targets of tests/fuzz under ASan and UBSan, FUZZ_SECONDS each
+FUZZ_SECONDS ?= 5
+fuzz-smoke: export WERROR = -Werror
+fuzz-smoke: ## the libFuzzer targets of tests/fuzz under ASan and UBSan (the build/sanitize library), FUZZ_SECONDS each
 	$(Q)$(SUMMARY) "libFuzzer, $(FUZZ_SECONDS) s a target" build/fuzz-smoke.log \
-	    sh tests/fuzz/run_smoke.sh build/fuzz-smoke $(FUZZ_SECONDS)
+	    sh tests/fuzz/run_smoke.sh build/sanitize $(FUZZ_SECONDS)
 
 # ---- The platform legs (HACKING.md, "Platforms") ----
 # The suite on three other machines: 32-bit x86 (i686), big-endian s390x and
@@ -627,8 +654,7 @@ check-mingw: $(BUILD)/dmlref backends ## the platform leg on Windows x86-64 (min
 # mingw-w64 beside the Windows leg's plug-ins); the verdict on a doctored
 # report, the leg's pin and canary, then the whole suite.
 check-directml: $(BUILD)/dmlref $(NODE_DEPS) ## the suite through the real DirectML.dll, under wine; the leg fails when DirectML computes nothing, the DLL is not the pinned one, or a difference is not listed
-	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build/build_deps.sh mingw build/deps)
-	$(Q)$(MAKE) --no-print-directory backends CC=$(MINGW_CC) BUILD=build/mingw BACKENDS=directml_process
+	$(Q)$(MAKE) --no-print-directory build-mingw
 	$(Q)mkdir -p build/directml
 	$(Q)$(SUMMARY) "the DirectML verdict on doctored reports" build/directml/verdict.log \
 	    sh tests/cross/test_directml_verdict.sh
@@ -640,10 +666,11 @@ check-directml: $(BUILD)/dmlref $(NODE_DEPS) ## the suite through the real Direc
 	    sh tests/cross/test_directml_page.sh build/directml/suite.log
 
 # The plug-ins a leg runs: tests/cli/test_leg_commands.sh's; the Windows leg's
-# tests/cli/test_same_verdicts.sh and tests/cli/test_process_backend.sh take more.
+# tests/cli/test_same_verdicts.sh and tests/cli/test_process_backend.sh take more,
+# and check-directml its process backend.
 LEG_BACKENDS = reference faulty_ignores_strides $(if $(filter windows,$(PLATFORM)),naive hostile \
                faulty_crashes_on_rank_8 faulty_hangs_on_scatter_duplicates faulty_writes_past_output \
-               faulty_writes_into_input reference_process)
+               faulty_writes_into_input reference_process directml_process)
 
 # Under wine (scripts/check/with_wine.sh): the leg, then what only Windows does its own
 # way: children, pipes, shared memory and faults (src/platform/*_windows.c),
@@ -657,9 +684,8 @@ check-mingw-leg: check-leg
 	    $(BUILD)/process-backend.log sh tests/cli/test_process_backend.sh $(LEG_DMLREF) $(BUILD)/backends
 
 # One leg, with CC, BUILD and EMULATOR as check-i686, check-s390x or check-mingw set them.
-check-leg:
+check-leg: leg-programs
 	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test
-	$(Q)$(MAKE) --no-print-directory $(BUILD)/dmlref$(EXE) backends BACKENDS="$(LEG_BACKENDS)"
 	$(Q)if [ -n "$(EMULATOR)" ]; then mkdir -p $(BUILD)/run && \
 	    printf '#!/bin/sh\n# dmlref of $(BUILD) under $(EMULATOR) (make check-leg)\nexec %s %s "$$@"\n' \
 	        "$(EMULATOR)" "$(abspath $(BUILD))/dmlref$(EXE)" >$(BUILD)/run/dmlref && \

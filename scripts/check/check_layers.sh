@@ -75,32 +75,42 @@ complain() {
     violations=$((violations + 1))
 }
 
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
 files=$(find src reference conformance -name '*.[ch]' ! -path 'conformance/backends/*' | sort)
 for f in $files; do
+    rank_of "${f%/*}"
+    if [ "$rank" = - ]; then
+        complain "$f: ${f%/*} is not a layer (scripts/check/check_layers.sh, HACKING.md)"
+    fi
+done
+
+# quoted includes: one awk reads every file ("FILE HEADER" lines)
+# shellcheck disable=SC2086 # $files is a list of paths without spaces
+awk '/^[[:space:]]*#[[:space:]]*include[[:space:]]*"/ { split($0, q, "\""); print FILENAME, q[2] }' $files \
+    | sort -u > "$work/includes"
+while read -r f entry; do
     dir=${f%/*}
     rank_of "$dir"
-    if [ "$rank" = - ]; then
-        complain "$f: $dir is not a layer (scripts/check/check_layers.sh, HACKING.md)"
+    [ "$rank" = - ] && continue # said above
+    if [ -f "$dir/$entry" ] && [ "${entry#*/}" = "$entry" ]; then
+        complain "$f: #include \"$entry\": name a header by its folder (\"${dir#src/}/$entry\")"
         continue
     fi
-    file_rank=$rank
-    # quoted includes
-    for entry in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" \
-                   | sort -u); do
-        if [ -f "$dir/$entry" ] && [ "${entry#*/}" = "$entry" ]; then
-            complain "$f: #include \"$entry\": name a header by its folder (\"${dir#src/}/$entry\")"
-            continue
-        fi
-        folder_of_header "$entry"
-        if [ "$target" = - ]; then
-            complain "$f: #include \"$entry\": not a header of a layer"
-        elif ! may_use "$dir" "$target"; then
-            complain "$f: #include \"$entry\": $dir (layer $rank_from) may not use" \
-                     "$target (layer $rank_to)"
-        fi
-    done
-    if [ "$file_rank" -lt 3 ] &&
-       grep -En '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(jansson|xxhash)\.h>' "$f" >/dev/null; then
+    folder_of_header "$entry"
+    if [ "$target" = - ]; then
+        complain "$f: #include \"$entry\": not a header of a layer"
+    elif ! may_use "$dir" "$target"; then
+        complain "$f: #include \"$entry\": $dir (layer $rank_from) may not use" \
+                 "$target (layer $rank_to)"
+    fi
+done < "$work/includes"
+
+# shellcheck disable=SC2086
+for f in $(grep -El '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(jansson|xxhash)\.h>' $files); do
+    rank_of "${f%/*}"
+    if [ "$rank" != - ] && [ "$rank" -lt 3 ]; then
         complain "$f: includes <jansson.h> or <xxhash.h>: only src/vector and above may"
     fi
 done
@@ -108,14 +118,14 @@ done
 # Calls: which folder defines each global symbol, and which folders need it.
 if [ -n "$build" ]; then
     [ -d "$build/obj" ] || { echo "check-layers: $build/obj: no objects (make all first)" >&2; exit 2; }
-    table=$(mktemp)
-    trap 'rm -f "$table"' EXIT
-    find "$build/obj" -name '*.o' | sort | while read -r o; do
-        dir=$(dirname "${o#"$build"/obj/}")
+    table=$work/table
+    # a folder at a time (one nm for all its objects: "OBJECT:" before each line)
+    for dir in $(find "$build/obj" -name '*.o' | sed "s|^$build/obj/||; s|/[^/]*\$||" | sort -u); do
         # objects of the tests (a test's stand-in for a kernel) are no layer's
         rank_of "$dir"
         [ "$rank" = - ] && continue
-        nm -g "$o" | awk -v dir="$dir" '
+        nm -g -A "$build/obj/$dir"/*.o | awk -v dir="$dir" '
+            { sub(/^[^:]*:/, "") }
             NF == 3 && $2 ~ /^[TDBRCGSVW]$/ { print "D", dir, $3 }
             NF == 2 && $1 == "U" { print "U", dir, $2 }'
     done > "$table"

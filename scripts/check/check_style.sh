@@ -53,11 +53,15 @@ LC_ALL=C.UTF-8 awk '
     !tabs_ok && /^ *\t/ { print FILENAME ":" FNR ": a tab indents" }
     c_file && length($0) > 100 { print FILENAME ":" FNR ": " length($0) " columns, more than 100" }
     /\r$/ { print FILENAME ":" FNR ": a carriage return" }' $text_files >> "$problems"
-for f in $text_files; do
-    if [ -s "$f" ] && [ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" != '\n' ]; then
-        echo "$f: no newline at the end" >> "$problems"
-    fi
-done
+# the last bytes of all files at once; a file at a time only to name one
+# shellcheck disable=SC2086
+if [ -n "$(tail -q -c 1 $text_files | tr -d '\n')" ]; then
+    for f in $text_files; do
+        if [ -s "$f" ] && [ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" != '\n' ]; then
+            echo "$f: no newline at the end" >> "$problems"
+        fi
+    done
+fi
 
 if [ -s "$problems" ]; then
     cat "$problems"

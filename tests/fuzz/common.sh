@@ -5,11 +5,14 @@
 #                                  BUILD_DIR), repo, fuzz (BUILD_DIR/fuzz),
 #                                  seconds, timeout; cds to the repository
 #   fuzz_build                     1. the library, with ASan, UBSan and
-#                                  coverage instrumentation, into BUILD_DIR;
+#                                  coverage instrumentation, into BUILD_DIR
+#                                  (the flags of the Makefile's SANITIZED:
+#                                  its build/sanitize is made this way);
 #                                  2. the targets of $fuzz_targets against it,
 #                                  into BUILD_DIR/fuzz/
 #   fuzz_seeds                     3. the seeds (seeds.sh) into
-#                                  BUILD_DIR/fuzz/seeds/
+#                                  BUILD_DIR/fuzz/seeds/, unless those there
+#                                  are newer than what they are made of
 #   fuzz_environment               the sanitizers' options for the runs
 #   fuzz_target_options TARGET     sets max_len and dict (a -dict= flag or
 #                                  empty) for TARGET; creates its corpus and
@@ -75,13 +78,25 @@ fuzz_build() {
 }
 
 fuzz_seeds() {
-    # 3. the seeds, and the inputs that once found a bug (tests/fuzz/regressions/TARGET/)
-    sh "$repo/tests/fuzz/seeds.sh" "$fuzz/seeds" "${FUZZ_SEED_EVERY:-4}" 16384 || exit 2
+    # 3. the seeds, and the inputs that once found a bug (tests/fuzz/regressions/TARGET/),
+    # written again only when what they are made of changed since (the stamp
+    # names the sample)
+    stamp=$fuzz/seeds/made-from
+    every=${FUZZ_SEED_EVERY:-4}
+    if [ "$(cat "$stamp" 2>/dev/null)" = "every $every" ] &&
+        [ -z "$(find vectors tests/cli/malformed tests/fuzz/seeds.sh tests/fuzz/regressions \
+                    -newer "$stamp" 2>/dev/null | head -n 1)" ]; then
+        echo "seeds: as made before, in $fuzz/seeds"
+        return
+    fi
+    rm -f "$stamp"
+    sh "$repo/tests/fuzz/seeds.sh" "$fuzz/seeds" "$every" 16384 || exit 2
     for found in "$repo"/tests/fuzz/regressions/*/*; do
         [ -f "$found" ] || continue
         target=$(basename "$(dirname "$found")")
         mkdir -p "$fuzz/seeds/$target" && cp "$found" "$fuzz/seeds/$target/" || exit 2
     done
+    echo "every $every" > "$stamp"
 }
 
 fuzz_environment() {

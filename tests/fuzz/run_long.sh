@@ -17,8 +17,8 @@
 #     cat build/fuzz-long.out                      # the summary, at the end
 #
 # (an hour for each target: SECONDS 3600; one target alone: FUZZ_TARGETS=
-# fuzz_reply).  BUILD_DIR build/fuzz-smoke starts from the corpora the smoke
-# runs grew.  Memory: up to JOBS x 4 GiB (-rss_limit_mb each); disk: the
+# fuzz_reply).  BUILD_DIR build/sanitize (make fuzz-smoke's) starts from the
+# corpora the smoke runs grew.  Memory: up to JOBS x 4 GiB (-rss_limit_mb each); disk: the
 # corpora, a few MB.
 #
 # Prints one line per target: executions, coverage (cov: edges and ft:

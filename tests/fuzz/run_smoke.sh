@@ -7,7 +7,8 @@
 #      (-fsanitize=fuzzer-no-link) into BUILD_DIR, with the Makefile;
 #   2. builds the targets against it into BUILD_DIR/fuzz/ (fuzz_reply with
 #      conformance/line_reader.c);
-#   3. writes the seeds (tests/fuzz/seeds.sh) into BUILD_DIR/fuzz/seeds/;
+#   3. writes the seeds (tests/fuzz/seeds.sh) into BUILD_DIR/fuzz/seeds/
+#      (unless those there are up to date);
 #      fuzz_vector and fuzz_reply also get a dictionary of their format's
 #      tokens (tests/fuzz/TARGET.dict);
 #   4. runs each target for SECONDS seconds; new inputs accumulate in
