@@ -116,6 +116,7 @@ TEST_HDR = tests/unit/testlib.h
         check-conformance check-conformance-backends check-conformance-check check-conformance-process \
         check-conformance-isolation check-conformance-fuzz backends fuzz-smoke check-valgrind \
         check-platforms check-i686 check-s390x check-mingw check-mingw-leg check-leg check-directml \
+        leg-runner leg-tests leg-verify leg-gen leg-check leg-commands leg-same-verdicts leg-process-backend \
         playground check-playground install uninstall clean help deps FORCE
 
 all: lib $(BUILD)/dmlref$(EXE) ## build build/libdmlref.a, build/libdmlref.so and build/dmlref
@@ -677,25 +678,35 @@ LEG_BACKENDS = reference faulty_ignores_strides $(if $(filter windows,$(PLATFORM
 # judged against the Linux build of the same plug-ins, and the process backend (its
 # tests in their quick mode: each wine start is slow, and the default build
 # runs them whole).
-check-mingw-leg: check-leg
+check-mingw-leg: check-leg leg-same-verdicts leg-process-backend
+leg-same-verdicts: leg-runner
 	$(Q)$(SUMMARY) "the verdicts of Linux, plug-ins that misbehave ($(BUILD))" $(BUILD)/same-verdicts.log \
 	    sh tests/cli/test_same_verdicts.sh build/dmlref build/backends $(LEG_DMLREF) $(BUILD)/backends
+leg-process-backend: leg-runner
 	$(Q)DMLREF_TEST_QUICK=1 $(SUMMARY) "dmlref check --exec reference_process.exe ($(BUILD), quick)" \
 	    $(BUILD)/process-backend.log sh tests/cli/test_process_backend.sh $(LEG_DMLREF) $(BUILD)/backends
 
-# One leg, with CC, BUILD and EMULATOR as check-i686, check-s390x or check-mingw set them.
-check-leg: leg-programs
-	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test
+# One leg, with CC, BUILD and EMULATOR as check-i686, check-s390x or check-mingw
+# set them; its steps side by side under make -j (they only read the build).
+LEG_STEPS = leg-tests leg-verify leg-gen leg-check leg-commands
+check-leg: $(LEG_STEPS)
+leg-runner: leg-programs
 	$(Q)if [ -n "$(EMULATOR)" ]; then mkdir -p $(BUILD)/run && \
 	    printf '#!/bin/sh\n# dmlref of $(BUILD) under $(EMULATOR) (make check-leg)\nexec %s %s "$$@"\n' \
 	        "$(EMULATOR)" "$(abspath $(BUILD))/dmlref$(EXE)" >$(BUILD)/run/dmlref && \
 	    chmod +x $(BUILD)/run/dmlref; fi
+leg-tests: leg-runner
+	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory test
+leg-verify: leg-runner
 	$(Q)$(SUMMARY) "dmlref verify vectors ($(BUILD))" $(BUILD)/verify.log \
 	    sh tests/cli/whole_suite.sh verify $(LEG_DMLREF)
+leg-gen: leg-runner
 	$(Q)$(SUMMARY) "dmlref gen, byte for byte ($(BUILD))" $(BUILD)/gen.log \
 	    sh tests/cli/whole_suite.sh gen $(LEG_DMLREF) $(BUILD)/vectors-regen
+leg-check: leg-runner
 	$(Q)$(SUMMARY) "dmlref check --backend reference$(PLUGIN) ($(BUILD))" $(BUILD)/check-reference.log \
 	    sh tests/cli/whole_suite.sh check $(LEG_DMLREF) $(BUILD)/backends/reference$(PLUGIN)
+leg-commands: leg-runner
 	$(Q)$(SUMMARY) "eval, show, explain, fuzz and bench beside Linux's ($(BUILD))" $(BUILD)/commands.log \
 	    sh tests/cli/test_leg_commands.sh $(LEG_DMLREF) $(BUILD)/backends build/dmlref build/backends
 
