@@ -571,8 +571,9 @@ $(FAULTY_FAST)/test_random: tests/unit/test_random.c $(GEN_OBJ) $(TEST_SUPPORT) 
 # Five tests, side by side under make -j (much of them waits for a backend's
 # time-out).
 HARNESS_PROGRAMS = $(BUILD)/dmlref backends $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
-check-conformance: check-conformance-backends check-conformance-check check-conformance-process \
-                   check-conformance-isolation check-conformance-fuzz ## dmlref check catches every faulty backend, survives crashes and hangs; fuzz catches a faulty fast kernel
+HARNESS_TESTS = check-conformance-backends check-conformance-check check-conformance-process \
+                check-conformance-isolation check-conformance-fuzz
+check-conformance: $(HARNESS_TESTS) ## dmlref check catches every faulty backend, survives crashes and hangs; fuzz catches a faulty fast kernel
 check-conformance-backends: $(HARNESS_PROGRAMS)
 	$(Q)$(SUMMARY) "faulty backends" $(BUILD)/backends.log \
 	    sh tests/cli/test_backends.sh $(BUILD)/dmlref $(BUILD)/backends
