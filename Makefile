@@ -291,9 +291,16 @@ build-i686:
 	$(Q)$(MAKE) --no-print-directory CC="$(I686_CC)" BUILD=build/i686 leg-programs
 build-s390x:
 	$(Q)$(MAKE) --no-print-directory CC=$(S390X_CC) BUILD=build/s390x leg-programs
-build-mingw:
+# and the wine prefixes of the Windows leg and of the DirectML leg, which
+# wine makes on first use (tens of seconds each); the DirectML leg's canary
+# runs as its prefix is made.
+build-mingw: $(NODE_DEPS)
 	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build/build_deps.sh mingw build/deps)
 	$(Q)$(MAKE) --no-print-directory CC=$(MINGW_CC) BUILD=build/mingw leg-programs
+	$(Q)sh scripts/check/with_wine.sh build/mingw/wine true
+	$(Q)mkdir -p build/directml
+	$(Q)sh scripts/check/directml_leg.sh true > build/directml/prefix.log 2>&1 \
+	    || { cat build/directml/prefix.log; exit 1; }
 # what one build's steps run: its unit tests and command; a leg's plug-ins too
 test-programs: $(TEST_BIN) $(BUILD)/dmlref$(EXE)
 leg-programs: test-programs
@@ -656,7 +663,8 @@ check-mingw: $(BUILD)/dmlref backends ## the platform leg on Windows x86-64 (min
 # mingw-w64 beside the Windows leg's plug-ins); the verdict on a doctored
 # report, the leg's pin and canary, then the whole suite.
 check-directml: $(BUILD)/dmlref $(NODE_DEPS) ## the suite through the real DirectML.dll, under wine; the leg fails when DirectML computes nothing, the DLL is not the pinned one, or a difference is not listed
-	$(Q)$(MAKE) --no-print-directory build-mingw
+	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build/build_deps.sh mingw build/deps)
+	$(Q)$(MAKE) --no-print-directory CC=$(MINGW_CC) BUILD=build/mingw leg-programs
 	$(Q)mkdir -p build/directml
 	$(Q)$(SUMMARY) "the DirectML verdict on doctored reports" build/directml/verdict.log \
 	    sh tests/cross/test_directml_verdict.sh
