@@ -291,9 +291,9 @@ build-i686:
 	$(Q)$(MAKE) --no-print-directory CC="$(I686_CC)" BUILD=build/i686 leg-programs
 build-s390x:
 	$(Q)$(MAKE) --no-print-directory CC=$(S390X_CC) BUILD=build/s390x leg-programs
-# and the wine prefixes of the Windows leg and of the DirectML leg, which
-# wine makes on first use (tens of seconds each); the DirectML leg's canary
-# runs as its prefix is made.
+# The mingw-w64 build, then the wine prefixes of the Windows leg and of the
+# DirectML leg, which wine makes on first use (tens of seconds each); the
+# DirectML leg's canary runs as its prefix is made.
 build-mingw: $(NODE_DEPS)
 	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build/build_deps.sh mingw build/deps)
 	$(Q)$(MAKE) --no-print-directory CC=$(MINGW_CC) BUILD=build/mingw leg-programs
