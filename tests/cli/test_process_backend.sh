@@ -159,7 +159,12 @@ check "... and at feature level 3_0, where more cases must be refused" 0 \
 # backend that refuses every case makes both passes (the invalid cases) and
 # failures (the valid ones), whichever job runs which case.
 selection='*/float32/2d/*'
-cases=$(suite_run "$dmlref" check --list --filter "$selection" vectors 2>/dev/null | wc -l)
+cases=$(suite_run "$dmlref" check --list --filter "$selection" vectors 2>"$tmp/list.err" | wc -l)
+if [ "$cases" -gt 0 ] && [ "$(tr -d '\r' <"$tmp/list.err")" = "dmlref check: $cases cases selected" ]; then
+    ok "--list names the $cases cases of $selection, and says how many on stderr"
+else
+    bad "dmlref check --list --filter '$selection': $cases cases" "$tmp/list.err"
+fi
 everything_refused=$(hostile "$(yes refuse | head -n "$cases" | tr '\n' ' ')")
 for jobs in 1 2; do
     check "--jobs $jobs: a run of passes and failures" 1 "passed, [1-9][0-9]* failed" -- \
