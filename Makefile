@@ -292,15 +292,15 @@ build-i686:
 build-s390x:
 	$(Q)$(MAKE) --no-print-directory CC=$(S390X_CC) BUILD=build/s390x leg-programs
 # The mingw-w64 build, then the wine prefixes of the Windows leg and of the
-# DirectML leg, which wine makes on first use (tens of seconds each); the
-# DirectML leg's canary runs as its prefix is made.
+# DirectML leg where they are not made yet: wine makes one on first use (tens
+# of seconds); the DirectML leg's canary runs as its prefix is made.
 build-mingw: $(NODE_DEPS)
 	$(Q)$(if $(filter build/deps/mingw,$(MINGW_DEPS)),sh scripts/build/build_deps.sh mingw build/deps)
 	$(Q)$(MAKE) --no-print-directory CC=$(MINGW_CC) BUILD=build/mingw leg-programs
-	$(Q)sh scripts/check/with_wine.sh build/mingw/wine true
+	$(Q)test -f build/mingw/wine/system.reg || sh scripts/check/with_wine.sh build/mingw/wine true
 	$(Q)mkdir -p build/directml
-	$(Q)sh scripts/check/directml_leg.sh true > build/directml/prefix.log 2>&1 \
-	    || { cat build/directml/prefix.log; exit 1; }
+	$(Q)test -f build/directml/wine/system.reg || sh scripts/check/directml_leg.sh true \
+	    > build/directml/prefix.log 2>&1 || { cat build/directml/prefix.log; exit 1; }
 # what one build's steps run: its unit tests and command; a leg's plug-ins too
 test-programs: $(TEST_BIN) $(BUILD)/dmlref$(EXE)
 leg-programs: test-programs
@@ -333,10 +333,12 @@ check-units:
 
 # The harness's tests in their quick mode: every check, on the quick suite
 # (tests/cli/lib.sh); the whole suite goes through a plug-in once here, and is
-# verified and regenerated in every build.  make check-conformance alone runs
-# them whole.
+# verified and regenerated in every build.  test_check.sh runs in the
+# sanitizers' build alone (check-harness-sanitized).  make check-conformance
+# runs the five tests whole, in one build.
 check-harness:
-	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory check-conformance
+	$(Q)DMLREF_TEST_QUICK=1 $(MAKE) --no-print-directory \
+	    $(filter-out check-conformance-check,$(HARNESS_TESTS))
 	$(Q)$(SUMMARY) "dmlref check --backend reference.so, the whole suite" $(BUILD)/check-reference.log \
 	    sh tests/cli/whole_suite.sh check $(BUILD)/dmlref $(BUILD)/backends/reference.so
 

@@ -177,9 +177,10 @@ fi
 
 # ---- suites -----------------------------------------------------------------------------
 
-# make_suite DIR: a copy of vectors/gather_elements/float32 with its own MANIFEST
-# (the lines of vectors/MANIFEST below that folder, the prefix taken off)
-sub=gather_elements/float32
+# make_suite DIR: a copy of vectors/scatter_elements/float32, whose cases are small (each
+# copy is verified, in every build), with its own MANIFEST (the lines of
+# vectors/MANIFEST below that folder, the prefix taken off)
+sub=scatter_elements/float32
 make_suite() {
     mkdir -p "$1" && cp -R "$vectors/$sub/." "$1/" &&
         grep "^[0-9a-f]\{16\}  $sub/" "$vectors/MANIFEST" | sed "s#  $sub/#  #" >"$1/MANIFEST"
