@@ -35,12 +35,16 @@ unsigned char kernels_prefill_byte(uint64_t prefill, uint64_t j)
                : b;
 }
 
-/* p[j] = kernels_prefill_byte(prefill, j) for j in [0, n). */
+/* p[j] = kernels_prefill_byte(prefill, j) for j in [0, n).  The usual
+   pattern repeats every USUAL_PERIOD bytes: its first period is copied on. */
+#define USUAL_PERIOD 65536u
 static void fill_pattern(unsigned char *p, uint64_t n, uint64_t prefill)
 {
     uint64_t j, w;
-    for (j = 0; j < n; ++j)
+    for (j = 0; j < n && j < USUAL_PERIOD; ++j)
         p[j] = usual_byte(j);
+    for (; j < n; j += USUAL_PERIOD)
+        memcpy(p + j, p, (size_t)(n - j < USUAL_PERIOD ? n - j : USUAL_PERIOD));
     for (w = 0; prefill && 8 * w < n; ++w) {
         uint64_t bits = drawn_bits(prefill, w);
         for (j = 8 * w; j < 8 * w + 8 && j < n; ++j, bits >>= 8)

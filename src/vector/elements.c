@@ -341,6 +341,28 @@ static int decimal_with(double v, int digits, char *buf, size_t capacity)
     return strtod(buf, NULL) == v;
 }
 
+/* The fewest significant digits of a decimal that a double parser reads
+   back as v.  The value as a double must come back, not merely as the
+   narrower type: up to 17 digits for any of them.  Enough digits stay
+   enough, so the count is bisected, after 16 and 15 are tried: most values
+   that are not integers need 16 or 17. */
+static int fewest_digits(double v, char *buf, size_t capacity)
+{
+    int low = 1, high = 15;
+    if (!decimal_with(v, 16, buf, capacity))
+        return 17;
+    if (!decimal_with(v, 15, buf, capacity))
+        return 16;
+    while (low < high) {
+        int middle = (low + high) / 2;
+        if (decimal_with(v, middle, buf, capacity))
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    return low;
+}
+
 void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size_t capacity)
 {
     uint32_t size = dmlref_data_type_size(type);
@@ -362,17 +384,7 @@ void format_element(dmlref_tensor_data_type type, uint64_t bits, char *buf, size
             /* the shortest decimal that a double parser reads back exactly;
                written with an exponent rather than as a long integer, which
                JSON readers would take for an integer */
-            /* the value as a double must come back, not merely as the
-               narrower type: up to 17 digits for any of them */
-            int low = 1, high = 17;
-            while (low < high) { /* enough digits stay enough: bisect */
-                int middle = (low + high) / 2;
-                if (decimal_with(v, middle, buf, capacity))
-                    high = middle;
-                else
-                    low = middle + 1;
-            }
-            precision = low;
+            precision = fewest_digits(v, buf, capacity);
             decimal_with(v, precision, buf, capacity);
             if (strcspn(buf, ".e") == strlen(buf) && fabs(v) >= 9007199254740992.0)
                 snprintf(buf, capacity, "%.*e", precision - 1, v);

@@ -43,9 +43,10 @@ void tt_init(test_tensor *t, dmlref_tensor_data_type type, uint32_t rank, const 
         fprintf(stderr, "tt_init: out of memory for %llu bytes\n", (unsigned long long)total);
         abort();
     }
-    memset(t->allocation, GUARD_FILL, (size_t)total + 2 * GUARD_BYTES);
     t->data = t->allocation + GUARD_BYTES;
+    memset(t->allocation, GUARD_FILL, GUARD_BYTES);
     memset(t->data, PADDING_FILL, (size_t)total);
+    memset(t->data + total, GUARD_FILL, GUARD_BYTES);
 }
 
 void tt_free(test_tensor *t)
