@@ -254,20 +254,24 @@ check: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check.totals
 # them too), so that its steps only read the builds; then the steps run
 # CHECK_JOBS at a time, the longest first, each to its end even when another
 # fails.  Much of a step waits (emulators, wine, a backend's time-outs), so
-# two cores carry four.  The harness's tests run in their quick mode
-# (check-harness); the command's tests run once, in the sanitizers' build
-# (check-cli-sanitized; make check-cli runs them in the default build).
+# two cores carry four.  The files that record how the default build was made
+# are rewritten by recipes that run every time; they are taken as they are
+# (make -o), or a step waiting on one would see the steps after it take the
+# free jobs (the longest step started last).  The harness's tests run in their
+# quick mode (check-harness); the command's tests run once, in the sanitizers'
+# build (check-cli-sanitized; make check-cli runs them in the default build).
 CHECK_JOBS ?= 4
-CHECK_STEPS = check-mingw check-cli-sanitized check-harness check-units check-directml \
-              check-harness-sanitized check-s390x check-i686 check-tsan check-playground \
-              check-sanitize check-packaging fuzz-smoke check-guides check-reports check-loaders \
+CHECK_STEPS = check-mingw check-cli-sanitized check-directml check-units check-i686 \
+              check-harness-sanitized check-harness check-tsan check-playground check-s390x \
+              check-sanitize fuzz-smoke check-packaging check-guides check-reports check-loaders \
               check-vectors check-cross check-schema check-memory check-style check-layers \
               check-noopenmp check-checkout check-rules check-example check-symbols
 CHECK_PREREQUISITES = all backends $(TEST_BIN) $(FAULTY_FAST)/dmlref $(FAULTY_FAST)/test_random
 check: ## judges dmlref: its builds (gcc+OpenMP, no OpenMP, ASan+UBSan, TSan) and platform legs, DirectML, the vectors, the harness, the docs
 	$(Q)$(MAKE) --no-print-directory check-builds
 	$(Q)rm -f build/check.totals
-	$(Q)$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) $(CHECK_STEPS)
+	$(Q)$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -o $(BUILD)/flags -o $(BUILD)/backends.names \
+	    $(CHECK_STEPS)
 	@cat build/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary build/tsan/tests.summary build/i686/tests.summary \
 	    build/s390x/tests.summary build/mingw/tests.summary build/check.totals \
