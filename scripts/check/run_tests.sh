@@ -12,9 +12,11 @@ shift 3
 status=0
 for program in "$@"; do
     # shellcheck disable=SC2086 # EMULATOR is a command and its arguments
-    if ! ${EMULATOR:-} "$program" >>"$log" 2>&1; then
+    ${EMULATOR:-} "$program" >>"$log" 2>&1
+    rc=$?
+    if [ "$rc" -ne 0 ]; then
         status=1
-        echo "$name: $program failed" >&2
+        echo "$name: $program failed (exit $rc)" >&2
     fi
 done
 passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' "$log" | awk '{s += $1} END {print s + 0}')
