@@ -252,17 +252,18 @@ check: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check.totals
 # asserts a timing (check-perf) or reruns another library (check-peers).
 # First every build it judges is made (check-builds; scripts/setup.sh makes
 # them too), so that its steps only read the builds; then the steps run
-# CHECK_JOBS at a time, the longest first, each to its end even when another
-# fails.  Much of a step waits (emulators, wine, a backend's time-outs), so
-# two cores carry four.  The files that record how the default build was made
-# are rewritten by recipes that run every time; they are taken as they are
-# (make -o), or a step waiting on one would see the steps after it take the
-# free jobs (the longest step started last).  The harness's tests run in their
-# quick mode (check-harness); the command's tests run once, in the sanitizers'
-# build (check-cli-sanitized; make check-cli runs them in the default build).
+# CHECK_JOBS at a time, the longest first (the playground's, which mostly
+# waits for a browser, among them), each to its end even when another fails.
+# Much of a step waits (emulators, wine, a backend's time-outs), so two cores
+# carry four.  The files that record how the default build was made are
+# rewritten by recipes that run every time; they are taken as they are (make
+# -o), or a step waiting on one would see the steps after it take the free jobs
+# (the longest step started last).  The harness's tests run in their quick mode
+# (check-harness); the command's tests run once, in the sanitizers' build
+# (check-cli-sanitized; make check-cli runs them in the default build).
 CHECK_JOBS ?= 4
-CHECK_STEPS = check-mingw check-cli-sanitized check-directml check-units check-i686 \
-              check-harness-sanitized check-harness check-tsan check-playground check-s390x \
+CHECK_STEPS = check-mingw check-cli-sanitized check-directml check-playground check-units \
+              check-i686 check-harness-sanitized check-harness check-tsan check-s390x \
               check-sanitize fuzz-smoke check-packaging check-guides check-reports check-loaders \
               check-vectors check-cross check-schema check-memory check-style check-layers \
               check-noopenmp check-checkout check-rules check-example check-symbols

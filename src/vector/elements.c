@@ -344,8 +344,8 @@ static int decimal_with(double v, int digits, char *buf, size_t capacity)
 /* The fewest significant digits of a decimal that a double parser reads
    back as v.  The value as a double must come back, not merely as the
    narrower type: up to 17 digits for any of them.  Enough digits stay
-   enough, so the count is bisected, after 16 and 15 are tried: most values
-   that are not integers need 16 or 17. */
+   enough, so the count is bisected, after 16 and 15 are tried: a value
+   drawn at random needs 16 or 17. */
 static int fewest_digits(double v, char *buf, size_t capacity)
 {
     int low = 1, high = 15;
