@@ -256,9 +256,9 @@ check: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check.totals
 # waits for a browser, among them), each to its end even when another fails.
 # Much of a step waits (emulators, wine, a backend's time-outs), so two cores
 # carry four.  The files that record how the default build was made are
-# rewritten by recipes that run every time; they are taken as they are (make
-# -o), or a step waiting on one would see the steps after it take the free jobs
-# (the longest step started last).  The harness's tests run in their quick mode
+# rewritten by recipes that run every time, and so is the playground; they are
+# taken as they are (make -o), or a step waiting on one would see the steps
+# after it take the free jobs (the longest step started last).  The harness's tests run in their quick mode
 # (check-harness); the command's tests run once, in the sanitizers' build
 # (check-cli-sanitized; make check-cli runs them in the default build).
 CHECK_JOBS ?= 4
@@ -272,7 +272,7 @@ check: ## judges dmlref: its builds (gcc+OpenMP, no OpenMP, ASan+UBSan, TSan) an
 	$(Q)$(MAKE) --no-print-directory check-builds
 	$(Q)rm -f build/check.totals
 	$(Q)$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -o $(BUILD)/flags -o $(BUILD)/backends.names \
-	    $(CHECK_STEPS)
+	    -o playground $(CHECK_STEPS)
 	@cat build/tests.summary build/noopenmp/tests.summary \
 	    build/sanitize/tests.summary build/tsan/tests.summary build/i686/tests.summary \
 	    build/s390x/tests.summary build/mingw/tests.summary build/check.totals \
@@ -280,10 +280,10 @@ check: ## judges dmlref: its builds (gcc+OpenMP, no OpenMP, ASan+UBSan, TSan) an
 
 # The builds make check judges, two at a time: the default one first (the
 # others' tests compare with its command and plug-ins).
-check-builds: ## make every build make check runs (scripts/setup.sh does): the default one, ASan+UBSan, TSan, no OpenMP, i686, s390x, mingw-w64
+check-builds: ## make every build make check runs (scripts/setup.sh does): the default one, ASan+UBSan, TSan, no OpenMP, i686, s390x, mingw-w64, the playground
 	$(Q)$(MAKE) --no-print-directory -s -j2 $(CHECK_PREREQUISITES)
 	$(Q)$(MAKE) --no-print-directory -s -j2 build-sanitized build-tsan build-noopenmp build-i686 \
-	    build-s390x build-mingw
+	    build-s390x build-mingw playground
 build-sanitized:
 	$(Q)$(MAKE) --no-print-directory $(SANITIZED) test-programs
 	$(Q)sh tests/fuzz/prepare.sh build/sanitize > build/sanitize/fuzz-prepare.log 2>&1 \
