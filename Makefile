@@ -258,9 +258,10 @@ check: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check.totals
 # carry four.  The files that record how the default build was made are
 # rewritten by recipes that run every time, and so is the playground; they are
 # taken as they are (make -o), or a step waiting on one would see the steps
-# after it take the free jobs (the longest step started last).  The harness's tests run in their quick mode
-# (check-harness); the command's tests run once, in the sanitizers' build
-# (check-cli-sanitized; make check-cli runs them in the default build).
+# after it take the free jobs (the longest step started last).  The harness's
+# tests run in their quick mode (check-harness); the command's tests run once,
+# in the sanitizers' build (check-cli-sanitized; make check-cli runs them in
+# the default build).
 CHECK_JOBS ?= 4
 CHECK_STEPS = check-mingw check-cli-sanitized check-directml check-playground check-units \
               check-i686 check-harness-sanitized check-harness check-tsan check-s390x \
