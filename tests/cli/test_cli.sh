@@ -34,7 +34,7 @@ make_tmp cli
 # strip SRC DST [sizes]: DST is SRC without the outputs' "expected" and "xxh3"
 # (and "sizes", with a third argument)
 strip() {
-    python3 - "$1" "$2" "${3:-}" <<'EOF'
+    /usr/bin/python3 - "$1" "$2" "${3:-}" <<'EOF'
 import json, sys
 src, dst, drop_sizes = sys.argv[1], sys.argv[2], sys.argv[3] == "sizes"
 with open(src) as f:
@@ -144,7 +144,7 @@ fi
 
 # ---- verify names a wrong element ---------------------------------------------------
 
-python3 - "$vectors/gather_elements/float32/2d/doc_example.json" "$tmp/wrong_element.json" <<'EOF'
+/usr/bin/python3 - "$vectors/gather_elements/float32/2d/doc_example.json" "$tmp/wrong_element.json" <<'EOF'
 import json, sys
 with open(sys.argv[1]) as f:
     d = json.load(f)
@@ -162,7 +162,7 @@ if expect_rc verify_wrong_element 1 verify "$tmp/wrong_element.json"; then
 fi
 
 # a wrong digest alone
-python3 - "$vectors/gather_elements/float32/2d/large_1m_random.json" "$tmp/wrong_digest.json" <<'EOF'
+/usr/bin/python3 - "$vectors/gather_elements/float32/2d/large_1m_random.json" "$tmp/wrong_digest.json" <<'EOF'
 import json, sys
 with open(sys.argv[1]) as f:
     d = json.load(f)

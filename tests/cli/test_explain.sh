@@ -27,7 +27,7 @@ make_tmp explain
 
 # edit SRC DST PYTHON: DST is the JSON of SRC as `d`, after PYTHON
 edit() {
-    python3 - "$1" "$2" "$3" <<'PY'
+    /usr/bin/python3 - "$1" "$2" "$3" <<'PY'
 import json, sys
 with open(sys.argv[1]) as f:
     d = json.load(f)

@@ -466,7 +466,7 @@ fi
 # edit NAME PYTHON: $tmp/NAME.json, doc_example changed by the Python
 # statement (v: the vector as a dict)
 edit() {
-    python3 - "$doc" "$tmp/$1.json" "$2" <<'PY'
+    /usr/bin/python3 - "$doc" "$tmp/$1.json" "$2" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))
 exec(sys.argv[3])
