@@ -9,7 +9,7 @@
 #                                  (the flags of the Makefile's SANITIZED:
 #                                  its build/sanitize is made this way);
 #                                  2. the targets of $fuzz_targets against it,
-#                                  into BUILD_DIR/fuzz/
+#                                  into BUILD_DIR/fuzz/, those not current
 #   fuzz_seeds                     3. the seeds (seeds.sh) into
 #                                  BUILD_DIR/fuzz/seeds/, unless those there
 #                                  are newer than what they are made of
@@ -64,6 +64,7 @@ fuzz_build() {
     mkdir -p "$fuzz" || exit 2
     libs=$(pkg-config --libs jansson libxxhash 2>/dev/null || echo -ljansson -lxxhash)
     for target in $fuzz_targets; do
+        fuzz_target_is_current "$target" && continue
         extra=
         case $target in
         fuzz_reply) extra="conformance/line_reader.c" ;;
@@ -75,6 +76,15 @@ fuzz_build() {
             -Iinclude -Isrc -I. "tests/fuzz/$target.c" $extra "$build/libdmlref.a" $libs -lm -fopenmp \
             -o "$fuzz/$target" || { echo "$0: building $target failed" >&2; exit 2; }
     done
+}
+
+# fuzz_target_is_current TARGET: 0 when BUILD_DIR/fuzz/TARGET is newer than
+# the library and than every file it is built from (make check's smoke run
+# takes the targets its build made)
+fuzz_target_is_current() {
+    [ -f "$fuzz/$1" ] && ! [ "$build/libdmlref.a" -nt "$fuzz/$1" ] &&
+        [ -z "$(find include src conformance tests/fuzz \( -name '*.[ch]' -o -name common.sh \) \
+                    -newer "$fuzz/$1" 2>/dev/null | head -n 1)" ]
 }
 
 fuzz_seeds() {

@@ -5,7 +5,8 @@
 # (fuzz_vector, fuzz_validate, fuzz_execute, fuzz_reply):
 #   1. builds the library with ASan, UBSan and coverage instrumentation
 #      (-fsanitize=fuzzer-no-link) into BUILD_DIR, with the Makefile;
-#   2. builds the targets against it into BUILD_DIR/fuzz/ (fuzz_reply with
+#   2. builds the targets against it into BUILD_DIR/fuzz/, unless they are
+#      newer than what they are built from (fuzz_reply with
 #      conformance/line_reader.c);
 #   3. writes the seeds (tests/fuzz/seeds.sh) into BUILD_DIR/fuzz/seeds/
 #      (unless those there are up to date);
