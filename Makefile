@@ -247,6 +247,9 @@ test: $(TEST_BIN) ## run the unit tests of one build (BUILD, CC, OPENMP, SANITIZ
 check check-%: export WERROR = -Werror
 # Every check's "N passed, N failed" (scripts/check/last_line.sh) is added up here.
 check: export DMLREF_CHECK_TOTALS = $(CURDIR)/build/check.totals
+# More threads than cores: an OpenMP thread that waits sleeps, where by
+# default it spins on a core another step needs.
+check: export OMP_WAIT_POLICY = passive
 # make check judges dmlref alone: every build and platform leg, the DirectML
 # leg, the vectors, the harness and the docs that show output.  No step of it
 # asserts a timing (check-perf) or reruns another library (check-peers).

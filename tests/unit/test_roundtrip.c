@@ -35,10 +35,12 @@
 #define MILLION 1000000u
 
 /* DMLREF_TEST_QUICK (set for the extra builds of make check, which repeat
-   what the main build proves at full size) trims the random patterns. */
+   what the main build proves at full size) trims the random patterns: a
+   platform's own formatting or parsing goes wrong for a share of them, not
+   for one in a million. */
 static uint32_t random_count(void)
 {
-    return getenv("DMLREF_TEST_QUICK") ? 65536u : MILLION;
+    return getenv("DMLREF_TEST_QUICK") ? 16384u : MILLION;
 }
 
 static const char *out_dir(void)
