@@ -514,6 +514,8 @@ check-schema: ## vectors/schema.json: every vector validates, every malformed fi
 
 # The element encodings written by dmlref (tests/unit/test_roundtrip.c leaves the
 # vectors and raw patterns in build/roundtrip) read back by Python and Node.
+# Each vector gathers its input whole, so its expected output is its input's
+# text again: the readers take OutputTensor.expected, and its digest.
 ROUNDTRIP_SETS = float16_all float32_random float64_random int64_extremes uint64_extremes
 $(BUILD)/roundtrip/float16_all.json: $(BUILD)/tests/test_roundtrip
 	$(Q)mkdir -p $(BUILD)/roundtrip && ROUNDTRIP_DIR=$(BUILD)/roundtrip $(BUILD)/tests/test_roundtrip \
@@ -522,9 +524,11 @@ $(BUILD)/roundtrip/float16_all.json: $(BUILD)/tests/test_roundtrip
 check-roundtrip: $(BUILD)/roundtrip/float16_all.json ## Python's json and Node's JSON.parse read dmlref's bits back exactly
 	$(Q)set -e; for s in $(ROUNDTRIP_SETS); do \
 	    $(SUMMARY) "round trip $$s, Python" $(BUILD)/roundtrip/$$s.py.log \
-	        $(PYTHON) tests/cross/roundtrip.py $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin; \
+	        $(PYTHON) tests/cross/roundtrip.py $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin \
+	        OutputTensor.expected; \
 	    $(SUMMARY) "round trip $$s, Node" $(BUILD)/roundtrip/$$s.node.log \
-	        node tests/cross/roundtrip.mjs $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin; \
+	        node tests/cross/roundtrip.mjs $(BUILD)/roundtrip/$$s.json $(BUILD)/roundtrip/$$s.bin \
+	        OutputTensor.expected; \
 	done
 
 check-cross: $(BUILD)/dmlref ## independent cross-checks: the numpy model, ONNX's node tests
