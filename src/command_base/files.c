@@ -408,6 +408,7 @@ int file_digest(const char *path, uint64_t *digest)
     unsigned char chunk[65536];
     size_t got;
     uint64_t total = 0;
+    long end;
     FILE *f;
     int reason = open_regular_file(path, &f);
     if (reason)
@@ -417,9 +418,15 @@ int file_digest(const char *path, uint64_t *digest)
         return ENOMEM;
     }
     XXH3_64bits_reset(state);
+    /* no vector is larger: a file whose size says so is refused unread (a
+       long too narrow for its size fails ftell: it is read up to the limit) */
+    if (fseek(f, 0, SEEK_END) == 0 && (end = ftell(f)) > 0 &&
+        (unsigned long)end > DMLREF_VECTOR_MAX_FILE_BYTES)
+        reason = EFBIG;
+    rewind(f);
     errno = 0;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        /* no vector is larger: the file is refused, not read on */
+    while (!reason && (got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        /* nor is one that grows past it while read */
         if ((total += got) > DMLREF_VECTOR_MAX_FILE_BYTES) {
             reason = EFBIG;
             break;
