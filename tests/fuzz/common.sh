@@ -82,9 +82,10 @@ fuzz_build() {
 # the library and than every file it is built from (make check's smoke run
 # takes the targets its build made)
 fuzz_target_is_current() {
-    [ -f "$fuzz/$1" ] && ! [ "$build/libdmlref.a" -nt "$fuzz/$1" ] &&
-        [ -z "$(find include src conformance tests/fuzz \( -name '*.[ch]' -o -name common.sh \) \
-                    -newer "$fuzz/$1" 2>/dev/null | head -n 1)" ]
+    [ -f "$fuzz/$1" ] && ! [ "$build/libdmlref.a" -nt "$fuzz/$1" ] || return 1
+    # a find that fails (its message shown) makes the target not current
+    newer=$(find include src conformance tests/fuzz \( -name '*.[ch]' -o -name common.sh \) \
+        -newer "$fuzz/$1") && [ -z "$newer" ]
 }
 
 fuzz_seeds() {

@@ -2053,10 +2053,7 @@ static const char *const k_aligned_cases[] = {
     " \"OutputCoordinatesTensor\": {\"dtype\": \"UINT32\", \"alignment\": %llu}}}",
 };
 
-/* Ensure every buffer starts at a multiple of its tensor's
-   GuaranteedBaseOffsetAlignment, whatever dmlref_validate() accepts (any
-   power of two from 16 up to 2^31, R-TD-14), so that eval, verify and the subnormal
-   variant's own run execute the case instead of refusing the binding. */
+/* Built with ASan or TSan: gcc says so by a macro, clang by __has_feature. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) /* gcc */
 #define SANITIZED 1
 #elif defined(__has_feature) /* clang */
@@ -2068,6 +2065,10 @@ static const char *const k_aligned_cases[] = {
 #define SANITIZED 0
 #endif
 
+/* Ensure every buffer starts at a multiple of its tensor's
+   GuaranteedBaseOffsetAlignment, whatever dmlref_validate() accepts (any
+   power of two from 16 up to 2^31, R-TD-14), so that eval, verify and the subnormal
+   variant's own run execute the case instead of refusing the binding. */
 static void test_buffers_start_at_their_alignment(void **state)
 {
     /* 2^31 in the builds without ASan or TSan: they map shadow memory for
